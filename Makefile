@@ -1,0 +1,29 @@
+# Set-up is part of every target: a fresh clone needs only `make demo` or `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test lint bench lab clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/balance demo --out results
+
+test: $(STAMP)
+	$(BIN)/ruff check balance tests benchmarks
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check balance tests benchmarks
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_duel.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

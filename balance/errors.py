@@ -1,0 +1,66 @@
+"""The lab's exceptions: one root, so the CLI can turn any user mistake into a clean message.
+
+Every error a user can cause by what they typed or wrote derives from :class:`BalanceError`;
+the CLI prints ``str(err)`` and exits non-zero, never a traceback.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+class BalanceError(Exception):
+    """Root of every error caused by user input (files, expressions, options)."""
+
+
+class DiceExpressionError(BalanceError, ValueError):
+    """A dice expression that does not parse; the message names the bad token."""
+
+
+class OptionError(BalanceError, ValueError):
+    """A bad command-line or API argument (negative trials, unknown ruleset, ...)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input file, located as precisely as we can."""
+
+    message: str
+    path: str = ""          # field path such as ``sides[1].members[0].armour``
+    file: str = ""
+    line: int | None = None  # 1-based
+    column: int | None = None  # 1-based
+
+    def __str__(self) -> str:
+        where = self.file or "<input>"
+        if self.line is not None:
+            where += f":{self.line}"
+            if self.column is not None:
+                where += f":{self.column}"
+        field = f" {self.path}:" if self.path else ""
+        return f"{where}:{field} {self.message}"
+
+
+class ScenarioError(BalanceError):
+    """A scenario or table file with one or more problems, reported all at once."""
+
+    def __init__(self, problems: Iterable[Problem]):
+        self.problems = tuple(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def closest(name: str, choices: Iterable[str], n: int = 3) -> list[str]:
+    """Up to ``n`` valid names that look like ``name``, best first."""
+    return difflib.get_close_matches(name, sorted(choices), n=n, cutoff=0.5)
+
+
+def unknown_name(kind: str, name: object, choices: Iterable[str]) -> str:
+    """Message for an unknown table name, with the closest valid names."""
+    choices = list(choices)
+    near = closest(str(name), choices)
+    hint = f" (did you mean {', '.join(repr(c) for c in near)}?)" if near else ""
+    if not near and len(choices) <= 12:
+        hint = f" (known: {', '.join(sorted(choices))})"
+    return f"{name!r} is not a known {kind}{hint}"

@@ -1,0 +1,27 @@
+"""Shared pieces of the scenario models: strict frozen base class and the core scenario keys.
+
+Models are strict (PyYAML reads ``no`` as ``False``; a strict ``int`` refuses it) and forbid
+unknown keys, so a typo is an error rather than a silently ignored setting.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Strict(BaseModel):
+    """Base of every scenario and table model: strict types, no unknown keys, immutable."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+Name = Annotated[str, Field(min_length=1, max_length=80)]
+Trials = Annotated[int, Field(gt=0, le=1_000_000_000)]
+Seed = Annotated[int, Field(ge=0, lt=2**63)]
+MaxRounds = Annotated[int, Field(gt=0, le=10_000)]
+Count = Annotated[int, Field(ge=1, le=1000)]
+
+# A reference from a member to a table row: path in the scenario, the table, and the name.
+Reference = tuple[tuple[str | int, ...], str, str]

@@ -1,0 +1,13 @@
+"""Rule systems, one module each, registered by name (the scenario's ``ruleset``)."""
+
+from __future__ import annotations
+
+from balance.rules.base import RuleSystem
+from balance.rules.yags import YagsSystem
+
+REGISTRY: dict[str, RuleSystem] = {"yags": YagsSystem()}
+
+
+def get(ruleset: str) -> RuleSystem:
+    """The registered rule system called ``ruleset``."""
+    return REGISTRY[ruleset]

@@ -1,0 +1,33 @@
+"""Yags (seed 000): d20 + attribute x skill, wounds and stuns, stances. See docs/rules/yags.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from balance.engine.status import TrialOutcome
+from balance.rules.yags import kernel
+from balance.rules.yags.fighters import YagsFight, compile_fight
+
+
+class YagsSystem:
+    """The Yags rule system behind the shared protocol (``balance.rules.base.RuleSystem``)."""
+
+    ruleset = "yags"
+    tags = frozenset({"melee", "stances", "wounds_and_stuns", "groups"})
+
+    def compile(self, scenario: Any, tables: Any) -> YagsFight:
+        return compile_fight(scenario, tables)
+
+    def start(self, fight: YagsFight, n: int, rng: np.random.Generator) -> kernel.YagsState:
+        return kernel.start(fight, n, rng)
+
+    def play_round(self, fight: YagsFight, state: kernel.YagsState, rng: np.random.Generator,
+                   round_no: int) -> None:
+        kernel.play_round(fight, state, rng, round_no)
+
+    def reference_trial(self, fight: YagsFight, rng: np.random.Generator) -> TrialOutcome:
+        from balance.rules.yags.reference import reference_trial
+
+        return reference_trial(fight, rng)
