@@ -21,39 +21,52 @@ class BlockOutcome:
 
     winner: np.ndarray   # (n,) int8
     rounds: np.ndarray   # (n,) int16
-    status: np.ndarray   # (n, n_combatants) int8
+    status: np.ndarray   # (n_combatants, n) int8, fighters in scenario order
 
 
-def sides_standing(status: np.ndarray, side_of: np.ndarray, n_sides: int) -> np.ndarray:
-    """(n, n_sides) bool: does each side still have a fighter standing in each trial."""
-    standing = status == STANDING
-    return np.stack([standing[:, side_of == s].any(axis=1) for s in range(n_sides)], axis=1)
+def sides_standing(state, n_sides: int) -> np.ndarray:
+    """(n_sides, n) bool: does each side still have a fighter standing in each trial."""
+    standing = state.status == STANDING
+    return np.stack([(standing & (state.side == s)).any(axis=0) for s in range(n_sides)])
+
+
+def _record(final: np.ndarray, state, sel: np.ndarray, trials: np.ndarray) -> None:
+    """Scatter the status of state rows ``sel`` into ``final`` in fighter order."""
+    for place in range(state.status.shape[0]):
+        final[state.who[place, sel], trials] = state.status[place, sel]
 
 
 def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
-    """Play ``n`` independent fights of ``fight`` under ``system`` to a decision or time-out."""
-    side_of = fight.side_of
+    """Play ``n`` independent fights of ``fight`` under ``system`` to a decision or time-out.
+
+    A decided trial is recorded in the round it is decided and never again. It stays in the
+    arrays (where, with at most one side standing, nothing recorded happens to it) until the
+    decided rows are worth removing: compaction copies every state array, so it waits until
+    a third of the rows are finished.
+    """
     n_sides = len(fight.side_names)
     winner = np.full(n, DRAW, dtype=np.int8)
     rounds = np.full(n, fight.max_rounds, dtype=np.int16)
-    final = np.empty((n, len(side_of)), dtype=np.int8)
-    rows = np.arange(n)
+    final = np.empty((len(fight.side_of), n), dtype=np.int8)
+    rows = np.arange(n)                 # original trial of each state row
+    open_ = np.ones(n, dtype=bool)      # rows not yet decided
     state = system.start(fight, n, rng)
     for round_no in range(1, fight.max_rounds + 1):
         system.play_round(fight, state, rng, round_no)
-        alive = sides_standing(state.status, side_of, n_sides)
-        n_alive = alive.sum(axis=1)
-        done = n_alive <= 1
+        alive = sides_standing(state, n_sides)
+        n_alive = alive.sum(axis=0)
+        done = open_ & (n_alive <= 1)
         if done.any():
             idx = rows[done]
-            winner[idx] = np.where(n_alive[done] == 1, alive[done].argmax(axis=1), DRAW)
+            winner[idx] = np.where(n_alive[done] == 1, alive[:, done].argmax(axis=0), DRAW)
             rounds[idx] = round_no
-            final[idx] = state.status[done]
-            keep = ~done
-            rows = rows[keep]
-            if rows.size == 0:
+            _record(final, state, done, idx)
+            open_ &= ~done
+            n_open = int(open_.sum())
+            if n_open == 0:
                 break
-            state = state.take(keep)
-    if rows.size:
-        final[rows] = state.status
+            if 3 * n_open < 2 * open_.size:
+                rows, state, open_ = rows[open_], state.take(open_), open_[open_]
+    if open_.any():
+        _record(final, state, open_, rows[open_])
     return BlockOutcome(winner=winner, rounds=rounds, status=final)

@@ -1,9 +1,12 @@
 """The vectorised Yags round (seed 000, Basic Combat), for every open trial at once.
 
-State is (n_trials, n_combatants) arrays. Python loops run over combatants and initiative
-slots only; each slot gathers the acting fighter of every trial, resolves its attack on the
-rows where it can act, and scatters the results back. The rules and every assumption are in
-``docs/rules/yags.md``; ``reference.py`` is the readable scalar version of the same rules.
+Layout: every state array is (n_places, n_trials). At the start of a fight the fighters of
+each trial are *seated in acting order* (fast, normal, slow stance; then initiative), which
+is fixed for the fight because initiative and stance are; so the fighter acting in slot k is
+always place k, a contiguous row, and only the target needs a gather. The fixed numbers of
+each fighter are seated with it. Python loops run over slots, places and sides, never over
+trials. The rules and every assumption: ``docs/rules/yags.md``; ``reference.py`` is the
+readable scalar version of the same rules, the oracle this kernel is tested against.
 """
 
 from __future__ import annotations
@@ -29,170 +32,290 @@ from balance.rules.yags.tracks import (
 )
 
 NO_TARGET = -1
+SEATED = ("attack", "defence", "damage", "damage_type", "soak", "health4", "skill",
+          "max_defences", "fixed_defences", "yield_at")
 
 
 @dataclass
 class YagsState(TrialState):
-    """Tracks of every fighter in every open trial; all arrays are (n_trials, n_combatants)."""
+    """Tracks and seated fixed numbers; every array is (n_places, n_trials)."""
 
     wounds: np.ndarray      # int8, held at 6 (fatal) while alive
     stuns: np.ndarray       # int8, held at 6 (beaten)
     fatigue: np.ndarray     # int16, points from fumbles
-    order: np.ndarray       # int8, fighter index acting in each slot (fast, normal, slow; init)
+    penalty: np.ndarray     # int16, wound + stun + fatigue penalty, kept in step with them
     slow_start: np.ndarray  # bool, fumbled initiative: no action in round 1
+    target: np.ndarray      # int8, place each place attacks (-1: none), kept while valid
+    n_up: np.ndarray        # (n,) int8, fighters standing when targets were last chosen
+    attack: np.ndarray      # the seated fighter's fixed numbers (Static, stance folded in)
+    defence: np.ndarray
+    damage: np.ndarray
+    damage_type: np.ndarray
+    soak: np.ndarray
+    health4: np.ndarray
+    skill: np.ndarray
+    max_defences: np.ndarray
+    fixed_defences: np.ndarray
+    yield_at: np.ndarray
 
 
 def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
-    """Roll initiative once per fight (agility x 4 + d20) and fix the acting order."""
+    """Roll initiative once per fight (agility x 4 + d20) and seat fighters in acting order."""
     s = fight.static
     c = fight.n
-    d20 = rng.integers(1, 21, size=(n, c), dtype=np.int8)
-    tie = rng.random((n, c))  # assumption: ties broken by a random order, fixed for the fight
-    key = s.speed * 1000.0 - (s.initiative + d20) - tie
-    zeros = np.zeros((n, c), dtype=np.int8)
+    d20 = rng.integers(1, 21, size=(c, n), dtype=np.int8)
+    tie = rng.random((c, n))  # assumption: ties broken by a random order, fixed for the fight
+    key = s.speed[:, None] * 1000.0 - (s.initiative[:, None] + d20) - tie
+    who = np.argsort(key, axis=0).astype(np.int8)
+    zeros = np.zeros((c, n), dtype=np.int8)
+    seated = {name: getattr(s, name)[who] for name in SEATED}
     return YagsState(
         status=zeros.copy(),
+        side=s.side_of[who],
+        who=who,
         wounds=zeros.copy(),
         stuns=zeros.copy(),
-        fatigue=np.zeros((n, c), dtype=np.int16),
-        order=np.argsort(key, axis=1).astype(np.int8),
-        slow_start=d20 == 1,
+        fatigue=np.zeros((c, n), dtype=np.int16),
+        penalty=np.zeros((c, n), dtype=np.int16),
+        slow_start=np.take_along_axis(d20, who.astype(np.intp), axis=0) == 1,
+        target=np.full((c, n), NO_TARGET, dtype=np.int8),
+        n_up=np.full(n, -1, dtype=np.int8),
+        **seated,
     )
 
 
-def first_standing_foe(standing: np.ndarray, s: Static) -> np.ndarray:
-    """(n, c) int8: each fighter's target, the first standing foe in scenario order, or -1."""
-    target = np.full(standing.shape, NO_TARGET, dtype=np.int8)
-    for side in range(s.n_sides):
-        foes = np.flatnonzero(s.side_of != side)
-        sub = standing[:, foes]
-        pick = np.where(sub.any(axis=1), foes[sub.argmax(axis=1)], NO_TARGET)
-        target[:, s.side_of == side] = pick[:, None]
+class Pick:
+    """One place per trial (an attacker or a target), optionally on a subset of trials.
+
+    A plain row when every trial picks the same place (as in a duel), else a flat gather.
+    ``rows`` restricts it to those trials (in that order). Trials with no pick (-1) must be
+    masked out by the caller.
+    """
+
+    def __init__(self, place: np.ndarray | int, n: int, rows: np.ndarray | None = None):
+        self.n, self.rows = n, rows
+        if np.isscalar(place):
+            self.row, self.flat = int(place), None
+            return
+        valid = place[place >= 0]
+        first = int(valid[0]) if valid.size else 0
+        if not valid.size or (valid == first).all():
+            self.row, self.flat = first, None
+        else:
+            self.row = None
+            self.flat = np.maximum(place, 0).astype(np.intp) * n + np.arange(n)
+            if rows is not None:
+                self.flat = self.flat[rows]
+
+    def sub(self, idx: np.ndarray) -> Pick:
+        """The same pick on the trials ``idx`` (indices into this pick's trials)."""
+        out = Pick.__new__(Pick)
+        out.n, out.row = self.n, self.row
+        out.flat = None if self.flat is None else self.flat[idx]
+        out.rows = idx if self.rows is None else self.rows[idx]
+        return out
+
+    def get(self, arr: np.ndarray) -> np.ndarray:
+        if self.flat is not None:
+            return arr.ravel()[self.flat]
+        return arr[self.row] if self.rows is None else arr[self.row, self.rows]
+
+    def put(self, arr: np.ndarray, values: np.ndarray, mask: np.ndarray | None = None) -> None:
+        """Write ``values`` (where ``mask`` holds, if given)."""
+        if self.flat is not None:
+            arr.ravel()[self.flat if mask is None else self.flat[mask]] = (
+                values if mask is None else values[mask])
+        elif self.rows is None:
+            if mask is None:
+                arr[self.row] = values
+            else:
+                np.copyto(arr[self.row], values, where=mask, casting="unsafe")
+        else:
+            arr[self.row, self.rows if mask is None else self.rows[mask]] = (
+                values if mask is None else values[mask])
+
+
+def choose_targets(side: np.ndarray, who: np.ndarray, standing: np.ndarray,
+                   n_sides: int) -> np.ndarray:
+    """(c, n) int8: each place's target, the place of its first standing foe in scenario
+    order (lowest fighter index), or -1 when no foe stands."""
+    c, n = standing.shape
+    target = np.full((c, n), NO_TARGET, dtype=np.int8)
+    for s in range(n_sides):
+        best = np.full(n, NO_TARGET, dtype=np.int8)
+        best_who = np.full(n, np.iinfo(np.int8).max, dtype=np.int8)
+        for j in range(c):
+            better = standing[j] & (side[j] != s) & (who[j] < best_who)
+            np.copyto(best, j, where=better, casting="unsafe")
+            np.copyto(best_who, who[j], where=better)
+        np.copyto(target, best, where=side == s)
     return target
 
 
-def declare_defences(s: Static, can_act, target, attacking):
-    """Defences declared by each fighter, and whether each attacker's target defends it.
+def update_targets(state: YagsState, standing: np.ndarray, n_sides: int) -> np.ndarray:
+    """Targets, re-chosen only in trials where someone fell since they were last chosen."""
+    n_up = standing.sum(axis=0, dtype=np.int8)
+    changed = np.flatnonzero(n_up != state.n_up)
+    if changed.size == n_up.size:
+        state.target = choose_targets(state.side, state.who, standing, n_sides)
+    elif changed.size:
+        state.target[:, changed] = choose_targets(
+            state.side[:, changed], state.who[:, changed], standing[:, changed], n_sides)
+    state.n_up = n_up
+    return state.target
+
+
+def declare_defences(state: YagsState, can_act, target, attacking):
+    """Defences declared by each place, and whether each attacker's target defends it.
 
     ``auto`` declares one defence per foe attacking the fighter, a fixed policy its number,
-    both capped at the maximum; slots go to attackers in scenario order.
+    both capped at the maximum; slots go to attackers in scenario order (fighter index).
+    Returns ``declared`` (c, n) int8 and ``defended`` (c, n) bool, indexed by attacker.
     """
-    m, c = target.shape
-    rows = np.arange(m)
-    safe = np.maximum(target, 0)
-    attackers_on = np.zeros((m, c), dtype=np.int8)
+    c = target.shape[0]
+    attackers_on = np.zeros(target.shape, dtype=np.int8)
     for j in range(c):
-        attackers_on[rows, safe[:, j]] += attacking[:, j]
-    declared = np.where(s.fixed_defences == AUTO, attackers_on, s.fixed_defences)
-    declared = np.where(can_act, np.minimum(declared, s.max_defences), 0).astype(np.int8)
-    used = np.zeros((m, c), dtype=np.int8)
-    defended = np.zeros((m, c), dtype=bool)
+        for i in range(c):
+            if i != j:
+                attackers_on[i] += attacking[j] & (target[j] == i)
+    declared = np.where(state.fixed_defences == AUTO, attackers_on, state.fixed_defences)
+    declared = np.where(can_act, np.minimum(declared, state.max_defences), 0).astype(np.int8)
+    defended = np.zeros(target.shape, dtype=bool)
     for j in range(c):
-        tj = safe[:, j]
-        defended[:, j] = attacking[:, j] & (used[rows, tj] < declared[rows, tj])
-        used[rows, tj] += attacking[:, j]
+        on_same = np.zeros(target.shape[1], dtype=np.int8)   # earlier attackers of j's target
+        for k in range(c):
+            if k != j:
+                on_same += attacking[k] & (target[k] == target[j]) & (state.who[k] < state.who[j])
+        t = Pick(target[j], target.shape[1])
+        defended[j] = attacking[j] & (on_same < t.get(declared))
     return declared, defended
 
 
-def penalty(s: Static, state: YagsState, declared, rows, who):
-    """Live penalty on attack and defence rolls: wounds + stuns + fatigue + defences."""
-    return (TRACK_PENALTY[state.wounds[rows, who]] + TRACK_PENALTY[state.stuns[rows, who]]
-            - s.fatigue_penalty * state.fatigue[rows, who]
-            + DEFENCE_PENALTY[declared[rows, who]])
+def attack(state: YagsState, s: Static, rpen, acting, att: Pick, tgt: Pick, defended,
+           rng) -> None:
+    """Places ``att`` attack places ``tgt`` in the trials where ``acting``; in place.
 
-
-def attack(s: Static, state: YagsState, declared, rows, a, t, defended, rng) -> None:
-    """Fighter ``a`` attacks ``t`` in trials ``rows`` (all 1-D, same length), in place."""
-    k = rows.size
-    if k == 0:
-        return
-    d = rng.integers(1, 21, size=(6, k), dtype=np.int8)  # attack, defence, damage, soak, 2 checks
-    att = s.attack[a] + penalty(s, state, declared, rows, a) + d[0]
-    dfn = s.defence[t] + penalty(s, state, declared, rows, t) + d[1]
-    attack_fumble = d[0] == 1
-    defence_fumble = defended & (d[1] == 1)
+    ``rpen`` (c, n) is each place's live penalty including this round's multiple-defence
+    penalty; it is kept up to date here as fatigue and damage change.
+    """
+    n = acting.size
+    d = rng.integers(1, 21, size=(2, n), dtype=np.int8)  # attack, defence
+    roll = att.get(state.attack) + att.get(rpen) + d[0]
+    parry = tgt.get(state.defence) + tgt.get(rpen) + d[1]
+    attack_fumble = acting & (d[0] == 1)
+    defence_fumble = acting & defended & (d[1] == 1)
     # Fumble choice: the fumbler takes fatigue, unless the foe has the higher skill and picks
     # "fail defence" for a fumbled defence (a fumbled attack is a miss either way).
-    foe_picks = s.skill[a] > s.skill[t]
-    against = np.where(defended & ~(defence_fumble & foe_picks), dfn, s.base_difficulty)
-    hit = ~attack_fumble & (att >= against)
-    state.fatigue[rows, a] += attack_fumble
-    state.fatigue[rows, t] += defence_fumble & ~foe_picks
+    foe_picks = att.get(state.skill) > tgt.get(state.skill)
+    against = np.where(defended & ~(defence_fumble & foe_picks), parry, s.base_difficulty)
+    hit = acting & ~attack_fumble & (roll >= against)
+    if attack_fumble.any():
+        _tire(state, s, rpen, att, attack_fumble)
+    tired = defence_fumble & ~foe_picks
+    if tired.any():
+        _tire(state, s, rpen, tgt, tired)
+    # Damage and soak are rolled only for the blows that land.
+    hits = np.flatnonzero(hit)
+    if hits.size:
+        att, tgt = att.sub(hits), tgt.sub(hits)
+        d = rng.integers(1, 21, size=(2, hits.size), dtype=np.int8)
+        levels = levels_caused(att.get(state.damage) + d[0], tgt.get(state.soak) + d[1])
+        harmed = np.flatnonzero(levels)
+        if harmed.size:
+            _harm(state, s, rpen, tgt.sub(harmed), att.sub(harmed).get(state.damage_type),
+                  levels[harmed], rng)
 
-    levels = np.where(hit, levels_caused(s.damage[a] + d[2], s.soak[t] + d[3]), 0)
-    kind = s.damage_type[a]
+
+def _tire(state: YagsState, s: Static, rpen, who: Pick, mask) -> None:
+    """A point of fatigue for ``who`` where ``mask`` holds."""
+    for arr, step in ((state.fatigue, 1), (state.penalty, -s.fatigue_penalty),
+                      (rpen, -s.fatigue_penalty)):
+        who.put(arr, who.get(arr) + step, mask)
+
+
+def _harm(state: YagsState, s: Static, rpen, tgt: Pick, kind, levels, rng) -> None:
+    """Apply ``levels`` (>= 1) of damage of ``kind`` to the trials of ``tgt``; health checks."""
     half = levels // 2
     add_wounds = np.where(kind == WOUNDS, levels, np.where(kind == MIXED, half, 0))
     add_stuns = np.where(kind == MIXED, levels - half, 0)
-    w0 = state.wounds[rows, t]
-    s0 = state.stuns[rows, t]
+    w0, s0 = tgt.get(state.wounds), tgt.get(state.stuns)
     w1 = w0 + add_wounds
     s1 = apply_stuns(s0, np.where(kind == STUNS, levels, 0)) + add_stuns
-
-    status = state.status[rows, t]
-    health = s.health4[t]
+    status = tgt.get(state.status)
+    health = tgt.get(state.health4)
+    step = s.success_step
     # Reaching fatal wounds: fail dies, success falls unconscious, good success fights on.
     check = (add_wounds > 0) & (w1 >= FATAL)
-    margin = health + d[4] - health_target(w1)
-    failed = (d[4] == 1) | (margin < 0)
-    status = np.where(check & failed, DEAD,
-                      np.where(check & (margin < s.success_step), UNCONSCIOUS, status))
+    if check.any():
+        d = _d20_where(rng, check)
+        margin = health + d - health_target(w1)
+        failed = (d == 1) | (margin < 0)
+        status = np.where(check & failed, DEAD,
+                          np.where(check & (margin < step), UNCONSCIOUS, status))
     # Reaching beaten stuns: fail falls unconscious, success stays up.
     check = (s1 > s0) & (s1 >= FATAL) & (status == STANDING)
-    failed = (d[5] == 1) | (health + d[5] < health_target(s1))
-    status = np.where(check & failed, UNCONSCIOUS, status)
+    if check.any():
+        d = _d20_where(rng, check)
+        failed = (d == 1) | (health + d < health_target(s1))
+        status = np.where(check & failed, UNCONSCIOUS, status)
+    w1 = np.minimum(w1, FATAL)
+    s1 = np.minimum(s1, FATAL)
+    new = TRACK_PENALTY[w1] + TRACK_PENALTY[s1] - s.fatigue_penalty * tgt.get(state.fatigue)
+    tgt.put(rpen, tgt.get(rpen) + new - tgt.get(state.penalty))
+    tgt.put(state.penalty, new)
+    tgt.put(state.wounds, w1)
+    tgt.put(state.stuns, s1)
+    tgt.put(state.status, status)
 
-    state.wounds[rows, t] = np.minimum(w1, FATAL)
-    state.stuns[rows, t] = np.minimum(s1, FATAL)
-    state.status[rows, t] = status
+
+def _d20_where(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    """A d20 for each trial where ``mask`` holds (drawn for those only); 20 elsewhere."""
+    out = np.full(mask.shape, 20, dtype=np.int8)
+    out[mask] = rng.integers(1, 21, size=int(mask.sum()), dtype=np.int8)
+    return out
 
 
 def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
                round_no: int) -> None:
-    """One round: declarations, then every fighter's action in order, then book-keeping."""
+    """One round: declarations, then every place's action in slot order, then book-keeping."""
     s = fight.static
-    m, c = state.status.shape
-    rows_all = np.arange(m)
+    c, n = state.status.shape
     standing = state.status == STANDING
     can_act = standing & ~state.slow_start if round_no == 1 else standing
-    target = first_standing_foe(standing, s)
+    target = update_targets(state, standing, s.n_sides)
     attacking = can_act & (target != NO_TARGET)
-    declared, defended = declare_defences(s, can_act, target, attacking)
+    declared, defended = declare_defences(state, can_act, target, attacking)
+    rpen = state.penalty + DEFENCE_PENALTY[declared]
 
     for slot in range(c):
-        a = state.order[:, slot]
-        t = target[rows_all, a]
-        safe_t = np.maximum(t, 0)
-        ok = (attacking[rows_all, a] & (state.status[rows_all, a] == STANDING)
-              & (state.status[rows_all, safe_t] == STANDING))
-        rows = np.flatnonzero(ok)
-        a, t = a[rows], t[rows]
-        attack(s, state, declared, rows, a, t, defended[rows, a], rng)
+        me = Pick(slot, n)
+        tgt = Pick(target[slot], n)
+        acting = attacking[slot] & (state.status[slot] == STANDING)
+        acting &= tgt.get(state.status) == STANDING
+        if not acting.any():
+            continue
+        attack(state, s, rpen, acting, me, tgt, defended[slot], rng)
         # Counter strike: the attacker declared no defence against its target, who is still
         # standing and able to act; resolved against the base difficulty.
-        a_defends_t = (target[rows, t] == a) & defended[rows, t]
-        strike = ~a_defends_t & (state.status[rows, t] == STANDING) & can_act[rows, t]
+        defends_back = (tgt.get(target) == slot) & tgt.get(defended)
+        strike = acting & ~defends_back & (tgt.get(state.status) == STANDING)
+        strike &= tgt.get(can_act)
         if strike.any():
-            attack(s, state, declared, rows[strike], t[strike], a[strike],
-                   np.zeros(int(strike.sum()), dtype=bool), rng)
+            attack(state, s, rpen, strike, tgt, me, np.zeros(n, dtype=bool), rng)
 
-    end_of_round(s, state, rng)
+    end_of_round(state, rng)
 
 
-def end_of_round(s: Static, state: YagsState, rng: np.random.Generator) -> None:
+def end_of_round(state: YagsState, rng: np.random.Generator) -> None:
     """Fatal and beaten checks at 20 for fighters still up, then yielding (seed 000 step 5)."""
     status = state.status
-    at_fatal = np.flatnonzero((status == STANDING) & (state.wounds >= FATAL))
-    if at_fatal.size:
-        who = at_fatal % status.shape[1]
-        d = rng.integers(1, 21, size=at_fatal.size, dtype=np.int8)
-        dies = (d == 1) | (s.health4[who] + d < HEALTH_CHECK_BASE)
-        status.flat[at_fatal[dies]] = DEAD
-    beaten = np.flatnonzero((status == STANDING) & (state.stuns >= FATAL))
-    if beaten.size:
-        who = beaten % status.shape[1]
-        d = rng.integers(1, 21, size=beaten.size, dtype=np.int8)
-        falls = (d == 1) | (s.health4[who] + d < HEALTH_CHECK_BASE)
-        status.flat[beaten[falls]] = UNCONSCIOUS
-    yields = (status == STANDING) & (np.maximum(state.wounds, state.stuns) >= s.yield_at)
+    at_fatal = (status == STANDING) & (state.wounds >= FATAL)
+    if at_fatal.any():
+        d = _d20_where(rng, at_fatal)
+        status[at_fatal & ((d == 1) | (state.health4 + d < HEALTH_CHECK_BASE))] = DEAD
+    beaten = (status == STANDING) & (state.stuns >= FATAL)
+    if beaten.any():
+        d = _d20_where(rng, beaten)
+        status[beaten & ((d == 1) | (state.health4 + d < HEALTH_CHECK_BASE))] = UNCONSCIOUS
+    yields = (status == STANDING) & (np.maximum(state.wounds, state.stuns) >= state.yield_at)
     status[yields] = YIELDED

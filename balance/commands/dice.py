@@ -1,0 +1,192 @@
+"""``balance dice EXPR [--vs EXPR] [--json] [--samples N --seed S]``: exact dice odds.
+
+Prints the exact distribution of a dice expression (or the exact chance that it is at least
+another one) and, with ``--samples``, a seeded Monte Carlo estimate beside it as a check.
+Sampling runs in blocks of at most :data:`BLOCK` rolls, block ``i`` drawing from its own
+stream ``SeedSequence(seed, spawn_key=(i,))``, so memory stays bounded and the numbers for a
+given seed and sample count never depend on anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Mapping
+
+import numpy as np
+
+from balance.dice import DiceExpr, Pmf, parse
+from balance.errors import OptionError
+
+BLOCK = 1_000_000
+"""Most rolls sampled at once; each block has its own stream."""
+MIN_SHOWN = 1e-12
+"""Outcomes less likely than this are left out of the table (truncated drift tails)."""
+Z95 = 1.959963984540054
+"""Two-sided 95% normal quantile, for the Wilson interval."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``dice`` sub-command to the ``balance`` parser."""
+    parser = subparsers.add_parser(
+        "dice",
+        help="exact distribution of a dice expression",
+        description="Exact distribution of a dice expression such as '2d6+1d4-1', 'd20+12', "
+                    "'drift+3' or 'd%%', or the exact chance that it is at least another.",
+        epilog="An expression that starts with '-' goes after '--' "
+               "(balance dice -- -1+d6) or as --vs=-1+d6.",
+    )
+    parser.add_argument("expr", metavar="EXPR", help="dice expression")
+    parser.add_argument("--vs", metavar="EXPR",
+                        help="print P(EXPR >= this expression), the two rolled independently")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--samples", type=int, metavar="N",
+                        help="also estimate by rolling N times (a check on the exact values)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="root seed for --samples (default: 0)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Handle ``balance dice``: validate the options, compute, print; returns 0."""
+    expr = parse(args.expr)
+    vs = parse(args.vs) if args.vs is not None else None
+    samples, seed = args.samples, args.seed
+    if samples is not None and samples <= 0:
+        raise OptionError(f"--samples must be a positive integer, got {samples}")
+    if seed < 0:
+        raise OptionError(f"--seed must be a non-negative integer, got {seed}")
+    if vs is None:
+        _distribution(expr, samples, seed, as_json=args.json)
+    else:
+        _comparison(expr, vs, samples, seed, as_json=args.json)
+    return 0
+
+
+# ------------------------------------------------------------------------------ sampling
+def block_rng(seed: int, index: int) -> np.random.Generator:
+    """The stream of sampling block ``index`` under root ``seed``."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(index,))))
+
+
+def _blocks(samples: int, block: int) -> list[int]:
+    """Sizes of the successive blocks: full blocks, then the remainder."""
+    return [min(block, samples - start) for start in range(0, samples, block)]
+
+
+def sampled_counts(expr: DiceExpr, samples: int, seed: int, block: int = BLOCK) -> dict[int, int]:
+    """Roll ``expr`` ``samples`` times: ``{outcome: count}``, ascending."""
+    counts: dict[int, int] = {}
+    for index, size in enumerate(_blocks(samples, block)):
+        rolls = expr.sample(block_rng(seed, index), size)
+        lo = int(rolls.min())
+        tally = np.bincount(rolls - lo)
+        for offset in np.flatnonzero(tally):
+            outcome = lo + int(offset)
+            counts[outcome] = counts.get(outcome, 0) + int(tally[offset])
+    return dict(sorted(counts.items()))
+
+
+def sampled_at_least(expr: DiceExpr, vs: DiceExpr, samples: int, seed: int,
+                     block: int = BLOCK) -> int:
+    """How many of ``samples`` independent rolls of ``expr`` are at least a roll of ``vs``."""
+    hits = 0
+    for index, size in enumerate(_blocks(samples, block)):
+        rng = block_rng(seed, index)
+        first = expr.sample(rng, size)
+        hits += int(np.count_nonzero(first >= vs.sample(rng, size)))
+    return hits
+
+
+def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% by default); exact ends at
+    0 and 1 when all or none of the ``n`` trials hit."""
+    p, z2 = hits / n, z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (0.0 if hits == 0 else max(0.0, centre - half),
+            1.0 if hits == n else min(1.0, centre + half))
+
+
+# ------------------------------------------------------------------------------- output
+def _out(text: str = "") -> None:
+    sys.stdout.write(text + "\n")
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.4f}%" if p == 0 or p >= 5e-7 else f"{100 * p:.3e}%"
+
+
+def _json_pmf(probs: Mapping[int, float]) -> dict[str, float]:
+    return {str(k): float(v) for k, v in sorted(probs.items())}
+
+
+def _moments(counts: Mapping[int, int]) -> tuple[float, float]:
+    """Mean and (population) sd of a tally."""
+    x = np.fromiter(counts.keys(), dtype=np.float64)
+    w = np.fromiter(counts.values(), dtype=np.float64)
+    mean = float(np.dot(x, w) / w.sum())
+    return mean, math.sqrt(float(np.dot((x - mean) ** 2, w) / w.sum()))
+
+
+def _distribution(expr: DiceExpr, samples: int | None, seed: int, *, as_json: bool) -> None:
+    pmf = expr.pmf()
+    counts = sampled_counts(expr, samples, seed) if samples else None
+    if as_json:
+        doc: dict[str, object] = {"expr": expr.text, "pmf": _json_pmf(pmf.to_dict()),
+                                  "mean": pmf.mean(), "sd": pmf.sd()}
+        if counts is not None:
+            mean, sd = _moments(counts)
+            doc |= {"samples": samples, "seed": seed, "sampled": {
+                "pmf": _json_pmf({k: c / samples for k, c in counts.items()}),
+                "mean": mean, "sd": sd}}
+        _out(json.dumps(doc))
+        return
+    _out(_table(expr, pmf, counts, samples, seed))
+
+
+def _table(expr: DiceExpr, pmf: Pmf, counts: Mapping[int, int] | None,
+           samples: int | None, seed: int) -> str:
+    shown = pmf.probs >= MIN_SHOWN
+    rows = [(str(x), _pct(p), _pct(s))
+            for x, p, s, keep in zip(pmf.outcomes.tolist(), pmf.probs.tolist(),
+                                     pmf.at_least().tolist(), shown.tolist(), strict=True)
+            if keep]
+    head = ("outcome", "P(=)", "P(>=)")
+    if counts is not None:
+        head += ("sampled P(=)",)
+        rows = [(*row, _pct(counts.get(int(row[0]), 0) / samples)) for row in rows]
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+    lines = [str(expr) if str(expr) == expr.text.strip() else f"{expr.text.strip()}  ({expr})"]
+    lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True))
+              for row in (head, *rows)]
+    hidden = int(np.count_nonzero(~shown))
+    if hidden:
+        lines.append(f"({hidden} outcomes with probability below {MIN_SHOWN:g} not shown)")
+    mean, sd = f"mean  {pmf.mean():.6f}", f"sd    {pmf.sd():.6f}"
+    if counts is not None:
+        s_mean, s_sd = _moments(counts)
+        mean, sd = f"{mean}   sampled {s_mean:.6f}", f"{sd}   sampled {s_sd:.6f}"
+        lines += [mean, sd, f"sampled: {samples:,} rolls, seed {seed}"]
+    else:
+        lines += [mean, sd]
+    return "\n".join(lines)
+
+
+def _comparison(expr: DiceExpr, vs: DiceExpr, samples: int | None, seed: int, *,
+                as_json: bool) -> None:
+    p = expr.pmf().p_at_least(vs.pmf())
+    hits = sampled_at_least(expr, vs, samples, seed) if samples else None
+    if as_json:
+        doc: dict[str, object] = {"expr": expr.text, "vs": vs.text, "p_at_least": p}
+        if hits is not None:
+            doc |= {"samples": samples, "seed": seed, "sampled_p_at_least": hits / samples}
+        _out(json.dumps(doc))
+        return
+    _out(f"P({expr} >= {vs}) = {p:.6f}  ({_pct(p)})")
+    if hits is not None:
+        lo, hi = wilson(hits, samples)
+        _out(f"sampled: {hits / samples:.6f}  (95% Wilson {lo:.6f}..{hi:.6f}; "
+             f"{samples:,} rolls, seed {seed})")
