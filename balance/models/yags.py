@@ -145,7 +145,7 @@ class Policy(Strict):
     ``yield_at``: the wound or stun level at which the fighter stops fighting.
     """
 
-    defences: Literal["auto"] | Annotated[int, Field(ge=0, le=7)] = "auto"
+    defences: Literal["auto"] | Annotated[int, Field(ge=0, le=6)] = "auto"
     yield_at: Level = "never"
 
 

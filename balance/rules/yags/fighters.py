@@ -30,6 +30,7 @@ STYLE_ATTRIBUTE = {"brawl": "agility"}
 DEFAULT_ATTRIBUTE = "dexterity"
 YIELD_LEVELS = {"never": 99, "light": 2, "medium": 3, "heavy": 4, "critical": 5}
 AUTO = -1
+MAX_DEFENCES = 6
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,9 @@ def _fighter(side: int, name: str, member: Any, tables: Any) -> Fighter:
         initiative=4 * a.agility,
         health=a.health,
         skill=skill,
-        max_defences=max_defences(a.agility, a.perception) + STANCE_EXTRA_DEFENCES[stance],
+        # Lab's assumption: never more than 6, where the seed's multiple-defence table ends.
+        max_defences=min(MAX_DEFENCES,
+                         max_defences(a.agility, a.perception) + STANCE_EXTRA_DEFENCES[stance]),
         stance=stance,
         defences=defences,
         yield_at=YIELD_LEVELS[member.policy.yield_at],

@@ -1,0 +1,29 @@
+"""``balance run FILE``: simulate one scenario and print its outcome probabilities."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from balance.api import ENGINES, run
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="simulate a scenario file",
+                       description="Simulate a scenario file and print win probabilities with "
+                                   "Wilson 95%% intervals and round statistics.")
+    p.add_argument("file", help="scenario YAML file")
+    p.add_argument("--trials", type=int, help="number of fights (default: the scenario's)")
+    p.add_argument("--seed", type=int, help="root seed (default: the scenario's)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--engine", choices=ENGINES, default="vector",
+                   help="'reference' plays the readable scalar rules (slow; for checking)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    result = run(args.file, trials=args.trials, seed=args.seed, engine=args.engine,
+                 progress=not args.quiet)
+    sys.stdout.write((result.to_json() if args.json else result.to_text()) + "\n")
+    return 0

@@ -1,0 +1,110 @@
+"""Run many trials of one fight in fixed-size blocks, each with its own random stream.
+
+Trials are cut into blocks of ``BLOCK_TRIALS``; block ``b`` of a run (or of sweep cell
+``cell``) draws from ``PCG64(SeedSequence(seed, spawn_key=(*cell, b)))``. So the numbers
+depend only on the seed, the cell and the trial count, never on how many blocks run at once
+or in which order, and all counts are integers summed in block order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from balance.engine.loop import BlockOutcome, simulate
+from balance.engine.status import DRAW, STANDING, STATUS_NAMES
+
+BLOCK_TRIALS = 65_536
+
+
+def block_rng(seed: int, block: int, cell: tuple[int, ...] = ()) -> np.random.Generator:
+    """The random stream of one block of one cell of a run seeded with ``seed``."""
+    sequence = np.random.SeedSequence(seed, spawn_key=(*cell, block))
+    return np.random.Generator(np.random.PCG64(sequence))
+
+
+def block_sizes(trials: int, block_trials: int = BLOCK_TRIALS) -> list[int]:
+    """Trials in each block: full blocks, then the remainder."""
+    full, rest = divmod(trials, block_trials)
+    return [block_trials] * full + ([rest] if rest else [])
+
+
+@dataclass
+class Tally:
+    """Integer counts of a run's outcomes; adding two tallies merges their trials."""
+
+    n_sides: int
+    n_fighters: int
+    max_rounds: int
+    trials: int = 0
+    wins: np.ndarray = field(default=None)        # (n_sides + 1,): each side, then draws
+    rounds: np.ndarray = field(default=None)      # (max_rounds + 1,): trials decided in round r
+    status: np.ndarray = field(default=None)      # (n_fighters, 5): final status counts
+    standing: np.ndarray = field(default=None)    # (n_sides, n_fighters + 1): standing at end
+
+    def __post_init__(self) -> None:
+        if self.wins is None:
+            self.wins = np.zeros(self.n_sides + 1, dtype=np.int64)
+            self.rounds = np.zeros(self.max_rounds + 1, dtype=np.int64)
+            self.status = np.zeros((self.n_fighters, len(STATUS_NAMES)), dtype=np.int64)
+            self.standing = np.zeros((self.n_sides, self.n_fighters + 1), dtype=np.int64)
+
+    def add_block(self, out: BlockOutcome, side_of: np.ndarray) -> None:
+        n = out.winner.size
+        self.trials += n
+        self.wins += np.bincount(np.where(out.winner == DRAW, self.n_sides, out.winner),
+                                 minlength=self.n_sides + 1)
+        self.rounds += np.bincount(out.rounds, minlength=self.max_rounds + 1)
+        for f in range(self.n_fighters):
+            self.status[f] += np.bincount(out.status[f], minlength=len(STATUS_NAMES))
+        up = out.status == STANDING
+        for s in range(self.n_sides):
+            count = up[side_of == s].sum(axis=0)
+            self.standing[s] += np.bincount(count, minlength=self.n_fighters + 1)
+
+    def merge(self, other: Tally) -> Tally:
+        """A new tally holding the trials of both."""
+        out = Tally(self.n_sides, self.n_fighters, self.max_rounds)
+        out.trials = self.trials + other.trials
+        for name in ("wins", "rounds", "status", "standing"):
+            setattr(out, name, getattr(self, name) + getattr(other, name))
+        return out
+
+
+def run_fight(system, fight, trials: int, seed: int, *, cell: tuple[int, ...] = (),
+              blocks: Iterable[int] | None = None,
+              on_block: Callable[[int], None] | None = None) -> Tally:
+    """Simulate ``trials`` fights with the vectorised engine, block by block.
+
+    ``blocks`` restricts the run to some block indices (for splitting work); ``on_block`` is
+    called with each finished block's trial count (for progress bars).
+    """
+    sizes = block_sizes(trials)
+    tally = Tally(len(fight.side_names), len(fight.side_of), fight.max_rounds)
+    for b in range(len(sizes)) if blocks is None else blocks:
+        out = simulate(system, fight, sizes[b], block_rng(seed, b, cell))
+        tally.add_block(out, fight.side_of)
+        if on_block is not None:
+            on_block(sizes[b])
+    return tally
+
+
+def run_reference(system, fight, trials: int, seed: int, *, cell: tuple[int, ...] = (),
+                  on_block: Callable[[int], None] | None = None) -> Tally:
+    """The same run played trial by trial by the rule system's scalar reference."""
+    tally = Tally(len(fight.side_names), len(fight.side_of), fight.max_rounds)
+    side_of = fight.side_of
+    for b, size in enumerate(block_sizes(trials)):
+        rng = block_rng(seed, b, cell)
+        results = [system.reference_trial(fight, rng) for _ in range(size)]
+        out = BlockOutcome(
+            winner=np.array([r.winner for r in results], dtype=np.int8),
+            rounds=np.array([r.rounds for r in results], dtype=np.int16),
+            status=np.array([r.status for r in results], dtype=np.int8).T.copy(),
+        )
+        tally.add_block(out, side_of)
+        if on_block is not None:
+            on_block(size)
+    return tally

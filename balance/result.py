@@ -1,0 +1,115 @@
+"""The result of running one scenario: outcome probabilities, intervals, rounds, statuses.
+
+Built from the engine's integer :class:`~balance.engine.run.Tally`; every probability comes
+with its Wilson 95% interval, the trial count and the seed, so a number is never shown
+without the means to judge it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from balance.engine.run import BLOCK_TRIALS, Tally
+from balance.engine.status import STATUS_NAMES
+from balance.report.stats import hist_mean, hist_quantile, wilson
+
+
+@dataclass(frozen=True)
+class RunResult:
+    scenario: str
+    ruleset: str
+    seed: int
+    side_names: tuple[str, ...]
+    fighter_names: tuple[str, ...]
+    tally: Tally
+    engine: str = "vector"
+
+    @property
+    def trials(self) -> int:
+        return self.tally.trials
+
+    @property
+    def outcome_names(self) -> tuple[str, ...]:
+        return (*self.side_names, "draw")
+
+    @property
+    def outcomes(self) -> dict[str, float]:
+        """Probability of each side winning, and of a draw."""
+        wins = zip(self.outcome_names, self.tally.wins, strict=True)
+        return {k: float(c) / self.trials for k, c in wins}
+
+    @property
+    def ci95(self) -> dict[str, tuple[float, float]]:
+        """Wilson 95% interval of each outcome's probability."""
+        wins = zip(self.outcome_names, self.tally.wins, strict=True)
+        return {k: wilson(c, self.trials) for k, c in wins}
+
+    @property
+    def rounds(self) -> dict[str, float]:
+        """Rounds until the fight was decided (max_rounds for a draw by time)."""
+        h = self.tally.rounds
+        return {"mean": hist_mean(h), "p50": hist_quantile(h, 0.5), "p95": hist_quantile(h, 0.95)}
+
+    @property
+    def fighter_status(self) -> dict[str, dict[str, float]]:
+        """Each fighter's final status, as probabilities (standing, yielded, ...)."""
+        out = {}
+        for name, counts in zip(self.fighter_names, self.tally.status, strict=True):
+            pairs = zip(STATUS_NAMES, counts, strict=True)
+            out[name] = {s: float(c) / self.trials for s, c in pairs if c}
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``balance run --json`` object."""
+        return {
+            "scenario": self.scenario,
+            "ruleset": self.ruleset,
+            "trials": self.trials,
+            "seed": self.seed,
+            "outcomes": self.outcomes,
+            "ci95": {k: list(v) for k, v in self.ci95.items()},
+            "rounds": self.rounds,
+            "fighters": self.fighter_status,
+            "engine": self.engine,
+            "block_trials": BLOCK_TRIALS,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+    def to_frame(self):
+        """One row per outcome: wins, probability and its 95% interval (pandas)."""
+        import pandas as pd
+
+        ci = self.ci95
+        return pd.DataFrame({
+            "outcome": list(self.outcome_names),
+            "wins": self.tally.wins.astype(np.int64),
+            "p": [self.outcomes[k] for k in self.outcome_names],
+            "ci_low": [ci[k][0] for k in self.outcome_names],
+            "ci_high": [ci[k][1] for k in self.outcome_names],
+            "trials": self.trials,
+            "seed": self.seed,
+            "scenario": self.scenario,
+        })
+
+    def to_text(self) -> str:
+        """A readable table for the terminal."""
+        lines = [f"{self.scenario}  ({self.ruleset}, {self.trials:,} trials, seed {self.seed})",
+                 "",
+                 f"  {'outcome':<24} {'p':>8}   {'95% interval':<19}"]
+        ci = self.ci95
+        for k, p in self.outcomes.items():
+            lo, hi = ci[k]
+            lines.append(f"  {k:<24} {100 * p:7.2f}%   [{100 * lo:6.2f}%, {100 * hi:6.2f}%]")
+        r = self.rounds
+        lines += ["", f"  rounds: mean {r['mean']:.2f}, median {r['p50']}, 95th percentile "
+                      f"{r['p95']}", "", f"  {'fighter':<24} final status"]
+        for name, st in self.fighter_status.items():
+            parts = ", ".join(f"{k} {100 * v:.1f}%" for k, v in st.items())
+            lines.append(f"  {name:<24} {parts}")
+        return "\n".join(lines)
