@@ -121,9 +121,3 @@ def test_bad_expressions_are_clean_errors(capsys):
         run(capsys, "2d6+x")
     with pytest.raises(DiceExpressionError, match=r"'2d' at column 1"):
         run(capsys, "d6", "--vs", "2d")
-
-
-def test_wilson_interval_contains_the_estimate():
-    lo, hi = command.wilson(600, 1000)
-    assert lo < 0.6 < hi and hi - lo == pytest.approx(2 * 1.96 * (0.24 / 1000) ** 0.5, rel=0.01)
-    assert command.wilson(0, 10)[0] == 0.0 and command.wilson(10, 10)[1] == 1.0

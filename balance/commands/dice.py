@@ -18,13 +18,14 @@ from collections.abc import Mapping
 import numpy as np
 
 from balance.dice import DiceExpr, Pmf, parse
+from balance.engine.run import block_rng, block_sizes
 from balance.errors import OptionError
+from balance.report.stats import wilson
 
 BLOCK = 1_000_000
 """Most rolls sampled at once; each block has its own stream."""
 MIN_SHOWN = 1e-12
 """Outcomes less likely than this are left out of the table (truncated drift tails)."""
-Z95 = 1.959963984540054
 """Two-sided 95% normal quantile, for the Wilson interval."""
 
 
@@ -66,20 +67,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------------------ sampling
-def block_rng(seed: int, index: int) -> np.random.Generator:
-    """The stream of sampling block ``index`` under root ``seed``."""
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(index,))))
-
-
-def _blocks(samples: int, block: int) -> list[int]:
-    """Sizes of the successive blocks: full blocks, then the remainder."""
-    return [min(block, samples - start) for start in range(0, samples, block)]
-
-
 def sampled_counts(expr: DiceExpr, samples: int, seed: int, block: int = BLOCK) -> dict[int, int]:
     """Roll ``expr`` ``samples`` times: ``{outcome: count}``, ascending."""
     counts: dict[int, int] = {}
-    for index, size in enumerate(_blocks(samples, block)):
+    for index, size in enumerate(block_sizes(samples, block)):
         rolls = expr.sample(block_rng(seed, index), size)
         lo = int(rolls.min())
         tally = np.bincount(rolls - lo)
@@ -93,21 +84,11 @@ def sampled_at_least(expr: DiceExpr, vs: DiceExpr, samples: int, seed: int,
                      block: int = BLOCK) -> int:
     """How many of ``samples`` independent rolls of ``expr`` are at least a roll of ``vs``."""
     hits = 0
-    for index, size in enumerate(_blocks(samples, block)):
+    for index, size in enumerate(block_sizes(samples, block)):
         rng = block_rng(seed, index)
         first = expr.sample(rng, size)
         hits += int(np.count_nonzero(first >= vs.sample(rng, size)))
     return hits
-
-
-def wilson(hits: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion (95% by default); exact ends at
-    0 and 1 when all or none of the ``n`` trials hit."""
-    p, z2 = hits / n, z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return (0.0 if hits == 0 else max(0.0, centre - half),
-            1.0 if hits == n else min(1.0, centre + half))
 
 
 # ------------------------------------------------------------------------------- output

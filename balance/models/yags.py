@@ -99,8 +99,8 @@ class ArmourPatch(Strict):
 class TablePatches(Strict):
     """The scenario's ``tables:`` block."""
 
-    weapons: dict[Name, WeaponPatch] = {}
-    armour: dict[Name, ArmourPatch] = {}
+    weapons: dict[Name, WeaponPatch] = Field(default_factory=dict)
+    armour: dict[Name, ArmourPatch] = Field(default_factory=dict)
 
 
 class Tables(Strict):
