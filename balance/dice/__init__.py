@@ -8,7 +8,7 @@ Imports numpy and the standard library only.
 
 from balance.dice.exact import Pmf
 from balance.dice.expr import Constant, Dice, DiceExpr, Drift, Term, parse
-from balance.dice.sample import Size, d20, d100, drift, ndm
+from balance.dice.sample import Size, d20, d100, die, drift, ndm
 
 __all__ = [
     "Constant",
@@ -20,6 +20,7 @@ __all__ = [
     "Term",
     "d20",
     "d100",
+    "die",
     "drift",
     "ndm",
     "parse",

@@ -55,18 +55,19 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
         system.play_round(fight, state, rng, round_no)
         alive = sides_standing(state, n_sides)
         n_alive = alive.sum(axis=0)
-        done = open_ & (n_alive <= 1)
-        if done.any():
+        done = np.flatnonzero(open_ & (n_alive <= 1))
+        if done.size:
             idx = rows[done]
             winner[idx] = np.where(n_alive[done] == 1, alive[:, done].argmax(axis=0), DRAW)
             rounds[idx] = round_no
             _record(final, state, done, idx)
-            open_ &= ~done
+            open_[done] = False
             n_open = int(open_.sum())
             if n_open == 0:
                 break
             if 3 * n_open < 2 * open_.size:
                 rows, state, open_ = rows[open_], state.take(open_), open_[open_]
     if open_.any():
-        _record(final, state, open_, rows[open_])
+        still = np.flatnonzero(open_)
+        _record(final, state, still, rows[still])
     return BlockOutcome(winner=winner, rounds=rounds, status=final)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.dice import die
 from balance.engine.state import TrialState
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.fighters import AUTO, Static, YagsFight
@@ -45,8 +46,13 @@ class YagsState(TrialState):
     fatigue: np.ndarray     # int16, points from fumbles
     penalty: np.ndarray     # int16, wound + stun + fatigue penalty, kept in step with them
     slow_start: np.ndarray  # bool, fumbled initiative: no action in round 1
-    target: np.ndarray      # int8, place each place attacks (-1: none), kept while valid
-    n_up: np.ndarray        # (n,) int8, fighters standing when targets were last chosen
+    # This round's declarations, re-made only in trials where someone fell (and in the
+    # first two rounds, when a fumbled initiative starts and ends).
+    target: np.ndarray      # int8, place each place attacks (-1: none)
+    attacking: np.ndarray   # bool
+    defended: np.ndarray    # bool, indexed by attacker: its target defends against it
+    defence_penalty: np.ndarray  # int16, the multiple-defence penalty of `declared`
+    n_up: np.ndarray        # (n,) int8, fighters standing when declarations were last made
     attack: np.ndarray      # the seated fighter's fixed numbers (Static, stance folded in)
     defence: np.ndarray
     damage: np.ndarray
@@ -63,25 +69,47 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
     """Roll initiative once per fight (agility x 4 + d20) and seat fighters in acting order."""
     s = fight.static
     c = fight.n
-    d20 = rng.integers(1, 21, size=(c, n), dtype=np.int8)
+    d20 = die(rng, 20, (c, n))
     tie = rng.random((c, n))  # assumption: ties broken by a random order, fixed for the fight
     key = s.speed[:, None] * 1000.0 - (s.initiative[:, None] + d20) - tie
-    who = np.argsort(key, axis=0).astype(np.int8)
+    order = _acting_order(key)
+    who = order.astype(np.int8)
     zeros = np.zeros((c, n), dtype=np.int8)
-    seated = {name: getattr(s, name)[who] for name in SEATED}
+    seated = {name: getattr(s, name)[order] for name in SEATED}
     return YagsState(
         status=zeros.copy(),
-        side=s.side_of[who],
+        side=s.side_of[order],
         who=who,
         wounds=zeros.copy(),
         stuns=zeros.copy(),
         fatigue=np.zeros((c, n), dtype=np.int16),
         penalty=np.zeros((c, n), dtype=np.int16),
-        slow_start=np.take_along_axis(d20, who.astype(np.intp), axis=0) == 1,
+        slow_start=np.take_along_axis(d20, order, axis=0) == 1,
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
+        attacking=np.zeros((c, n), dtype=bool),
+        defended=np.zeros((c, n), dtype=bool),
+        defence_penalty=np.zeros((c, n), dtype=np.int16),
         n_up=np.full(n, -1, dtype=np.int8),
         **seated,
     )
+
+
+def _acting_order(key: np.ndarray) -> np.ndarray:
+    """(c, n) intp: the fighter in each place, by ascending ``key`` (no ties: keys are
+    floats with a random tie-break). Few fighters: ranks by pairwise comparison, which is
+    much faster than a sort along a short axis; many: argsort."""
+    c, n = key.shape
+    if c > 8:
+        return np.argsort(key, axis=0)
+    order = np.empty((c, n), dtype=np.intp)
+    cols = np.arange(n)
+    for i in range(c):
+        rank = np.zeros(n, dtype=np.intp)
+        for j in range(c):
+            if j != i:
+                rank += key[j] < key[i]
+        order[rank, cols] = i
+    return order
 
 
 class Pick:
@@ -140,54 +168,71 @@ def choose_targets(side: np.ndarray, who: np.ndarray, standing: np.ndarray,
     """(c, n) int8: each place's target, the place of its first standing foe in scenario
     order (lowest fighter index), or -1 when no foe stands."""
     c, n = standing.shape
+    none = np.int8(np.iinfo(np.int8).max)
+    place_of = np.empty((c, n), dtype=np.int8)          # place of each fighter
+    cols = np.arange(n)
+    for place in range(c):
+        place_of[who[place], cols] = place
     target = np.full((c, n), NO_TARGET, dtype=np.int8)
     for s in range(n_sides):
-        best = np.full(n, NO_TARGET, dtype=np.int8)
-        best_who = np.full(n, np.iinfo(np.int8).max, dtype=np.int8)
-        for j in range(c):
-            better = standing[j] & (side[j] != s) & (who[j] < best_who)
-            np.copyto(best, j, where=better, casting="unsafe")
-            np.copyto(best_who, who[j], where=better)
-        np.copyto(target, best, where=side == s)
+        excluded = ~(standing & (side != s))
+        first = np.maximum(who, excluded * none).min(axis=0)    # lowest standing foe
+        found = first != none
+        pick = place_of.ravel()[np.where(found, first, 0).astype(np.intp) * n + cols]
+        mine = side == s
+        target = np.where(mine, np.where(found, pick, NO_TARGET), target).astype(np.int8)
     return target
 
 
-def update_targets(state: YagsState, standing: np.ndarray, n_sides: int) -> np.ndarray:
-    """Targets, re-chosen only in trials where someone fell since they were last chosen."""
+def update_declarations(state: YagsState, standing: np.ndarray, can_act: np.ndarray,
+                        n_sides: int, round_no: int) -> None:
+    """Targets and defences for this round, re-made only in trials where they can change:
+    all of them in rounds 1 and 2, and later only where someone fell since last time."""
     n_up = standing.sum(axis=0, dtype=np.int8)
-    changed = np.flatnonzero(n_up != state.n_up)
-    if changed.size == n_up.size:
-        state.target = choose_targets(state.side, state.who, standing, n_sides)
-    elif changed.size:
-        state.target[:, changed] = choose_targets(
-            state.side[:, changed], state.who[:, changed], standing[:, changed], n_sides)
+    changed = n_up != state.n_up
+    if round_no == 2:  # fighters who fumbled initiative act from now on
+        changed |= state.slow_start.any(axis=0)
+    changed = np.flatnonzero(changed & (n_up >= 2))  # a lone survivor has no one to fight
     state.n_up = n_up
-    return state.target
+    if round_no == 1 or changed.size == n_up.size:
+        cols = slice(None)
+    elif changed.size:
+        cols = changed
+    else:
+        return
+    target = choose_targets(state.side[:, cols], state.who[:, cols], standing[:, cols], n_sides)
+    attacking = can_act[:, cols] & (target != NO_TARGET)
+    declared, defended = declare_defences(state.who[:, cols], state.fixed_defences[:, cols],
+                                          state.max_defences[:, cols], can_act[:, cols],
+                                          target, attacking)
+    state.target[:, cols] = target
+    state.attacking[:, cols] = attacking
+    state.defended[:, cols] = defended
+    state.defence_penalty[:, cols] = DEFENCE_PENALTY[declared]
 
 
-def declare_defences(state: YagsState, can_act, target, attacking):
+def declare_defences(who, fixed_defences, max_defences, can_act, target, attacking):
     """Defences declared by each place, and whether each attacker's target defends it.
 
     ``auto`` declares one defence per foe attacking the fighter, a fixed policy its number,
     both capped at the maximum; slots go to attackers in scenario order (fighter index).
     Returns ``declared`` (c, n) int8 and ``defended`` (c, n) bool, indexed by attacker.
     """
-    c = target.shape[0]
-    attackers_on = np.zeros(target.shape, dtype=np.int8)
+    c, n = target.shape
+    attackers_on = np.zeros((c, n), dtype=np.int8)
     for j in range(c):
         for i in range(c):
             if i != j:
                 attackers_on[i] += attacking[j] & (target[j] == i)
-    declared = np.where(state.fixed_defences == AUTO, attackers_on, state.fixed_defences)
-    declared = np.where(can_act, np.minimum(declared, state.max_defences), 0).astype(np.int8)
-    defended = np.zeros(target.shape, dtype=bool)
+    declared = np.where(fixed_defences == AUTO, attackers_on, fixed_defences)
+    declared = np.where(can_act, np.minimum(declared, max_defences), 0).astype(np.int8)
+    defended = np.zeros((c, n), dtype=bool)
     for j in range(c):
-        on_same = np.zeros(target.shape[1], dtype=np.int8)   # earlier attackers of j's target
+        earlier = np.zeros(n, dtype=np.int8)   # attackers of j's target before j in order
         for k in range(c):
             if k != j:
-                on_same += attacking[k] & (target[k] == target[j]) & (state.who[k] < state.who[j])
-        t = Pick(target[j], target.shape[1])
-        defended[j] = attacking[j] & (on_same < t.get(declared))
+                earlier += attacking[k] & (target[k] == target[j]) & (who[k] < who[j])
+        defended[j] = attacking[j] & (earlier < Pick(target[j], n).get(declared))
     return declared, defended
 
 
@@ -199,7 +244,7 @@ def attack(state: YagsState, s: Static, rpen, acting, att: Pick, tgt: Pick, defe
     penalty; it is kept up to date here as fatigue and damage change.
     """
     n = acting.size
-    d = rng.integers(1, 21, size=(2, n), dtype=np.int8)  # attack, defence
+    d = die(rng, 20, (2, n))  # attack, defence
     roll = att.get(state.attack) + att.get(rpen) + d[0]
     parry = tgt.get(state.defence) + tgt.get(rpen) + d[1]
     attack_fumble = acting & (d[0] == 1)
@@ -218,7 +263,7 @@ def attack(state: YagsState, s: Static, rpen, acting, att: Pick, tgt: Pick, defe
     hits = np.flatnonzero(hit)
     if hits.size:
         att, tgt = att.sub(hits), tgt.sub(hits)
-        d = rng.integers(1, 21, size=(2, hits.size), dtype=np.int8)
+        d = die(rng, 20, (2, hits.size))
         levels = levels_caused(att.get(state.damage) + d[0], tgt.get(state.soak) + d[1])
         harmed = np.flatnonzero(levels)
         if harmed.size:
@@ -228,9 +273,10 @@ def attack(state: YagsState, s: Static, rpen, acting, att: Pick, tgt: Pick, defe
 
 def _tire(state: YagsState, s: Static, rpen, who: Pick, mask) -> None:
     """A point of fatigue for ``who`` where ``mask`` holds."""
+    who = who.sub(np.flatnonzero(mask))
     for arr, step in ((state.fatigue, 1), (state.penalty, -s.fatigue_penalty),
                       (rpen, -s.fatigue_penalty)):
-        who.put(arr, who.get(arr) + step, mask)
+        who.put(arr, who.get(arr) + step)
 
 
 def _harm(state: YagsState, s: Static, rpen, tgt: Pick, kind, levels, rng) -> None:
@@ -271,7 +317,7 @@ def _harm(state: YagsState, s: Static, rpen, tgt: Pick, kind, levels, rng) -> No
 def _d20_where(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     """A d20 for each trial where ``mask`` holds (drawn for those only); 20 elsewhere."""
     out = np.full(mask.shape, 20, dtype=np.int8)
-    out[mask] = rng.integers(1, 21, size=int(mask.sum()), dtype=np.int8)
+    out[mask] = die(rng, 20, int(mask.sum()))
     return out
 
 
@@ -282,10 +328,9 @@ def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
     c, n = state.status.shape
     standing = state.status == STANDING
     can_act = standing & ~state.slow_start if round_no == 1 else standing
-    target = update_targets(state, standing, s.n_sides)
-    attacking = can_act & (target != NO_TARGET)
-    declared, defended = declare_defences(state, can_act, target, attacking)
-    rpen = state.penalty + DEFENCE_PENALTY[declared]
+    update_declarations(state, standing, can_act, s.n_sides, round_no)
+    target, attacking, defended = state.target, state.attacking, state.defended
+    rpen = state.penalty + state.defence_penalty
 
     for slot in range(c):
         me = Pick(slot, n)
