@@ -8,7 +8,7 @@ Imports numpy and the standard library only.
 
 from balance.dice.exact import Pmf
 from balance.dice.expr import Constant, Dice, DiceExpr, Drift, Term, parse
-from balance.dice.sample import Size, d20, d100, die, drift, ndm
+from balance.dice.sample import Size, d20, d100, drift, ndm
 
 __all__ = [
     "Constant",
@@ -20,7 +20,6 @@ __all__ = [
     "Term",
     "d20",
     "d100",
-    "die",
     "drift",
     "ndm",
     "parse",

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance.dice import die
 from balance.engine.state import TrialState
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.fighters import AUTO, Static, YagsFight
@@ -69,7 +68,7 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
     """Roll initiative once per fight (agility x 4 + d20) and seat fighters in acting order."""
     s = fight.static
     c = fight.n
-    d20 = die(rng, 20, (c, n))
+    d20 = _d20(rng, (c, n))
     tie = rng.random((c, n))  # assumption: ties broken by a random order, fixed for the fight
     key = s.speed[:, None] * 1000.0 - (s.initiative[:, None] + d20) - tie
     order = _acting_order(key)
@@ -112,6 +111,12 @@ def _acting_order(key: np.ndarray) -> np.ndarray:
     return order
 
 
+def _d20(rng: np.random.Generator, shape) -> np.ndarray:
+    """d20 rolls as int16: faster to draw than int8 here (~2.2 vs ~3 ns a die, measured),
+    and no cast when added to the int16 totals."""
+    return rng.integers(1, 21, size=shape, dtype=np.int16)
+
+
 class Pick:
     """One place per trial (an attacker or a target), optionally on a subset of trials.
 
@@ -147,6 +152,15 @@ class Pick:
         if self.flat is not None:
             return arr.ravel()[self.flat]
         return arr[self.row] if self.rows is None else arr[self.row, self.rows]
+
+    def add(self, arr: np.ndarray, values: np.ndarray) -> None:
+        """Add ``values`` (one per trial of this pick) in place."""
+        if self.flat is not None:
+            arr.ravel()[self.flat] += values
+        elif self.rows is None:
+            arr[self.row] += values
+        else:
+            arr[self.row, self.rows] += values
 
     def put(self, arr: np.ndarray, values: np.ndarray, mask: np.ndarray | None = None) -> None:
         """Write ``values`` (where ``mask`` holds, if given)."""
@@ -244,7 +258,7 @@ def attack(state: YagsState, s: Static, rpen, acting, att: Pick, tgt: Pick, defe
     penalty; it is kept up to date here as fatigue and damage change.
     """
     n = acting.size
-    d = die(rng, 20, (2, n))  # attack, defence
+    d = _d20(rng, (2, n))  # attack, defence
     roll = att.get(state.attack) + att.get(rpen) + d[0]
     parry = tgt.get(state.defence) + tgt.get(rpen) + d[1]
     attack_fumble = acting & (d[0] == 1)
@@ -252,7 +266,8 @@ def attack(state: YagsState, s: Static, rpen, acting, att: Pick, tgt: Pick, defe
     # Fumble choice: the fumbler takes fatigue, unless the foe has the higher skill and picks
     # "fail defence" for a fumbled defence (a fumbled attack is a miss either way).
     foe_picks = att.get(state.skill) > tgt.get(state.skill)
-    against = np.where(defended & ~(defence_fumble & foe_picks), parry, s.base_difficulty)
+    use_parry = defended & ~(defence_fumble & foe_picks)
+    against = s.base_difficulty + use_parry * (parry - s.base_difficulty)
     hit = acting & ~attack_fumble & (roll >= against)
     if attack_fumble.any():
         _tire(state, s, rpen, att, attack_fumble)
@@ -263,7 +278,7 @@ def attack(state: YagsState, s: Static, rpen, acting, att: Pick, tgt: Pick, defe
     hits = np.flatnonzero(hit)
     if hits.size:
         att, tgt = att.sub(hits), tgt.sub(hits)
-        d = die(rng, 20, (2, hits.size))
+        d = _d20(rng, (2, hits.size))
         levels = levels_caused(att.get(state.damage) + d[0], tgt.get(state.soak) + d[1])
         harmed = np.flatnonzero(levels)
         if harmed.size:
@@ -273,20 +288,21 @@ def attack(state: YagsState, s: Static, rpen, acting, att: Pick, tgt: Pick, defe
 
 def _tire(state: YagsState, s: Static, rpen, who: Pick, mask) -> None:
     """A point of fatigue for ``who`` where ``mask`` holds."""
-    who = who.sub(np.flatnonzero(mask))
-    for arr, step in ((state.fatigue, 1), (state.penalty, -s.fatigue_penalty),
-                      (rpen, -s.fatigue_penalty)):
-        who.put(arr, who.get(arr) + step)
+    who.add(state.fatigue, mask)
+    step = mask * np.int16(-s.fatigue_penalty)
+    who.add(state.penalty, step)
+    who.add(rpen, step)
 
 
 def _harm(state: YagsState, s: Static, rpen, tgt: Pick, kind, levels, rng) -> None:
     """Apply ``levels`` (>= 1) of damage of ``kind`` to the trials of ``tgt``; health checks."""
     half = levels // 2
-    add_wounds = np.where(kind == WOUNDS, levels, np.where(kind == MIXED, half, 0))
-    add_stuns = np.where(kind == MIXED, levels - half, 0)
+    mixed = kind == MIXED
+    add_wounds = (kind == WOUNDS) * levels + mixed * half
+    add_stuns = mixed * (levels - half)
     w0, s0 = tgt.get(state.wounds), tgt.get(state.stuns)
     w1 = w0 + add_wounds
-    s1 = apply_stuns(s0, np.where(kind == STUNS, levels, 0)) + add_stuns
+    s1 = apply_stuns(s0, (kind == STUNS) * levels) + add_stuns
     status = tgt.get(state.status)
     health = tgt.get(state.health4)
     step = s.success_step
@@ -307,7 +323,7 @@ def _harm(state: YagsState, s: Static, rpen, tgt: Pick, kind, levels, rng) -> No
     w1 = np.minimum(w1, FATAL)
     s1 = np.minimum(s1, FATAL)
     new = TRACK_PENALTY[w1] + TRACK_PENALTY[s1] - s.fatigue_penalty * tgt.get(state.fatigue)
-    tgt.put(rpen, tgt.get(rpen) + new - tgt.get(state.penalty))
+    tgt.add(rpen, new - tgt.get(state.penalty))
     tgt.put(state.penalty, new)
     tgt.put(state.wounds, w1)
     tgt.put(state.stuns, s1)
@@ -317,7 +333,7 @@ def _harm(state: YagsState, s: Static, rpen, tgt: Pick, kind, levels, rng) -> No
 def _d20_where(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
     """A d20 for each trial where ``mask`` holds (drawn for those only); 20 elsewhere."""
     out = np.full(mask.shape, 20, dtype=np.int8)
-    out[mask] = die(rng, 20, int(mask.sum()))
+    out[mask] = _d20(rng, int(mask.sum()))
     return out
 
 

@@ -45,7 +45,7 @@ def track_penalty(level):
 
 def levels_caused(damage, soak):
     """Levels of damage from a damage roll against a soak roll: 0 if the soak roll is higher."""
-    return np.where(damage >= soak, 1 + (damage - soak) // WOUND_STEP, 0)
+    return (damage >= soak) * (1 + (damage - soak) // WOUND_STEP)
 
 
 def split_mixed(levels):
