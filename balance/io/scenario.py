@@ -1,0 +1,155 @@
+"""Scenario files in, validated frozen models out: the one place user files are checked.
+
+:func:`load_scenario` reads a file (or takes a mapping), checks it against its ruleset's model,
+applies its table patches and checks every table reference. Every problem of a file is raised
+at once in one :class:`ScenarioError`, sorted by line: a designer fixes a file in one pass and
+never sees a traceback or gets half a scenario.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import pydantic
+
+from balance.errors import OptionError, Problem, ScenarioError, closest, unknown_name
+from balance.io.tables import resolve_rows, row_kind
+from balance.io.yamlfile import MAX_BYTES, PathIndex, read_yaml, validate_model
+from balance.models import SCENARIO_MODELS, TABLE_MODELS, scenario_schema, unknown_ruleset
+
+DICT_SOURCE = "<dict>"
+
+
+@dataclass(frozen=True)
+class LoadedScenario:
+    """A checked scenario: its model, its resolved tables, and where it came from."""
+
+    model: pydantic.BaseModel
+    tables: pydantic.BaseModel
+    ruleset: str
+    text: str | None          # the file's text; None for a mapping
+    path: str | None          # the file's path as given; None for a mapping
+
+
+def load_scenario(source: str | os.PathLike[str] | Mapping[str, Any]) -> LoadedScenario:
+    """Load and check a scenario from a file path or a mapping.
+
+    Raises :class:`ScenarioError` listing every problem found, each with the field path and,
+    for files, ``line:column``.
+    """
+    if isinstance(source, Mapping):
+        data, index, label, text, path = source, PathIndex(), DICT_SOURCE, None, None
+    elif isinstance(source, str | os.PathLike):
+        path = label = os.fsdecode(source)
+        text = read_text(path)
+        data, index = read_yaml(text, label)
+    else:
+        raise ScenarioError([Problem("a scenario source must be a file path or a mapping, not "
+                                     f"{type(source).__name__}", "", "<input>")])
+    ruleset = _ruleset(data, label, index)
+    model, problems = validate_model(SCENARIO_MODELS[ruleset], data, label, index)
+    if model is None:
+        raise ScenarioError(_in_order(problems))
+    rows, problems, bad = resolve_rows(ruleset, getattr(model, "tables", None), label, index)
+    problems += _reference_problems(model, rows, bad, label, index)
+    if problems:
+        raise ScenarioError(_in_order(problems))
+    tables = TABLE_MODELS[ruleset].model_validate(rows, strict=True)
+    return LoadedScenario(model, tables, ruleset, text, path)
+
+
+def read_text(path: str) -> str:
+    """A scenario file's text; a missing, huge, binary or unreadable file is a clean error."""
+    try:
+        if os.path.isdir(path):
+            _fail(path, "is a directory, not a scenario file")
+        if os.stat(path).st_size > MAX_BYTES:
+            _fail(path, f"the file is larger than {MAX_BYTES // (1 << 20)} MiB; is it a scenario?")
+        with open(path, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        _fail(path, f"no such file{_near_file(path)}")
+    except PermissionError:
+        _fail(path, "cannot read the file: permission denied")
+    except OSError as err:
+        _fail(path, f"cannot read the file: {err.strerror or err}")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line_start = raw.rfind(b"\n", 0, err.start) + 1
+        line = raw.count(b"\n", 0, err.start) + 1
+        raise ScenarioError([Problem(
+            f"the file is not UTF-8 text (byte 0x{raw[err.start]:02x}); is it a scenario?",
+            "", path, line, err.start - line_start + 1)]) from None
+
+
+def schema_text(ruleset: str | None = None) -> str:
+    """The JSON Schema of scenario files (all rulesets, or one) as indented JSON text."""
+    if ruleset is not None and ruleset not in SCENARIO_MODELS:
+        raise OptionError(unknown_ruleset(ruleset))
+    schema = scenario_schema(None if ruleset is None else [ruleset])
+    return json.dumps(schema, indent=2) + "\n"
+
+
+def write_schema(path: str | os.PathLike[str], ruleset: str | None = None) -> None:
+    """Write :func:`schema_text` to ``path`` for editors (see ``balance schema --help``)."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(schema_text(ruleset))
+    except OSError as err:
+        _fail(os.fsdecode(path), f"cannot write the schema: {err.strerror or err}")
+
+
+def _ruleset(data: Any, label: str, index: PathIndex) -> str:
+    """The scenario's ruleset name, checked first: it decides which model reads the rest."""
+    available = ", ".join(sorted(SCENARIO_MODELS))
+    if not isinstance(data, Mapping):   # read_yaml guarantees a mapping; a Mapping input too
+        raise ScenarioError([index.problem("a scenario must be a mapping", (), label)])
+    if "ruleset" not in data:
+        message = f"missing required key 'ruleset' (one of: {available})"
+        raise ScenarioError([index.problem(message, (), label)])
+    name = data["ruleset"]
+    if not isinstance(name, str):
+        message = f"expected a ruleset name (one of: {available}), found {name!r}"
+        raise ScenarioError([index.problem(message, ("ruleset",), label)])
+    if name not in SCENARIO_MODELS:
+        raise ScenarioError([index.problem(unknown_ruleset(name), ("ruleset",), label)])
+    return name
+
+
+def _reference_problems(model: pydantic.BaseModel, rows: Mapping[str, Mapping[str, Any]],
+                        bad: Mapping[str, set[str]], label: str,
+                        index: PathIndex) -> list[Problem]:
+    """A problem for each table name a member uses that no table row has."""
+    problems = []
+    references = model.references() if hasattr(model, "references") else []
+    for path, table, name in references:
+        if name in rows[table] or name in bad[table]:
+            continue
+        message = unknown_name(row_kind(table), name, rows[table])
+        problems.append(index.problem(message, path, label))
+    return problems
+
+
+def _in_order(problems: list[Problem]) -> list[Problem]:
+    """Problems without repeats, by line then column (unlocated ones last)."""
+    unique = dict.fromkeys(problems)
+    return sorted(unique, key=lambda p: (p.line is None, p.line or 0, p.column or 0))
+
+
+def _near_file(path: str) -> str:
+    """`` (did you mean 'duel.yaml'?)`` when a file of a similar name sits beside ``path``."""
+    folder, name = os.path.split(path)
+    try:
+        near = closest(name, os.listdir(folder or "."), n=1)
+    except OSError:
+        return ""
+    return f" (did you mean {os.path.join(folder, near[0])!r}?)" if near else ""
+
+
+def _fail(path: str, message: str) -> NoReturn:
+    raise ScenarioError([Problem(message, "", path)])
