@@ -17,8 +17,9 @@ from typing import Any, NoReturn
 import pydantic
 
 from balance.errors import OptionError, Problem, ScenarioError, closest, unknown_name
+from balance.io.problems import validate_model
 from balance.io.tables import resolve_rows, row_kind
-from balance.io.yamlfile import MAX_BYTES, PathIndex, read_yaml, validate_model
+from balance.io.yamlfile import MAX_BYTES, PathIndex, read_yaml
 from balance.models import SCENARIO_MODELS, TABLE_MODELS, scenario_schema, unknown_ruleset
 
 DICT_SOURCE = "<dict>"

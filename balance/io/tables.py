@@ -18,7 +18,8 @@ from typing import Any
 import pydantic
 
 from balance.errors import OptionError, Problem, ScenarioError, closest
-from balance.io.yamlfile import Path, PathIndex, key_text, read_yaml, validate_model
+from balance.io.problems import validate_model
+from balance.io.yamlfile import Path, PathIndex, key_text, read_yaml
 from balance.models import ROW_MODELS, TABLE_MODELS, unknown_ruleset
 
 
