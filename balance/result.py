@@ -101,7 +101,7 @@ class RunResult:
         """A readable table for the terminal."""
         lines = [f"{self.scenario}  ({self.ruleset}, {self.trials:,} trials, seed {self.seed})",
                  "",
-                 f"  {'outcome':<24} {'p':>8}   {'95% interval':<19}"]
+                 f"  {'outcome':<24} {'p':>8}   95% interval"]
         ci = self.ci95
         for k, p in self.outcomes.items():
             lo, hi = ci[k]

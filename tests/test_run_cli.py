@@ -110,3 +110,11 @@ def test_stun_example_vectorised() -> None:
         stuns = apply_stuns(stuns, np.full(3, hit, dtype=np.int16))
         seen.append(int(stuns[0]))
     assert seen == [2, 3, 3, 5]
+
+
+def test_committed_json_schema_is_current() -> None:
+    from balance.io.scenario import schema_text
+
+    committed = json.loads((ROOT / "balance-scenario.schema.json").read_text())
+    hint = "regenerate: balance schema --out balance-scenario.schema.json"
+    assert committed == json.loads(schema_text()), hint
