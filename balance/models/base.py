@@ -22,6 +22,8 @@ Trials = Annotated[int, Field(gt=0, le=1_000_000_000)]
 Seed = Annotated[int, Field(ge=0, lt=2**63)]
 MaxRounds = Annotated[int, Field(gt=0, le=10_000)]
 Count = Annotated[int, Field(ge=1, le=1000)]
+# Start distance between sides, in the rule system's unit (balance.engine.distance).
+Distance = Annotated[float, Field(ge=0, le=100_000)]
 
 # A reference from a member to a table row: path in the scenario, the table, and the name.
 Reference = tuple[tuple[str | int, ...], str, str]

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.engine.pick import Pick
 from balance.engine.state import TrialState
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
+from balance.engine.targeting import NO_TARGET, first_standing_foe
 from balance.rules.yags.fighters import AUTO, Static, YagsFight
 from balance.rules.yags.tracks import (
     DEFENCE_PENALTY,
@@ -31,7 +33,6 @@ from balance.rules.yags.tracks import (
     levels_caused,
 )
 
-NO_TARGET = -1
 SEATED = ("attack", "defence", "damage", "damage_type", "soak", "health4", "skill",
           "max_defences", "fixed_defences", "yield_at")
 
@@ -117,87 +118,6 @@ def _d20(rng: np.random.Generator, shape) -> np.ndarray:
     return rng.integers(1, 21, size=shape, dtype=np.int16)
 
 
-class Pick:
-    """One place per trial (an attacker or a target), optionally on a subset of trials.
-
-    A plain row when every trial picks the same place (as in a duel), else a flat gather.
-    ``rows`` restricts it to those trials (in that order). Trials with no pick (-1) must be
-    masked out by the caller.
-    """
-
-    def __init__(self, place: np.ndarray | int, n: int, rows: np.ndarray | None = None):
-        self.n, self.rows = n, rows
-        if np.isscalar(place):
-            self.row, self.flat = int(place), None
-            return
-        valid = place[place >= 0]
-        first = int(valid[0]) if valid.size else 0
-        if not valid.size or (valid == first).all():
-            self.row, self.flat = first, None
-        else:
-            self.row = None
-            self.flat = np.maximum(place, 0).astype(np.intp) * n + np.arange(n)
-            if rows is not None:
-                self.flat = self.flat[rows]
-
-    def sub(self, idx: np.ndarray) -> Pick:
-        """The same pick on the trials ``idx`` (indices into this pick's trials)."""
-        out = Pick.__new__(Pick)
-        out.n, out.row = self.n, self.row
-        out.flat = None if self.flat is None else self.flat[idx]
-        out.rows = idx if self.rows is None else self.rows[idx]
-        return out
-
-    def get(self, arr: np.ndarray) -> np.ndarray:
-        if self.flat is not None:
-            return arr.ravel()[self.flat]
-        return arr[self.row] if self.rows is None else arr[self.row, self.rows]
-
-    def add(self, arr: np.ndarray, values: np.ndarray) -> None:
-        """Add ``values`` (one per trial of this pick) in place."""
-        if self.flat is not None:
-            arr.ravel()[self.flat] += values
-        elif self.rows is None:
-            arr[self.row] += values
-        else:
-            arr[self.row, self.rows] += values
-
-    def put(self, arr: np.ndarray, values: np.ndarray, mask: np.ndarray | None = None) -> None:
-        """Write ``values`` (where ``mask`` holds, if given)."""
-        if self.flat is not None:
-            arr.ravel()[self.flat if mask is None else self.flat[mask]] = (
-                values if mask is None else values[mask])
-        elif self.rows is None:
-            if mask is None:
-                arr[self.row] = values
-            else:
-                np.copyto(arr[self.row], values, where=mask, casting="unsafe")
-        else:
-            arr[self.row, self.rows if mask is None else self.rows[mask]] = (
-                values if mask is None else values[mask])
-
-
-def choose_targets(side: np.ndarray, who: np.ndarray, standing: np.ndarray,
-                   n_sides: int) -> np.ndarray:
-    """(c, n) int8: each place's target, the place of its first standing foe in scenario
-    order (lowest fighter index), or -1 when no foe stands."""
-    c, n = standing.shape
-    none = np.int8(np.iinfo(np.int8).max)
-    place_of = np.empty((c, n), dtype=np.int8)          # place of each fighter
-    cols = np.arange(n)
-    for place in range(c):
-        place_of[who[place], cols] = place
-    target = np.full((c, n), NO_TARGET, dtype=np.int8)
-    for s in range(n_sides):
-        excluded = ~(standing & (side != s))
-        first = np.maximum(who, excluded * none).min(axis=0)    # lowest standing foe
-        found = first != none
-        pick = place_of.ravel()[np.where(found, first, 0).astype(np.intp) * n + cols]
-        mine = side == s
-        target = np.where(mine, np.where(found, pick, NO_TARGET), target).astype(np.int8)
-    return target
-
-
 def update_declarations(state: YagsState, standing: np.ndarray, can_act: np.ndarray,
                         n_sides: int, round_no: int) -> None:
     """Targets and defences for this round, re-made only in trials where they can change:
@@ -214,7 +134,8 @@ def update_declarations(state: YagsState, standing: np.ndarray, can_act: np.ndar
         cols = changed
     else:
         return
-    target = choose_targets(state.side[:, cols], state.who[:, cols], standing[:, cols], n_sides)
+    target = first_standing_foe(state.side[:, cols], state.who[:, cols], standing[:, cols],
+                                n_sides)
     attacking = can_act[:, cols] & (target != NO_TARGET)
     declared, defended = declare_defences(state.who[:, cols], state.fixed_defences[:, cols],
                                           state.max_defences[:, cols], can_act[:, cols],

@@ -1,0 +1,65 @@
+"""Gather and scatter one place per trial, the cheap way when every trial picks the same."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class Pick:
+    """One place per trial (an attacker or a target), optionally on a subset of trials.
+
+    A plain row when every trial picks the same place (as in a duel), else a flat gather.
+    ``rows`` restricts it to those trials (in that order). Trials with no pick (-1) must be
+    masked out by the caller.
+    """
+
+    def __init__(self, place: np.ndarray | int, n: int, rows: np.ndarray | None = None):
+        self.n, self.rows = n, rows
+        if np.isscalar(place):
+            self.row, self.flat = int(place), None
+            return
+        valid = place[place >= 0]
+        first = int(valid[0]) if valid.size else 0
+        if not valid.size or (valid == first).all():
+            self.row, self.flat = first, None
+        else:
+            self.row = None
+            self.flat = np.maximum(place, 0).astype(np.intp) * n + np.arange(n)
+            if rows is not None:
+                self.flat = self.flat[rows]
+
+    def sub(self, idx: np.ndarray) -> Pick:
+        """The same pick on the trials ``idx`` (indices into this pick's trials)."""
+        out = Pick.__new__(Pick)
+        out.n, out.row = self.n, self.row
+        out.flat = None if self.flat is None else self.flat[idx]
+        out.rows = idx if self.rows is None else self.rows[idx]
+        return out
+
+    def get(self, arr: np.ndarray) -> np.ndarray:
+        if self.flat is not None:
+            return arr.ravel()[self.flat]
+        return arr[self.row] if self.rows is None else arr[self.row, self.rows]
+
+    def add(self, arr: np.ndarray, values: np.ndarray) -> None:
+        """Add ``values`` (one per trial of this pick) in place."""
+        if self.flat is not None:
+            arr.ravel()[self.flat] += values
+        elif self.rows is None:
+            arr[self.row] += values
+        else:
+            arr[self.row, self.rows] += values
+
+    def put(self, arr: np.ndarray, values: np.ndarray, mask: np.ndarray | None = None) -> None:
+        """Write ``values`` (where ``mask`` holds, if given)."""
+        if self.flat is not None:
+            arr.ravel()[self.flat if mask is None else self.flat[mask]] = (
+                values if mask is None else values[mask])
+        elif self.rows is None:
+            if mask is None:
+                arr[self.row] = values
+            else:
+                np.copyto(arr[self.row], values, where=mask, casting="unsafe")
+        else:
+            arr[self.row, self.rows if mask is None else self.rows[mask]] = (
+                values if mask is None else values[mask])
