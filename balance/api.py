@@ -59,5 +59,6 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
         side_names=fight.side_names,
         fighter_names=fight.fighter_names,
         tally=tally,
+        side_of=fight.side_of,
         engine=engine,
     )

@@ -26,6 +26,7 @@ class RunResult:
     side_names: tuple[str, ...]
     fighter_names: tuple[str, ...]
     tally: Tally
+    side_of: np.ndarray
     engine: str = "vector"
 
     @property
@@ -63,6 +64,23 @@ class RunResult:
             out[name] = {s: float(c) / self.trials for s, c in pairs if c}
         return out
 
+    @property
+    def survivors(self) -> dict[str, dict[str, Any]]:
+        """Per side: fighters still standing at the end (mean, and the distribution)."""
+        out = {}
+        side_sizes = self.side_sizes
+        for side, counts, size in zip(self.side_names, self.tally.standing, side_sizes,
+                                      strict=True):
+            dist = counts[: size + 1] / self.trials
+            out[side] = {"mean": float(np.arange(size + 1) @ dist),
+                         "dist": {str(k): float(p) for k, p in enumerate(dist) if p}}
+        return out
+
+    @property
+    def side_sizes(self) -> tuple[int, ...]:
+        """Fighters per side."""
+        return tuple(int(c) for c in np.bincount(self.side_of, minlength=len(self.side_names)))
+
     def to_dict(self) -> dict[str, Any]:
         """The ``balance run --json`` object."""
         return {
@@ -73,6 +91,7 @@ class RunResult:
             "outcomes": self.outcomes,
             "ci95": {k: list(v) for k, v in self.ci95.items()},
             "rounds": self.rounds,
+            "survivors": self.survivors,
             "fighters": self.fighter_status,
             "engine": self.engine,
             "block_trials": BLOCK_TRIALS,
@@ -108,7 +127,12 @@ class RunResult:
             lines.append(f"  {k:<24} {100 * p:7.2f}%   [{100 * lo:6.2f}%, {100 * hi:6.2f}%]")
         r = self.rounds
         lines += ["", f"  rounds: mean {r['mean']:.2f}, median {r['p50']}, 95th percentile "
-                      f"{r['p95']}", "", f"  {'fighter':<24} final status"]
+                      f"{r['p95']}"]
+        if max(self.side_sizes) > 1:
+            lines += ["", f"  {'side':<24} fighters standing at the end (mean)"]
+            for (side, sv), size in zip(self.survivors.items(), self.side_sizes, strict=True):
+                lines.append(f"  {side:<24} {sv['mean']:.2f} of {size}")
+        lines += ["", f"  {'fighter':<24} final status"]
         for name, st in self.fighter_status.items():
             parts = ", ".join(f"{k} {100 * v:.1f}%" for k, v in st.items())
             lines.append(f"  {name:<24} {parts}")

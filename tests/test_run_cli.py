@@ -118,3 +118,17 @@ def test_committed_json_schema_is_current() -> None:
     committed = json.loads((ROOT / "balance-scenario.schema.json").read_text())
     hint = "regenerate: balance schema --out balance-scenario.schema.json"
     assert committed == json.loads(schema_text()), hint
+
+
+def test_survivors_per_side() -> None:
+    res = balance.run(ROOT / "scenarios" / "yags" / "two_guards.yaml", trials=5000, seed=1)
+    surv = res.to_dict()["survivors"]
+    assert set(surv) == {"hero", "guards"}
+    for side, size in zip(("hero", "guards"), (1, 2), strict=True):
+        dist = surv[side]["dist"]
+        assert sum(dist.values()) == pytest.approx(1.0)
+        assert max(int(k) for k in dist) <= size
+        assert surv[side]["mean"] == pytest.approx(sum(int(k) * p for k, p in dist.items()))
+    # the winner always has someone standing; the loser never does
+    assert surv["hero"]["dist"].get("0", 0) == pytest.approx(res.outcomes["guards"]
+                                                             + res.outcomes["draw"])
