@@ -31,3 +31,86 @@ def first_standing_foe(side: np.ndarray, who: np.ndarray, standing: np.ndarray,
         mine = side == s
         target = np.where(mine, np.where(found, pick, NO_TARGET), target).astype(np.int8)
     return target
+
+
+# Target policies (a fighter's ``policy.target``). Ties always go to scenario order.
+FIRST, WEAKEST, DANGEROUS, NEAREST, SPREAD, RANDOM, FIXED = range(7)
+POLICIES = {"first": FIRST, "weakest": WEAKEST, "dangerous": DANGEROUS, "nearest": NEAREST,
+            "spread": SPREAD, "random": RANDOM, "fixed": FIXED}
+UNLIMITED = np.iinfo(np.int16).max
+
+
+def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
+                   standing: np.ndarray, chooses: np.ndarray, *,
+                   current: np.ndarray | None = None, cap: np.ndarray | None = None,
+                   weakness: np.ndarray | None = None, danger: np.ndarray | None = None,
+                   position: np.ndarray | None = None, priority: np.ndarray | None = None,
+                   rng: np.random.Generator | None = None) -> np.ndarray:
+    """Each place's target under its policy, with at most ``cap`` attackers on any fighter.
+
+    All arrays are (c, n) by place, except ``priority`` (fighters x fighters: the rank of
+    fighter j in fighter i's fixed list, lower first). Only places where ``chooses`` holds
+    pick a target. Targets are sticky: with ``current`` given, a place whose current target
+    is still a standing foe under its cap keeps it (re-targeting happens when a target
+    falls). Free places then choose in place order, each among the standing foes whose
+    attacker count is below their cap: ``first`` the lowest in scenario order, ``weakest``
+    the highest ``weakness`` (e.g. wound level), ``dangerous`` the highest ``danger``,
+    ``nearest`` the smallest distance in ``position``, ``spread`` the foe with the fewest
+    attackers so far, ``random`` uniformly, ``fixed`` by ``priority``. A place with no foe
+    left under its cap waits (-1).
+    """
+    c, n = standing.shape
+    cap = np.full((c, n), UNLIMITED, dtype=np.int16) if cap is None else cap
+    count = np.zeros((c, n), dtype=np.int16)           # attackers on each place so far
+    target = np.full((c, n), NO_TARGET, dtype=np.int8)
+    if current is not None:
+        for i in range(c):
+            t = current[i]
+            keep = chooses[i] & (t >= 0)
+            for j in range(c):
+                on_j = keep & (t == j) & standing[j] & (side[j] != side[i]) & (count[j] < cap[j])
+                target[i] = np.where(on_j, j, target[i])
+                count[j] += on_j
+    present = {int(p) for p in np.unique(policy)}
+    draws = rng.random((c, c, n)) if RANDOM in present else None
+    for i in range(c):
+        free = chooses[i] & (target[i] == NO_TARGET)
+        if not free.any():
+            continue
+        best = np.full(n, NO_TARGET, dtype=np.int8)
+        best_key = np.full(n, np.inf)
+        for j in range(c):
+            ok = free & standing[j] & (side[j] != side[i]) & (count[j] < cap[j])
+            key = _key(policy[i], present, i, j, who, count, weakness, danger, position,
+                       priority, draws)
+            better = ok & (key < best_key)
+            best = np.where(better, j, best).astype(np.int8)
+            best_key = np.where(better, key, best_key)
+        target[i] = np.where(free, best, target[i])
+        for j in range(c):
+            count[j] += best == j
+    return target
+
+
+def _key(policy, present, i, j, who, count, weakness, danger, position, priority, draws):
+    """Sort key of foe place j for chooser place i (lower is preferred), per trial."""
+    order = who[j].astype(np.float64)               # scenario order breaks every tie
+    scale = 1024.0                                  # above any fighter index
+    key = np.zeros(order.shape)
+    for p in present:
+        if p == FIRST:
+            k = order
+        elif p == WEAKEST:
+            k = -weakness[j] * scale + order
+        elif p == DANGEROUS:
+            k = -danger[j] * scale + order
+        elif p == NEAREST:
+            k = np.abs(position[i] - position[j]) * scale + order
+        elif p == SPREAD:
+            k = count[j] * scale + order
+        elif p == RANDOM:
+            k = draws[i, j]
+        else:  # FIXED
+            k = priority[who[i], who[j]] * scale + order
+        key = np.where(policy == p, k, key)
+    return key
