@@ -8,7 +8,7 @@ fights still open. Finished rows are scattered back through one index array (``r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -22,6 +22,9 @@ class BlockOutcome:
     winner: np.ndarray   # (n,) int8
     rounds: np.ndarray   # (n,) int16
     status: np.ndarray   # (n_combatants, n) int8, fighters in scenario order
+    # Rule-specific tracks at the end (e.g. Yags wounds), (n_combatants, n), fighter order;
+    # filled when the rule system defines ``tracks(state)``.
+    tracks: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 def sides_standing(state, n_sides: int) -> np.ndarray:
@@ -30,10 +33,15 @@ def sides_standing(state, n_sides: int) -> np.ndarray:
     return np.stack([(standing & (state.side == s)).any(axis=0) for s in range(n_sides)])
 
 
-def _record(final: np.ndarray, state, sel: np.ndarray, trials: np.ndarray) -> None:
-    """Scatter the status of state rows ``sel`` into ``final`` in fighter order."""
-    for place in range(state.status.shape[0]):
-        final[state.who[place, sel], trials] = state.status[place, sel]
+def _record(final: dict[str, np.ndarray], state, tracks, sel: np.ndarray,
+            trials: np.ndarray) -> None:
+    """Scatter status and tracks of state rows ``sel`` into ``final`` in fighter order."""
+    now = {"status": state.status, **(tracks(state) if tracks else {})}
+    for name, values in now.items():
+        out = final.setdefault(name, np.zeros((state.status.shape[0], final["n"]),
+                                              dtype=values.dtype))
+        for place in range(state.status.shape[0]):
+            out[state.who[place, sel], trials] = values[place, sel]
 
 
 def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
@@ -47,7 +55,8 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
     n_sides = len(fight.side_names)
     winner = np.full(n, DRAW, dtype=np.int8)
     rounds = np.full(n, fight.max_rounds, dtype=np.int16)
-    final = np.empty((len(fight.side_of), n), dtype=np.int8)
+    final: dict = {"n": n}
+    tracks = getattr(system, "tracks", None)
     rows = np.arange(n)                 # original trial of each state row
     open_ = np.ones(n, dtype=bool)      # rows not yet decided
     state = system.start(fight, n, rng)
@@ -60,7 +69,7 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
             idx = rows[done]
             winner[idx] = np.where(n_alive[done] == 1, alive[:, done].argmax(axis=0), DRAW)
             rounds[idx] = round_no
-            _record(final, state, done, idx)
+            _record(final, state, tracks, done, idx)
             open_[done] = False
             n_open = int(open_.sum())
             if n_open == 0:
@@ -69,5 +78,7 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
                 rows, state, open_ = rows[open_], state.take(open_), open_[open_]
     if open_.any():
         still = np.flatnonzero(open_)
-        _record(final, state, still, rows[still])
-    return BlockOutcome(winner=winner, rounds=rounds, status=final)
+        _record(final, state, tracks, still, rows[still])
+    del final["n"]
+    status = final.pop("status")
+    return BlockOutcome(winner=winner, rounds=rounds, status=status, tracks=final)
