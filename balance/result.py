@@ -77,6 +77,16 @@ class RunResult:
         return out
 
     @property
+    def alive_after(self) -> dict[str, float] | None:
+        """Per side: the share of its fighters alive after the aftermath (None without one)."""
+        alive = self.tally.alive_after
+        if alive is None:
+            return None
+        return {side: float(alive[self.side_of == s].sum()) / (self.trials * size)
+                for s, (side, size) in enumerate(zip(self.side_names, self.side_sizes,
+                                                     strict=True))}
+
+    @property
     def side_sizes(self) -> tuple[int, ...]:
         """Fighters per side."""
         return tuple(int(c) for c in np.bincount(self.side_of, minlength=len(self.side_names)))
@@ -92,6 +102,7 @@ class RunResult:
             "ci95": {k: list(v) for k, v in self.ci95.items()},
             "rounds": self.rounds,
             "survivors": self.survivors,
+            **({"alive_after": self.alive_after} if self.alive_after is not None else {}),
             "fighters": self.fighter_status,
             "engine": self.engine,
             "block_trials": BLOCK_TRIALS,

@@ -43,6 +43,7 @@ class Tally:
     rounds: np.ndarray = field(default=None)      # (max_rounds + 1,): trials decided in round r
     status: np.ndarray = field(default=None)      # (n_fighters, 5): final status counts
     standing: np.ndarray = field(default=None)    # (n_sides, n_fighters + 1): standing at end
+    alive_after: np.ndarray | None = None         # (n_fighters,): alive after the aftermath
 
     def __post_init__(self) -> None:
         if self.wins is None:
@@ -70,7 +71,17 @@ class Tally:
         out.trials = self.trials + other.trials
         for name in ("wins", "rounds", "status", "standing"):
             setattr(out, name, getattr(self, name) + getattr(other, name))
+        if self.alive_after is not None or other.alive_after is not None:
+            zero = np.zeros(self.n_fighters, dtype=np.int64)
+            out.alive_after = ((zero if self.alive_after is None else self.alive_after)
+                               + (zero if other.alive_after is None else other.alive_after))
         return out
+
+    def add_alive_after(self, alive: np.ndarray) -> None:
+        """Count who is alive after the battle's aftermath, (n_fighters, n) bool."""
+        if self.alive_after is None:
+            self.alive_after = np.zeros(self.n_fighters, dtype=np.int64)
+        self.alive_after += alive.sum(axis=1)
 
 
 def run_fight(system, fight, trials: int, seed: int, *, cell: tuple[int, ...] = (),
@@ -83,9 +94,13 @@ def run_fight(system, fight, trials: int, seed: int, *, cell: tuple[int, ...] = 
     """
     sizes = block_sizes(trials)
     tally = Tally(len(fight.side_names), len(fight.side_of), fight.max_rounds)
+    after = getattr(fight, "aftermath", None) is not None
     for b in range(len(sizes)) if blocks is None else blocks:
-        out = simulate(system, fight, sizes[b], block_rng(seed, b, cell))
+        rng = block_rng(seed, b, cell)
+        out = simulate(system, fight, sizes[b], rng)
         tally.add_block(out, fight.side_of)
+        if after:  # who survives the hours after the fight (e.g. Yags untended wounds)
+            tally.add_alive_after(system.after_battle(fight, out, rng))
         if on_block is not None:
             on_block(sizes[b])
     return tally
