@@ -24,6 +24,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_duel.py
+	$(BIN)/python benchmarks/bench_group.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
