@@ -13,7 +13,7 @@ import sys
 
 from balance.errors import BalanceError
 
-COMMANDS = ("run", "dice", "validate", "schema", "tables", "demo")
+COMMANDS = ("run", "dice", "validate", "schema", "tables", "demo", "lanchester")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,38 @@
+"""The Lanchester sanity report: the laws, the fit, and the command end to end."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from balance.cli import main
+from balance.report.lanchester import LanchesterPoint, fitted_exponent, law
+
+DUEL = Path(__file__).resolve().parent.parent / "scenarios" / "yags" / "reference_duel.yaml"
+
+
+def test_laws() -> None:
+    assert law(8, 4, 1) == 4
+    assert law(5, 4, 2) == pytest.approx(3)
+    assert law(3, 4, 2) == 0
+
+
+@pytest.mark.parametrize("k", [1.0, 1.5, 2.0])
+def test_fit_recovers_the_exponent(k: float) -> None:
+    points = [LanchesterPoint(a, 4, 1.0, (1.0, 1.0), law(a, 4, k), 0.0) for a in range(1, 9)]
+    assert fitted_exponent(points) == pytest.approx(k, abs=0.01)
+
+
+def test_command_writes_figure_and_json(tmp_path, capsys) -> None:
+    assert main(["lanchester", str(DUEL), "--sizes", "3-5", "--vs", "4", "--trials", "500",
+                 "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "best-fit exponent" in out
+    doc = json.loads((tmp_path / "lanchester" / "lanchester.json").read_text())
+    assert [p["size_a"] for p in doc["points"]] == [3, 4, 5]
+    assert (tmp_path / "lanchester" / "lanchester.png").stat().st_size > 10_000
+
+
+def test_bad_sizes_are_clean_errors(capsys) -> None:
+    assert main(["lanchester", str(DUEL), "--sizes", "a-b"]) == 2
+    assert "--sizes" in capsys.readouterr().err
