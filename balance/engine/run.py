@@ -86,13 +86,15 @@ class Tally:
 
 def run_fight(system, fight, trials: int, seed: int, *, cell: tuple[int, ...] = (),
               blocks: Iterable[int] | None = None,
-              on_block: Callable[[int], None] | None = None) -> Tally:
+              on_block: Callable[[int], None] | None = None,
+              block_trials: int = BLOCK_TRIALS) -> Tally:
     """Simulate ``trials`` fights with the vectorised engine, block by block.
 
     ``blocks`` restricts the run to some block indices (for splitting work); ``on_block`` is
-    called with each finished block's trial count (for progress bars).
+    called with each finished block's trial count (for progress bars). ``block_trials``
+    changes the block size (sweeps use smaller blocks so adaptive precision stops sooner).
     """
-    sizes = block_sizes(trials)
+    sizes = block_sizes(trials, block_trials)
     tally = Tally(len(fight.side_names), len(fight.side_of), fight.max_rounds)
     after = getattr(fight, "aftermath", None) is not None
     for b in range(len(sizes)) if blocks is None else blocks:
