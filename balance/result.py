@@ -87,6 +87,13 @@ class RunResult:
                                                      strict=True))}
 
     @property
+    def first_down(self) -> dict[str, float]:
+        """Probability that each fighter is the first to go down ('nobody': no one did)."""
+        names = (*self.fighter_names, "nobody")
+        counts = zip(names, self.tally.first_down, strict=True)
+        return {name: float(c) / self.trials for name, c in counts if c}
+
+    @property
     def side_sizes(self) -> tuple[int, ...]:
         """Fighters per side."""
         return tuple(int(c) for c in np.bincount(self.side_of, minlength=len(self.side_names)))
@@ -102,6 +109,7 @@ class RunResult:
             "ci95": {k: list(v) for k, v in self.ci95.items()},
             "rounds": self.rounds,
             "survivors": self.survivors,
+            "first_down": self.first_down,
             **({"alive_after": self.alive_after} if self.alive_after is not None else {}),
             "fighters": self.fighter_status,
             "engine": self.engine,

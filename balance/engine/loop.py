@@ -25,6 +25,9 @@ class BlockOutcome:
     # Rule-specific tracks at the end (e.g. Yags wounds), (n_combatants, n), fighter order;
     # filled when the rule system defines ``tracks(state)``.
     tracks: dict[str, np.ndarray] = field(default_factory=dict)
+    # (n,) int8: the fighter who went down first (-1: nobody); ties within a round go to the
+    # one earlier in the state's place order (acting order, for Yags).
+    first_down: np.ndarray | None = None
 
 
 def sides_standing(state, n_sides: int) -> np.ndarray:
@@ -59,9 +62,16 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
     tracks = getattr(system, "tracks", None)
     rows = np.arange(n)                 # original trial of each state row
     open_ = np.ones(n, dtype=bool)      # rows not yet decided
+    first_down = np.full(n, -1, dtype=np.int8)
+    nobody_down = np.ones(n, dtype=bool)  # per state row
     state = system.start(fight, n, rng)
     for round_no in range(1, fight.max_rounds + 1):
         system.play_round(fight, state, rng, round_no)
+        fell = np.flatnonzero(nobody_down & (state.status != STANDING).any(axis=0))
+        if fell.size:
+            place = (state.status[:, fell] != STANDING).argmax(axis=0)
+            first_down[rows[fell]] = state.who[place, fell]
+            nobody_down[fell] = False
         alive = sides_standing(state, n_sides)
         n_alive = alive.sum(axis=0)
         done = np.flatnonzero(open_ & (n_alive <= 1))
@@ -75,10 +85,13 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
             if n_open == 0:
                 break
             if 3 * n_open < 2 * open_.size:
-                rows, state, open_ = rows[open_], state.take(open_), open_[open_]
+                keep = np.flatnonzero(open_)
+                rows, state, open_ = rows[keep], state.take(keep), open_[keep]
+                nobody_down = nobody_down[keep]
     if open_.any():
         still = np.flatnonzero(open_)
         _record(final, state, tracks, still, rows[still])
     del final["n"]
     status = final.pop("status")
-    return BlockOutcome(winner=winner, rounds=rounds, status=status, tracks=final)
+    return BlockOutcome(winner=winner, rounds=rounds, status=status, tracks=final,
+                        first_down=first_down)

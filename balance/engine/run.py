@@ -44,6 +44,7 @@ class Tally:
     status: np.ndarray = field(default=None)      # (n_fighters, 5): final status counts
     standing: np.ndarray = field(default=None)    # (n_sides, n_fighters + 1): standing at end
     alive_after: np.ndarray | None = None         # (n_fighters,): alive after the aftermath
+    first_down: np.ndarray = field(default=None)  # (n_fighters + 1,): went down first; nobody
 
     def __post_init__(self) -> None:
         if self.wins is None:
@@ -51,6 +52,8 @@ class Tally:
             self.rounds = np.zeros(self.max_rounds + 1, dtype=np.int64)
             self.status = np.zeros((self.n_fighters, len(STATUS_NAMES)), dtype=np.int64)
             self.standing = np.zeros((self.n_sides, self.n_fighters + 1), dtype=np.int64)
+        if self.first_down is None:
+            self.first_down = np.zeros(self.n_fighters + 1, dtype=np.int64)
 
     def add_block(self, out: BlockOutcome, side_of: np.ndarray) -> None:
         n = out.winner.size
@@ -58,6 +61,10 @@ class Tally:
         self.wins += np.bincount(np.where(out.winner == DRAW, self.n_sides, out.winner),
                                  minlength=self.n_sides + 1)
         self.rounds += np.bincount(out.rounds, minlength=self.max_rounds + 1)
+        if out.first_down is not None:
+            nobody = self.n_fighters
+            self.first_down += np.bincount(np.where(out.first_down < 0, nobody, out.first_down),
+                                           minlength=self.n_fighters + 1)
         for f in range(self.n_fighters):
             self.status[f] += np.bincount(out.status[f], minlength=len(STATUS_NAMES))
         up = out.status == STANDING
@@ -69,7 +76,7 @@ class Tally:
         """A new tally holding the trials of both."""
         out = Tally(self.n_sides, self.n_fighters, self.max_rounds)
         out.trials = self.trials + other.trials
-        for name in ("wins", "rounds", "status", "standing"):
+        for name in ("wins", "rounds", "status", "standing", "first_down"):
             setattr(out, name, getattr(self, name) + getattr(other, name))
         if self.alive_after is not None or other.alive_after is not None:
             zero = np.zeros(self.n_fighters, dtype=np.int64)
