@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+LAB    := $(VENV)/.installed-lab
 
 .PHONY: demo test lint bench lab clean
 
@@ -11,6 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+$(LAB): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,lab]'
+	touch $(LAB)
 
 demo: $(STAMP)
 	$(BIN)/balance demo --out results
@@ -25,6 +30,12 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_duel.py
 	$(BIN)/python benchmarks/bench_group.py
+	$(BIN)/python benchmarks/bench_sweep.py
+
+# JupyterLab in the project's environment, opened on the notebooks (paired .py files open
+# as notebooks through jupytext).
+lab: $(LAB)
+	$(BIN)/jupyter lab notebooks/
 
 clean:
 	rm -rf $(VENV) build *.egg-info

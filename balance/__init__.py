@@ -7,6 +7,8 @@ For notebooks::
     res = balance.run(sc, trials=100_000, seed=7)
     res.outcomes, res.ci95, res.rounds
     res.to_frame()
+
+    table = balance.load("results/weapon_vs_armour")   # a sweep's tidy table (pandas)
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
-__all__ = ["__version__", "load_scenario", "run"]
+__all__ = ["__version__", "load", "load_scenario", "run"]
 
 
 def __getattr__(name: str):
@@ -31,4 +33,8 @@ def __getattr__(name: str):
         from balance.api import run
 
         return run
+    if name == "load":
+        from balance.io.store import load
+
+        return load
     raise AttributeError(f"module 'balance' has no attribute {name!r}")

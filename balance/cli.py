@@ -13,7 +13,8 @@ import sys
 
 from balance.errors import BalanceError
 
-COMMANDS = ("run", "dice", "validate", "schema", "tables", "demo", "lanchester")
+COMMANDS = ("run", "dice", "validate", "schema", "tables", "demo", "lanchester", "sweep", "report",
+            "check")
 
 
 def build_parser() -> argparse.ArgumentParser:

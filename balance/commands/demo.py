@@ -50,6 +50,8 @@ def main(args: argparse.Namespace) -> int:
 
 
 def _is_scenario(path: Path) -> bool:
-    """Scenario files have a top-level ``ruleset:`` key (budgets and rosters do not)."""
-    text = path.read_text(encoding="utf-8", errors="replace")
-    return any(line.startswith("ruleset:") for line in text.splitlines())
+    """Scenario files have a top-level ``ruleset:`` key (budgets and rosters do not); sweep
+    files (a top-level ``sweep:`` block) are run by ``balance sweep``, not here."""
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    return any(line.startswith("ruleset:") for line in lines) and \
+        not any(line.startswith("sweep:") for line in lines)

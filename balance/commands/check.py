@@ -1,0 +1,49 @@
+"""``balance check BUDGET``: judge a balance budget's claims; exit 1 when one fails."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from balance.sweep.executors import EXECUTORS
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "check", help="check a balance budget (CI gate): exit 1 when a claim fails",
+        description="Run what each claim of the budget needs, print one line per claim "
+                    "(pass / fail / inconclusive, with the interval), write check.md and "
+                    "check.json to OUT, and exit 1 when a claim fails. Claims are judged by "
+                    "intervals corrected for their cells, so noise alone does not fail a "
+                    "build; inconclusive claims get more trials, up to the budget's cap.",
+        epilog="Example: balance check scenarios/budget.yaml. See docs/sweeps.md.")
+    p.add_argument("budget", metavar="BUDGET", help="balance budget YAML file")
+    p.add_argument("--out", help="folder for check.md and check.json "
+                                 "(default: results/check-<budget name>)")
+    p.add_argument("--seed", type=int, help="root seed (default: the budget's)")
+    p.add_argument("--strict", action="store_true", help="exit 1 on an inconclusive claim too")
+    p.add_argument("--executor", choices=EXECUTORS, default="local",
+                   help="where cells run (as for balance sweep)")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address")
+    p.add_argument("--workers", type=int, metavar="K", help="worker processes")
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    from balance.gate import check_budget, to_markdown, write_results
+    from balance.report.build import append_step_summary
+
+    def show(result) -> None:
+        sys.stdout.write(result.line() + "\n")
+        sys.stdout.flush()
+
+    result = check_budget(args.budget, executor=args.executor, scheduler=args.scheduler,
+                          workers=args.workers, seed=args.seed, on_claim=show)
+    out = Path(args.out) if args.out else Path("results") / f"check-{Path(args.budget).stem}"
+    write_results(result, out)
+    append_step_summary(to_markdown(result))
+    c = result.counts()
+    sys.stdout.write(f"\n{c['pass']} passed, {c['fail']} failed, {c['inconclusive']} "
+                     f"inconclusive; wrote {out / 'check.md'}\n")
+    return 1 if result.failed or (args.strict and result.inconclusive) else 0

@@ -1,0 +1,109 @@
+"""``balance sweep FILE``: run every cell of a scenario's ``sweep:`` block into results/."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from balance.sweep.executors import EXECUTORS
+
+SHOWN_CELLS = 40
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "sweep", help="run a scenario's sweep (grid, zip, round robin) into results/",
+        description="Run every cell of the scenario's sweep: block and write one tidy table "
+                    "(Parquet and CSV), the raw counts and a manifest to OUT/RUN_ID/. Each "
+                    "cell's random streams are keyed by its own swept values, so the table is "
+                    "the same under every executor and worker count.",
+        epilog="Example: balance sweep scenarios/sweeps/weapon_vs_armour.yaml --trials 20000 "
+               "--executor processes. See docs/sweeps.md.")
+    p.add_argument("file", help="scenario YAML file with a sweep: block")
+    p.add_argument("--trials", type=int, help="trials per cell (default: the scenario's)")
+    p.add_argument("--seed", type=int, help="root seed (default: the scenario's)")
+    p.add_argument("--precision", type=float, metavar="P",
+                   help="instead of a fixed count, run each cell in blocks until every "
+                        "outcome's 95%% interval half-width is at most P (e.g. 0.01)")
+    p.add_argument("--max-trials", type=int, metavar="N",
+                   help="cap per cell under --precision (default 1,048,576)")
+    p.add_argument("--crn", action=argparse.BooleanOptionalAction, default=None,
+                   help="common random numbers: every cell shares the same random streams "
+                        "(default: the file's crn:)")
+    p.add_argument("--out", default="results", help="results folder (default: results)")
+    p.add_argument("--run-id", help="name of the run's folder (default: the file's name)")
+    p.add_argument("--executor", choices=EXECUTORS, default="local",
+                   help="local (default: this process), processes (all cores), dask")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="Dask scheduler address, e.g. tcp://10.0.0.5:8786 (default: start a "
+                        "local cluster)")
+    p.add_argument("--workers", type=int, metavar="K",
+                   help="worker processes for processes or a local Dask cluster "
+                        "(default: all cores)")
+    p.add_argument("--resume", action="store_true",
+                   help="finish an interrupted run of the same sweep without redoing its "
+                        "finished cells")
+    p.add_argument("--report", action="store_true", help="also write the report (balance report)")
+    p.add_argument("--list", action="store_true", help="list the cells and exit (runs nothing)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    from balance.errors import OptionError
+    from balance.sweep import load_plan, run_sweep
+
+    if args.precision is not None and args.trials is not None:
+        raise OptionError("give --trials or --precision, not both")
+    plan = load_plan(args.file, crn=args.crn)
+    if args.list:
+        for cell in plan.cells:
+            sys.stdout.write(f"{cell.id}  {cell.describe()}\n")
+        sys.stdout.write(f"{len(plan.cells)} cells\n")
+        return 0
+    try:
+        res = run_sweep(plan, trials=args.trials, seed=args.seed, precision=args.precision,
+                        max_trials=args.max_trials, executor=args.executor,
+                        scheduler=args.scheduler, workers=args.workers, out=args.out,
+                        run_id=args.run_id, resume=args.resume, progress=not args.quiet)
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted: the finished cells are kept; run the same command with "
+                         "--resume to finish the sweep\n")
+        raise
+    sys.stdout.write(summary_text(res.table, res.manifest) + "\n")
+    m = res.manifest
+    total = int(res.table["trials"].sum())
+    sys.stdout.write(f"\nwrote {res.run_dir}/ ({m['cells']} cells, {total:,} trials, "
+                     f"{m['seconds']:.1f} s, executor {m['executor']['kind']})\n")
+    if args.report:
+        from balance.report.build import write_report
+
+        out = write_report(res.run_dir)
+        sys.stdout.write(f"wrote {out / 'report.html'} and {out / 'report.md'}\n")
+    return 0
+
+
+def summary_text(table, manifest: dict) -> str:
+    """The cells as an aligned text table: swept values, outcome probabilities, rounds."""
+    axes = [a["name"] for a in manifest["axes"]]
+    outcomes = manifest["outcomes"]
+    head = [*axes, *(f"{o} %" for o in outcomes), "95% interval (" + outcomes[0] + ")",
+            "rounds", "trials"]
+    rows = []
+    for _, r in table.head(SHOWN_CELLS).iterrows():
+        rows.append([*(str(r[a]) for a in axes),
+                     *(f"{100 * r[f'p_{o}']:.1f}" for o in outcomes),
+                     f"[{100 * r[f'lo_{outcomes[0]}']:.1f}, {100 * r[f'hi_{outcomes[0]}']:.1f}]",
+                     f"{r['rounds_mean']:.2f}", f"{int(r['trials']):,}"])
+    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h)
+              for i, h in enumerate(head)]
+    lines = [f"{manifest['scenario']}  ({manifest['ruleset']}, {len(table)} cells, seed "
+             f"{manifest['seed']})", ""]
+    lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)).rstrip())
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+              for row in rows]
+    if len(table) > SHOWN_CELLS:
+        lines.append(f"... and {len(table) - SHOWN_CELLS} more cells (see cells.csv)")
+    if manifest.get("crn_note"):
+        lines += ["", manifest["crn_note"]]
+    return "\n".join(lines)

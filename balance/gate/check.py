@@ -1,0 +1,310 @@
+"""Check a balance budget: run what each claim needs, judge it with intervals, escalate.
+
+A claim is judged in each of its cells by the interval of its metric at a confidence
+corrected for the number of cells and looks (Bonferroni: the claim's 5% is split over them),
+so noise alone fails a build less than 5% of the time however many cells a claim covers:
+
+* **pass**: the interval lies inside the bounds, in every cell;
+* **fail**: the interval lies wholly outside them, in some cell;
+* **inconclusive**: otherwise. Such cells get four times the trials (extending the same
+  streams, whole blocks), until they resolve or reach ``max_trials``.
+
+Only a fail makes ``balance check`` exit 1; an inconclusive claim is reported (and fails with
+``--strict``). The interval never stops early "when significant" in the other direction.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+from collections.abc import Callable
+from concurrent.futures import Executor, as_completed
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy.stats import norm
+
+from balance.engine.run import Tally
+from balance.engine.status import DEAD
+from balance.errors import Problem, ScenarioError
+from balance.gate.budget import Claim, LoadedBudget
+from balance.io.scenario import load_scenario, read_text
+from balance.io.yamlfile import read_yaml
+from balance.report.stats import wilson
+from balance.sweep.paired import Paired, compare
+from balance.sweep.paths import PathError, assign, parse_path, resolve_path
+from balance.sweep.plan import Plan, load_plan
+from balance.sweep.run import SWEEP_BLOCK_TRIALS
+from balance.sweep.task import CellJob, run_cell
+
+GROWTH = 4
+PROPORTIONS = ("win", "draw", "survival", "standing")
+
+
+@dataclass(frozen=True)
+class CellVerdict:
+    """A claim's metric in one cell: value, corrected interval, trials, verdict."""
+
+    cell: str
+    value: float
+    low: float
+    high: float
+    trials: int
+    verdict: str          # pass | fail | inconclusive
+
+
+@dataclass
+class ClaimResult:
+    """A judged claim: its verdict, every cell's, and how hard the lab looked."""
+
+    number: int
+    claim: Claim
+    verdict: str
+    cells: list[CellVerdict]
+    level: float                 # confidence of each cell's interval
+    looks: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def percent(self) -> bool:
+        return self.claim.metric in PROPORTIONS
+
+    @property
+    def worst(self) -> CellVerdict:
+        """The failing cell that misses most, else the cell closest to a bound."""
+        lo, hi = self.claim.bounds
+        if self.verdict == "fail":
+            bad = [c for c in self.cells if c.verdict == "fail"]
+            return max(bad, key=lambda c: max(lo - c.high, c.low - hi))
+        return min(self.cells, key=lambda c: min(c.value - lo, hi - c.value))
+
+    def line(self) -> str:
+        """One line for the terminal: verdict, claim, and the evidence."""
+        w = self.worst
+        diff = self.claim.difference is not None
+        show = _fmt(self.percent, diff)
+        where = f" in {w.cell}" if len(self.cells) > 1 or w.cell != "base" else ""
+        cells = f"{len(self.cells)} cells, " if len(self.cells) > 1 else ""
+        return (f"{self.verdict.upper():<12} {self.claim.claim}: {show(w.value)} "
+                f"[{show(w.low)}, {show(w.high)}]{where}; bound "
+                f"{self.claim.describe_bounds(self.percent, diff)}; "
+                f"{cells}{w.trials:,} trials, {100 * self.level:.4g}% intervals")
+
+
+def _fmt(percent: bool, diff: bool) -> Callable[[float], str]:
+    if percent and diff:
+        return lambda v: f"{100 * v:+.1f} pts"
+    if percent:
+        return lambda v: f"{100 * v:.1f}%"
+    return lambda v: f"{v:.2f}"
+
+
+def schedule(first: int, cap: int, block: int = SWEEP_BLOCK_TRIALS) -> list[int]:
+    """Trials per look: ``first`` rounded up to whole blocks, times 4 each look, to ``cap``."""
+    first = -(-first // block) * block
+    cap = max(first, cap // block * block)
+    out = [first]
+    while out[-1] < cap:
+        out.append(min(out[-1] * GROWTH, cap))
+    return out
+
+
+def check_claim(budget: LoadedBudget, number: int, *, executor: Executor,
+                seed: int | None = None) -> ClaimResult:
+    """Judge claim ``number`` (0-based) of a budget, escalating trials where inconclusive."""
+    b = budget.model
+    claim = b.claims[number]
+    plan = claim_plan(budget, number)
+    looks = schedule(claim.trials or b.trials, claim.max_trials or b.max_trials)
+    cells = len(plan.cells)
+    level = 1 - (1 - b.confidence) / (cells * len(looks))
+    seed = b.seed if seed is None else seed
+    judge = _judge_difference if claim.difference is not None else _judge_cells
+    verdicts, extra, used = judge(budget, number, plan, looks, level, seed, executor)
+    overall = ("fail" if any(v.verdict == "fail" for v in verdicts) else
+               "inconclusive" if any(v.verdict == "inconclusive" for v in verdicts) else "pass")
+    return ClaimResult(number + 1, claim, overall, verdicts, level, used, extra)
+
+
+def _judge_cells(budget, number, plan: Plan, looks, level, seed, executor):
+    claim = budget.model.claims[number]
+    side = _side(claim, plan.side_names, budget, number)
+    from balance import rules
+
+    system = rules.get(plan.ruleset)
+    fights = {c.id: system.compile(sc.model, sc.tables)
+              for c, sc in zip(plan.cells, plan.scenarios, strict=True)}
+    state: dict[str, tuple[Tally | None, int]] = {c.id: (None, 0) for c in plan.cells}
+    verdicts: dict[str, CellVerdict] = {}
+    open_ids = [c.id for c in plan.cells]
+    used = 0
+    for trials in looks:
+        used += 1
+        jobs = [CellJob(cid, plan.ruleset, fights[cid], seed,
+                        next(c.stream for c in plan.cells if c.id == cid), SWEEP_BLOCK_TRIALS,
+                        trials, blocks_done=state[cid][1], tally=state[cid][0])
+                for cid in open_ids]
+        for future in as_completed([executor.submit(run_cell, j) for j in jobs]):
+            r = future.result()
+            state[r.cell_id] = (r.tally, r.blocks)
+        for cell in plan.cells:
+            if cell.id in open_ids:
+                value, lo, hi = metric_interval(state[cell.id][0], claim.metric, side,
+                                                fights[cell.id].side_of, level)
+                verdicts[cell.id] = CellVerdict(cell.describe(), value, lo, hi,
+                                                state[cell.id][0].trials,
+                                                verdict(lo, hi, claim.bounds))
+        open_ids = [cid for cid in open_ids if verdicts[cid].verdict == "inconclusive"]
+        if not open_ids or any(v.verdict == "fail" for v in verdicts.values()):
+            break
+    return [verdicts[c.id] for c in plan.cells], {}, used
+
+
+def _judge_difference(budget, number, plan: Plan, looks, level, seed, executor):
+    claim = budget.model.claims[number]
+    diff = claim.difference
+    side = _side(claim, plan.side_names, budget, number)
+    side_name = None if side is None else plan.side_names[side]
+    pairs = {}
+    for cell in plan.cells:
+        versions = []
+        for value in (diff.from_, diff.to):
+            data = plan.cell_data(cell)
+            path = _checked_path(diff.path, plan, budget, number, ("difference", "path"))
+            assign(data, path, value)
+            versions.append(_load(data, budget, number, "difference"))
+        pairs[cell.id] = versions
+    state: dict[str, Paired | None] = dict.fromkeys(pairs)
+    verdicts: dict[str, CellVerdict] = {}
+    open_ids = list(pairs)
+    used = 0
+    for trials in looks:
+        used += 1
+        for cid in open_ids:
+            a, b = pairs[cid]
+            state[cid] = compare(a, b, metric=claim.metric, side=side_name, trials=trials,
+                                 seed=seed, more=state[cid])
+            p = state[cid]
+            lo, hi = p.interval(level)
+            verdicts[cid] = CellVerdict(next(c.describe() for c in plan.cells if c.id == cid),
+                                        p.diff, lo, hi, p.trials, verdict(lo, hi, claim.bounds))
+        open_ids = [cid for cid in open_ids if verdicts[cid].verdict == "inconclusive"]
+        if not open_ids or any(v.verdict == "fail" for v in verdicts.values()):
+            break
+    ratios = [p.variance_ratio for p in state.values() if p is not None]
+    extra = {"paired": True, "variance_ratio": float(np.median(ratios)) if ratios else None}
+    return [verdicts[c.id] for c in plan.cells], extra, used
+
+
+def verdict(low: float, high: float, bounds: tuple[float, float]) -> str:
+    """pass inside the bounds, fail wholly outside them, else inconclusive."""
+    lo, hi = bounds
+    if high < lo or low > hi:
+        return "fail"
+    if low >= lo and high <= hi:
+        return "pass"
+    return "inconclusive"
+
+
+def metric_interval(tally: Tally, metric: str, side: int | None, side_of: np.ndarray,
+                    level: float) -> tuple[float, float, float]:
+    """A metric's value in one cell and its interval at ``level``.
+
+    ``win``/``draw``: Wilson. ``rounds``: the mean with a normal interval from the histogram.
+    ``standing``: the share of the side standing at the end, exact mean and variance from the
+    standing counts. ``survival``: the share not dead, Wilson on fighter-trials scaled to
+    trials (exact for one fighter; for a group it treats the share as one trial's worth).
+    """
+    n = tally.trials
+    if metric in ("win", "draw"):
+        k = int(tally.wins[side if metric == "win" else -1])
+        return (k / n, *wilson(k, n, level))
+    z = float(norm.ppf(0.5 + level / 2))
+    if metric == "rounds":
+        values = np.arange(tally.rounds.size)
+        mean = float((values * tally.rounds).sum()) / n
+        var = float((values ** 2 * tally.rounds).sum()) / n - mean * mean
+        half = z * math.sqrt(max(var, 0.0) / n)
+        return (mean, mean - half, mean + half)
+    members = np.flatnonzero(side_of == side)
+    if metric == "standing":
+        counts = tally.standing[side]
+        share = np.arange(counts.size) / members.size
+        mean = float((share * counts).sum()) / n
+        var = float((share ** 2 * counts).sum()) / n - mean * mean
+        half = z * math.sqrt(max(var, 0.0) / n)
+        return (mean, max(0.0, mean - half), min(1.0, mean + half))
+    alive = members.size * n - int(tally.status[members, DEAD].sum())
+    share = alive / (members.size * n)
+    return (share, *wilson(round(share * n), n, level))
+
+
+def claim_plan(budget: LoadedBudget, number: int) -> Plan:
+    """The scenario a claim is about, with its ``set:`` and ``sweep:`` applied, checked."""
+    claim = budget.model.claims[number]
+    path = budget.folder / claim.scenario
+    if not path.is_file():
+        _fail(budget, number, f"scenario: no such file {claim.scenario!r} (relative to "
+                              f"{budget.folder})", ("scenario",))
+    if not claim.set and claim.sweep is None:
+        return _plan(str(path), budget, number)
+    data, _ = read_yaml(read_text(str(path)), str(path))
+    data = copy.deepcopy(data)
+    if claim.sweep is not None:
+        data["sweep"] = claim.sweep
+    base = _plan({k: v for k, v in data.items() if k != "sweep"}, budget, number)
+    for key, value in claim.set.items():
+        assign(data, _checked_path(key, base, budget, number, ("set", key)), value)
+    return _plan(data, budget, number)
+
+
+def _plan(source: Any, budget: LoadedBudget, number: int) -> Plan:
+    try:
+        return load_plan(source)
+    except ScenarioError as err:
+        line, col = budget.where(number)
+        raise ScenarioError(dataclasses.replace(
+            p, message=f"{p.message} (from claim {number + 1} of {budget.path}:{line})")
+            if p.file != "<dict>" else
+            Problem(f"claim {number + 1}: {p.path + ': ' if p.path else ''}{p.message}", "",
+                    budget.path, line, col) for p in err.problems) from None
+
+
+def _checked_path(text: str, plan: Plan, budget: LoadedBudget, number: int, at: tuple):
+    from balance.io.tables import shipped_rows
+    from balance.models import SCENARIO_MODELS
+
+    rows = {t: list(r) for t, r in shipped_rows(plan.ruleset).items()}
+    try:
+        return resolve_path(parse_path(text), SCENARIO_MODELS[plan.ruleset], plan.data, rows)
+    except PathError as err:
+        _fail(budget, number, str(err), at)
+
+
+def _load(data: dict, budget: LoadedBudget, number: int, what: str):
+    try:
+        return load_scenario(data)
+    except ScenarioError as err:
+        line, col = budget.where(number)
+        raise ScenarioError(Problem(f"claim {number + 1} ({what}): {p.path}: {p.message}", "",
+                                    budget.path, line, col) for p in err.problems) from None
+
+
+def _side(claim: Claim, sides: tuple[str, ...], budget: LoadedBudget,
+          number: int) -> int | None:
+    if claim.metric in ("draw", "rounds"):
+        return None
+    if claim.side is None:
+        return 0
+    if claim.side not in sides:
+        _fail(budget, number, f"side: {claim.side!r} is not a side of the scenario "
+                              f"({', '.join(sides)})", ("side",))
+    return sides.index(claim.side)
+
+
+def _fail(budget: LoadedBudget, number: int, message: str, at: tuple) -> None:
+    line, col = budget.index.locate(("claims", number, *at)) or (None, None)
+    raise ScenarioError([Problem(message, "", budget.path, line, col)])
+

@@ -1,0 +1,128 @@
+"""Run a whole budget: every claim judged, one line each, a Markdown and JSON record."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from balance import __version__
+from balance.gate.budget import LoadedBudget, load_budget
+from balance.gate.check import ClaimResult, _fmt, check_claim
+from balance.io.atomic import new_directory
+from balance.io.store import git_commit, now_iso
+from balance.report.document import markdown_table
+from balance.sweep.executors import open_executor
+
+
+@dataclass(frozen=True)
+class BudgetResult:
+    """Every claim's result, and the budget they came from."""
+
+    budget: LoadedBudget
+    claims: list[ClaimResult]
+    started: str
+    finished: str
+
+    @property
+    def failed(self) -> bool:
+        return any(c.verdict == "fail" for c in self.claims)
+
+    @property
+    def inconclusive(self) -> bool:
+        return any(c.verdict == "inconclusive" for c in self.claims)
+
+    def counts(self) -> dict[str, int]:
+        return {v: sum(c.verdict == v for c in self.claims)
+                for v in ("pass", "fail", "inconclusive")}
+
+
+def check_budget(path: str | os.PathLike, *, executor: str | Executor = "local",
+                 scheduler: str | None = None, workers: int | None = None,
+                 seed: int | None = None,
+                 on_claim: Callable[[ClaimResult], None] | None = None) -> BudgetResult:
+    """Judge every claim of the budget file at ``path`` (see :mod:`balance.gate.check`)."""
+    budget = load_budget(path)
+    started = now_iso()
+    results = []
+    if isinstance(executor, Executor):
+        pool_ctx = None
+    else:
+        pool_ctx = open_executor(executor, scheduler=scheduler, workers=workers)
+    with pool_ctx or _Given(executor) as (pool, _):
+        for i in range(len(budget.model.claims)):
+            result = check_claim(budget, i, executor=pool, seed=seed)
+            results.append(result)
+            if on_claim is not None:
+                on_claim(result)
+    return BudgetResult(budget, results, started, now_iso())
+
+
+class _Given:
+    def __init__(self, executor: Executor):
+        self.executor = executor
+
+    def __enter__(self):
+        return self.executor, None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def to_markdown(result: BudgetResult) -> str:
+    """The budget's results as Markdown (for CI job summaries)."""
+    b = result.budget.model
+    c = result.counts()
+    mark = {"pass": "✅ pass", "fail": "❌ fail", "inconclusive": "⚠️ inconclusive"}
+    rows = []
+    for r in result.claims:
+        w = r.worst
+        show = _fmt(r.percent, r.claim.difference is not None)
+        rows.append([str(r.number), r.claim.claim, mark[r.verdict],
+                     f"{show(w.value)} [{show(w.low)}, {show(w.high)}]",
+                     r.claim.describe_bounds(r.percent, r.claim.difference is not None),
+                     w.cell, str(len(r.cells)),
+                     f"{w.trials:,}"])
+    lines = [f"# Balance budget: {b.name}", "",
+             f"**{c['pass']} passed, {c['fail']} failed, {c['inconclusive']} inconclusive** "
+             f"({result.budget.path}, seed {b.seed}, balance {__version__}, "
+             f"git {git_commit() or 'n/a'})", ""]
+    if b.description:
+        lines += [b.description.strip(), ""]
+    lines += [markdown_table(["#", "claim", "result", "value [interval]", "bound",
+                              "worst cell", "cells", "trials"], rows), ""]
+    lines += ["Each value is the cell closest to its bound (or the worst failing cell). "
+              "Intervals are at the confidence shown per claim in check.json: the budget's "
+              f"{100 * b.confidence:g}% split over the claim's cells and looks, so noise alone "
+              "rarely fails a claim. Inconclusive claims got more trials up to the cap; they "
+              "need a larger max_trials or a bound further from the truth.", ""]
+    return "\n".join(lines)
+
+
+def to_dict(result: BudgetResult) -> dict[str, Any]:
+    b = result.budget.model
+    return {
+        "budget": b.name, "path": result.budget.path, "seed": b.seed,
+        "confidence": b.confidence, "started": result.started, "finished": result.finished,
+        "package_version": __version__, "git_commit": git_commit(), "counts": result.counts(),
+        "claims": [{"number": r.number, "claim": r.claim.claim, "verdict": r.verdict,
+                    "metric": r.claim.metric, "side": r.claim.side,
+                    "bounds": list(r.claim.bounds), "difference": r.claim.difference is not None,
+                    "cell_confidence": r.level, "looks": r.looks, **r.extra,
+                    "cells": [vars(v) for v in r.cells]} for r in result.claims],
+    }
+
+
+def write_results(result: BudgetResult, out: str | os.PathLike) -> Path:
+    """``check.md`` and ``check.json`` into ``out`` (replaced whole)."""
+    out = Path(out)
+    with new_directory(out) as tmp:
+        (tmp / "check.md").write_text(to_markdown(result), encoding="utf-8")
+        (tmp / "check.json").write_text(json.dumps(to_dict(result), indent=2, default=float)
+                                        + "\n", encoding="utf-8")
+        os.chmod(tmp, 0o755)
+    return out

@@ -1,0 +1,165 @@
+"""Report figures as :class:`matplotlib.figure.Figure` objects (no pyplot, no global state).
+
+Every figure has a title, labelled axes with units and its sample size in a footnote. Colours
+are colour-blind safe (the Okabe-Ito palette for lines, PuOr for the diverging win-rate scale,
+viridis for sequential ones), lines also differ by marker and dash, and heat maps carry their
+numbers, so the figures read in greyscale print too.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure
+
+OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+             "#F0E442")
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+DASHES = ("-", "--", "-.", ":")
+DIVERGING = "PuOr"
+
+
+def png_bytes(fig: Figure, dpi: int = 130) -> bytes:
+    """The figure as PNG bytes (no timestamp in the metadata, so equal figures are equal)."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight",
+                metadata={"Software": None})
+    return buf.getvalue()
+
+
+def heatmap(values: np.ndarray, rows: Sequence[str], cols: Sequence[str], *, title: str,
+            row_label: str, col_label: str, scale_label: str, note: str = "",
+            centre: float | None = 0.5, percent: bool = True,
+            low: np.ndarray | None = None, high: np.ndarray | None = None) -> Figure:
+    """An annotated heat map. With ``centre``, a diverging scale centred there (symmetric
+    around it, wide enough for the data); otherwise a sequential one. ``low``/``high``
+    add each cell's interval under its value."""
+    values = np.asarray(values, dtype=float)
+    n_rows, n_cols = values.shape
+    fig = Figure(figsize=(min(2.2 + 1.05 * n_cols, 16), min(1.6 + 0.62 * n_rows, 14)),
+                 layout="constrained")
+    ax = fig.add_subplot()
+    finite = values[np.isfinite(values)]
+    if centre is not None:
+        spread = max(0.1, float(np.abs(finite - centre).max()) if finite.size else 0.1)
+        spread = min(np.ceil(spread * 20) / 20, max(centre, 1 - centre)) if percent else spread
+        norm, cmap = Normalize(centre - spread, centre + spread), DIVERGING
+    else:
+        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+        norm, cmap = Normalize(lo, hi if hi > lo else lo + 1), "viridis"
+    image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm, aspect="auto")
+    bar = fig.colorbar(image, ax=ax, shrink=0.9)
+    bar.set_label(scale_label)
+    if percent:
+        bar.formatter.set_useOffset(False)
+        bar.ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+    palette = image.cmap
+    small = n_cols > 8 or n_rows > 12
+    for i in range(n_rows):
+        for j in range(n_cols):
+            v = values[i, j]
+            if not np.isfinite(v):
+                continue
+            r, g, b, _ = palette(norm(v))
+            colour = "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
+            text = f"{100 * v:.0f}%" if percent else f"{v:.2f}"
+            if low is not None and high is not None and not small and percent:
+                text += f"\n{100 * low[i, j]:.0f}–{100 * high[i, j]:.0f}"
+            ax.text(j, i, text, ha="center", va="center", color=colour,
+                    fontsize=7 if small else 9)
+    ax.set_xticks(range(n_cols), [str(c) for c in cols], rotation=30 if n_cols > 4 else 0,
+                  ha="right" if n_cols > 4 else "center")
+    ax.set_yticks(range(n_rows), [str(r) for r in rows])
+    ax.set_xlabel(col_label)
+    ax.set_ylabel(row_label)
+    ax.set_title(title)
+    _note(fig, note)
+    return fig
+
+
+def intervals(x: Sequence, series: Mapping[str, tuple[np.ndarray, np.ndarray, np.ndarray]], *,
+              title: str, x_label: str, y_label: str, note: str = "",
+              percent: bool = True) -> Figure:
+    """Points with 95% interval bars, one line per series, over the values of one axis."""
+    fig = Figure(figsize=(min(4.0 + 0.55 * len(x), 12), 4.2), layout="constrained")
+    ax = fig.add_subplot()
+    pos = np.arange(len(x))
+    k = max(len(series), 1)
+    for n, (name, (p, lo, hi)) in enumerate(series.items()):
+        shift = (n - (k - 1) / 2) * min(0.08, 0.4 / k)
+        scale = 100 if percent else 1
+        p, lo, hi = (np.asarray(a, dtype=float) * scale for a in (p, lo, hi))
+        ax.errorbar(pos + shift, p, yerr=[p - lo, hi - p], label=name, capsize=3,
+                    color=OKABE_ITO[n % len(OKABE_ITO)], marker=MARKERS[n % len(MARKERS)],
+                    linestyle=DASHES[n % len(DASHES)], linewidth=1.3, markersize=5)
+    if percent:
+        ax.axhline(50, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_xticks(pos, [str(v) for v in x], rotation=30 if len(x) > 6 else 0,
+                  ha="right" if len(x) > 6 else "center")
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    if len(series) > 1:
+        ax.legend(fontsize=8, frameon=False, loc="best")
+    _note(fig, note)
+    return fig
+
+
+def distributions(groups: Mapping[str, np.ndarray], *, title: str, x_label: str,
+                  y_label: str, note: str = "", upto: int | None = None) -> Figure:
+    """Distributions of an integer count (rounds), one line per group, as shares in %."""
+    fig = Figure(figsize=(7.5, 4.2), layout="constrained")
+    ax = fig.add_subplot()
+    last = 1
+    for n, (name, hist) in enumerate(groups.items()):
+        hist = np.asarray(hist, dtype=float)
+        total = hist.sum()
+        if not total:
+            continue
+        cdf = np.cumsum(hist) / total
+        last = max(last, int(np.searchsorted(cdf, 0.995)) + 1)
+        ax.plot(np.arange(hist.size), 100 * hist / total, label=name,
+                color=OKABE_ITO[n % len(OKABE_ITO)], marker=MARKERS[n % len(MARKERS)],
+                linestyle=DASHES[n % len(DASHES)], linewidth=1.2, markersize=3.5)
+    ax.set_xlim(0.5, (upto or last) + 0.5)
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    if len(groups) > 1:
+        ax.legend(fontsize=8, frameon=False, ncols=2 if len(groups) > 5 else 1)
+    _note(fig, note)
+    return fig
+
+
+def bars(labels: Sequence[str], series: Mapping[str, np.ndarray], *, title: str, x_label: str,
+         y_label: str, note: str = "") -> Figure:
+    """Grouped bars (e.g. mean fighters fallen per side, per cell)."""
+    fig = Figure(figsize=(min(4.0 + 0.7 * len(labels), 14), 4.2), layout="constrained")
+    ax = fig.add_subplot()
+    pos = np.arange(len(labels))
+    width = 0.8 / max(len(series), 1)
+    hatches = ("", "//", "..", "xx", "\\\\", "++")
+    for n, (name, values) in enumerate(series.items()):
+        ax.bar(pos + (n - (len(series) - 1) / 2) * width, values, width, label=name,
+               color=OKABE_ITO[n % len(OKABE_ITO)], hatch=hatches[n % len(hatches)],
+               edgecolor="black", linewidth=0.5)
+    ax.set_xticks(pos, [str(v) for v in labels], rotation=30 if len(labels) > 5 else 0,
+                  ha="right" if len(labels) > 5 else "center")
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8, frameon=False)
+    _note(fig, note)
+    return fig
+
+
+def _note(fig: Figure, note: str) -> None:
+    if note:
+        fig.get_layout_engine().set(rect=(0, 0.05, 1, 0.95))
+        fig.text(0.01, 0.005, note, fontsize=7, color="dimgray", ha="left", va="bottom")

@@ -1,0 +1,295 @@
+"""The report of one sweep run: which figures and tables its axes call for.
+
+* two or more axes: a heat map of the chosen side's win probability for the first two axes
+  (one per value of any further axes), plus win rates with 95% intervals per value of the
+  first axis, one line per value of the second;
+* one axis: every outcome's probability with its 95% interval along the axis;
+* a round robin: the score matrix (both seatings pooled), each option's mean win rate
+  ranked, and a flag on any option that is dominant or dominated;
+* rounds to a decision: the distribution per value of the first axis (pooled over the
+  others), and a heat map of mean rounds for two axes;
+* casualties for group fights: mean fighters fallen per side.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from balance.engine.run import Tally
+from balance.report import figures
+from balance.report.document import Document, Picture, Section, Table
+from balance.report.roundrobin import round_robin
+
+MAX_FACETS = 12
+MAX_GROUPS = 10
+
+
+def sweep_document(table: pd.DataFrame, manifest: Mapping[str, Any],
+                   tallies: Mapping[str, Tally], side: str | None = None) -> Document:
+    """The whole report of a run as a :class:`Document`."""
+    sides = list(manifest["sides"])
+    side = side or sides[0]
+    ctx = _Context(table, manifest, tallies, side)
+    doc = Document(f"{manifest['scenario']}: sweep report")
+    doc.sections.append(_run_section(ctx))
+    if manifest.get("round_robin") and len(sides) == 2:
+        doc.sections.append(_round_robin_section(ctx))
+    doc.sections.append(_win_section(ctx))
+    doc.sections.append(_rounds_section(ctx))
+    if any(t.n_fighters > t.n_sides for t in tallies.values()):
+        doc.sections.append(_casualty_section(ctx))
+    doc.sections.append(_cells_section(ctx))
+    return doc
+
+
+class _Context:
+    """The run's data and the choices every section shares."""
+
+    def __init__(self, table: pd.DataFrame, manifest: Mapping[str, Any],
+                 tallies: Mapping[str, Tally], side: str):
+        self.table, self.manifest, self.tallies, self.side = table, manifest, tallies, side
+        self.sides = list(manifest["sides"])
+        self.outcomes = list(manifest["outcomes"])
+        self.axes = [a["name"] for a in manifest["axes"]]
+        self.labels = {a["name"]: [str(v) for v in a["labels"]] for a in manifest["axes"]}
+        rr = manifest.get("round_robin") or []
+        self.rr = list(rr)
+        self.plain = [a for a in self.axes if a not in rr]
+        trials = table["trials"]
+        per = f"{int(trials.iloc[0]):,}" if trials.nunique() == 1 else \
+            f"{int(trials.min()):,}–{int(trials.max()):,}"
+        self.note = (f"{manifest['ruleset']}, {per} trials per cell, seed {manifest['seed']}; "
+                     "bars and ranges are Wilson 95% intervals.")
+        if manifest.get("crn_note"):
+            self.note += " Common random numbers."
+        self.file_no = 0
+
+    def name(self, stem: str) -> str:
+        self.file_no += 1
+        return f"{self.file_no:02d}-{stem}.png"
+
+    def key(self, column: str) -> pd.Series:
+        return self.table[column].astype(str)
+
+
+def _run_section(ctx: _Context) -> Section:
+    m = ctx.manifest
+    trials = (f"adaptive: 95% half-width <= {m['precision']} (at most {m['max_trials']:,})"
+              if m.get("precision") else f"{m['trials']:,} per cell")
+    executor = m["executor"]
+    rows = [["scenario", m["scenario"]], ["rule system", m["ruleset"]],
+            ["source", str(m.get("source") or "(in memory)")],
+            ["cells", f"{m['cells']:,}"], ["trials", trials],
+            ["total trials", f"{int(ctx.table['trials'].sum()):,}"],
+            ["seed", str(m["seed"])], ["block size", f"{m['block_trials']:,}"],
+            ["axes", "; ".join(f"{a['name']} ({a['kind']}: {', '.join(map(str, a['labels']))})"
+                               for a in m["axes"]) or "none"],
+            ["executor", f"{executor['kind']} ({executor['workers']} workers)"],
+            ["started", m["started"]], ["finished", m["finished"]],
+            ["balance", f"{m['package_version']} (git {m.get('git_commit') or 'n/a'})"],
+            ["scenario sha256", m["scenario_sha256"][:16]]]
+    text = ["Probabilities are shares of trials with Wilson 95% intervals; each cell draws "
+            "from its own random streams, keyed by its swept values."]
+    if m.get("crn_note"):
+        text.append("Note: " + m["crn_note"] + ".")
+    if m.get("precision") and "precision_met" in ctx.table and \
+            not ctx.table["precision_met"].all():
+        missed = int((~ctx.table["precision_met"]).sum())
+        text.append(f"{missed} cells reached the trial cap before the target precision.")
+    return Section("Run", text, tables=[Table("", ["", "value"], rows)])
+
+
+def _facets(ctx: _Context, axes: list[str]) -> list[tuple[str, pd.DataFrame]]:
+    """(caption, sub-table) for each combination of values of ``axes`` (all rows if none)."""
+    if not axes:
+        return [("", ctx.table)]
+    out = []
+    for combo in itertools.product(*(ctx.labels[a] for a in axes)):
+        mask = np.ones(len(ctx.table), dtype=bool)
+        for a, v in zip(axes, combo, strict=True):
+            mask &= (ctx.key(a) == v).to_numpy()
+        if mask.any():
+            out.append((", ".join(f"{a} = {v}" for a, v in zip(axes, combo, strict=True)),
+                        ctx.table[mask]))
+    return out
+
+
+def _grid(ctx: _Context, sub: pd.DataFrame, rows: str, cols: str, column: str) -> np.ndarray:
+    index = {v: i for i, v in enumerate(ctx.labels[rows])}
+    jndex = {v: j for j, v in enumerate(ctx.labels[cols])}
+    grid = np.full((len(index), len(jndex)), np.nan)
+    for r, c, v in zip(sub[rows].astype(str), sub[cols].astype(str), sub[column], strict=True):
+        grid[index[r], jndex[c]] = v
+    return grid
+
+
+def _round_robin_section(ctx: _Context) -> Section:
+    a, b = ctx.rr
+    sec = Section("Round robin", [
+        f"Each cell is the row option's win rate against the column option, over both "
+        f"seatings ({ctx.sides[0]} and {ctx.sides[1]}) pooled. 'dominant': beats every other "
+        "option; 'dominated': loses to every other option (each judged by its 95% interval "
+        "against 50%)."])
+    for caption, sub in _facets(ctx, ctx.plain)[:MAX_FACETS]:
+        rr = round_robin(sub, (a, b), (ctx.sides[0], ctx.sides[1]))
+        title = "Round robin: row's win rate against column" + (f" ({caption})" if caption
+                                                                else "")
+        fig = figures.heatmap(rr.score.to_numpy(), rr.options, rr.options, title=title,
+                              row_label=f"option ({a} / {b})", col_label="opponent",
+                              scale_label="row's win rate, %", note=ctx.note,
+                              low=rr.low.to_numpy(), high=rr.high.to_numpy())
+        sec.pictures.append(Picture(ctx.name("round-robin"), fig, title))
+        rows = [[str(r["rank"]), r["option"], f"{100 * r['mean_win_rate']:.1f}",
+                 str(r["beats"]), str(r["loses_to"]), r["flag"] or "—"]
+                for _, r in rr.ranking.iterrows()]
+        sec.tables.append(Table("Ranking" + (f" ({caption})" if caption else ""),
+                                ["rank", "option", "mean win rate %", "beats", "loses to",
+                                 "flag"], rows))
+    return sec
+
+
+def _win_section(ctx: _Context) -> Section:
+    side = ctx.side
+    sec = Section(f"Win probability of {side}")
+    axes = ctx.plain if ctx.rr else ctx.axes
+    scale = f"P({side} wins), %"
+    if len(axes) >= 2:
+        rows, cols, rest = axes[0], axes[1], axes[2:]
+        facets = _facets(ctx, rest)
+        for caption, sub in facets[:MAX_FACETS]:
+            title = f"P({side} wins): {rows} × {cols}" + (f" ({caption})" if caption else "")
+            fig = figures.heatmap(_grid(ctx, sub, rows, cols, f"p_{side}"), ctx.labels[rows],
+                                  ctx.labels[cols], title=title, row_label=rows,
+                                  col_label=cols, scale_label=scale, note=ctx.note,
+                                  low=_grid(ctx, sub, rows, cols, f"lo_{side}"),
+                                  high=_grid(ctx, sub, rows, cols, f"hi_{side}"))
+            sec.pictures.append(Picture(ctx.name("heatmap"), fig, title))
+        if len(facets) > MAX_FACETS:
+            sec.text.append(f"The first {MAX_FACETS} of {len(facets)} heat maps are shown.")
+        if not rest:
+            series = {}
+            for v in ctx.labels[cols]:
+                sub = ctx.table[ctx.key(cols) == v]
+                p = _grid(ctx, sub, rows, cols, f"p_{side}")[:, ctx.labels[cols].index(v)]
+                lo = _grid(ctx, sub, rows, cols, f"lo_{side}")[:, ctx.labels[cols].index(v)]
+                hi = _grid(ctx, sub, rows, cols, f"hi_{side}")[:, ctx.labels[cols].index(v)]
+                series[f"{cols} = {v}"] = (p, lo, hi)
+            title = f"P({side} wins) by {rows}, one line per {cols}"
+            fig = figures.intervals(ctx.labels[rows], series, title=title, x_label=rows,
+                                    y_label=scale, note=ctx.note)
+            sec.pictures.append(Picture(ctx.name("win-rates"), fig, title))
+    elif len(axes) == 1 or not ctx.rr:
+        axis = axes[0] if axes else None
+        x = ctx.labels[axis] if axis else ["(one cell)"]
+        order = _ordered(ctx, ctx.table, axis)
+        series = {o: tuple(order[f"{k}_{o}"].to_numpy() for k in ("p", "lo", "hi"))
+                  for o in ctx.outcomes if o != "draw" or order["p_draw"].max() > 0}
+        title = f"Outcome probabilities by {axis}" if axis else "Outcome probabilities"
+        fig = figures.intervals(x, series, title=title, x_label=axis or "", y_label="P, %",
+                                note=ctx.note)
+        sec.pictures.append(Picture(ctx.name("win-rates"), fig, title))
+    else:
+        sec.text.append("See the round robin above.")
+    return sec
+
+
+def _ordered(ctx: _Context, sub: pd.DataFrame, axis: str | None) -> pd.DataFrame:
+    if axis is None:
+        return sub
+    rank = {v: i for i, v in enumerate(ctx.labels[axis])}
+    return sub.iloc[np.argsort([rank[v] for v in sub[axis].astype(str)], kind="stable")]
+
+
+def _groups(ctx: _Context) -> tuple[str | None, list[tuple[str, pd.DataFrame]]]:
+    """Cells grouped by the first axis (pooled over the others), or one group per cell."""
+    if len(ctx.table) <= 8:
+        return None, [(_cell_label(ctx, r), ctx.table.iloc[[i]])
+                      for i, (_, r) in enumerate(ctx.table.iterrows())]
+    axis = ctx.axes[0]
+    if len(ctx.labels[axis]) > MAX_GROUPS:
+        return axis, []
+    return axis, [(v, ctx.table[ctx.key(axis) == v]) for v in ctx.labels[axis]]
+
+
+def _cell_label(ctx: _Context, row: pd.Series) -> str:
+    return ", ".join(f"{a}={row[a]}" for a in ctx.axes) or "all trials"
+
+
+def _rounds_section(ctx: _Context) -> Section:
+    sec = Section("Rounds to a decision", [
+        "The round in which one side was left standing (a draw by time counts at the round "
+        "limit)."])
+    axis, groups = _groups(ctx)
+    if groups:
+        hists = {}
+        for label, sub in groups:
+            hist = _pool([ctx.tallies[c].rounds for c in sub["cell"]])
+            hists[str(label) if axis is None else f"{axis} = {label}"] = hist
+        title = "Rounds to a decision" + (f" by {axis} (pooled over the other axes)" if axis
+                                          else "")
+        fig = figures.distributions(hists, title=title, x_label="round decided",
+                                    y_label="share of fights, %", note=ctx.note)
+        sec.pictures.append(Picture(ctx.name("rounds"), fig, title))
+    axes = ctx.axes
+    if len(axes) >= 2:
+        rows, cols = (ctx.rr if ctx.rr else axes[:2])
+        for caption, sub in _facets(ctx, [a for a in axes if a not in (rows, cols)])[:4]:
+            title = f"Mean rounds to a decision: {rows} × {cols}" + \
+                (f" ({caption})" if caption else "")
+            fig = figures.heatmap(_grid(ctx, sub, rows, cols, "rounds_mean"), ctx.labels[rows],
+                                  ctx.labels[cols], title=title, row_label=rows, col_label=cols,
+                                  scale_label="mean rounds", centre=None, percent=False,
+                                  note=ctx.note)
+            sec.pictures.append(Picture(ctx.name("rounds-mean"), fig, title))
+    rows = [[*(str(r[a]) for a in axes), f"{r['rounds_mean']:.2f}", str(r["rounds_p50"]),
+             str(r["rounds_p95"])] for _, r in ctx.table.iterrows()]
+    sec.tables.append(Table("", [*axes, "mean", "median", "95th percentile"], rows))
+    return sec
+
+
+def _pool(hists: list[np.ndarray]) -> np.ndarray:
+    """Histograms added up (padded to the longest: cells may differ in max_rounds)."""
+    out = np.zeros(max(h.size for h in hists), dtype=np.int64)
+    for h in hists:
+        out[:h.size] += h
+    return out
+
+
+def _casualty_section(ctx: _Context) -> Section:
+    sec = Section("Casualties", ["Mean fighters per side not standing at the end (dead, "
+                                 "unconscious, yielded or fled), and dead."])
+    axis, groups = _groups(ctx)
+    if groups:
+        labels, series = [], {f"{s}: fallen": [] for s in ctx.sides}
+        for label, sub in groups:
+            labels.append(str(label))
+            w = sub["trials"].to_numpy(dtype=float)
+            for s in ctx.sides:
+                series[f"{s}: fallen"].append(float(np.average(sub[f"fallen_{s}"], weights=w)))
+        title = "Fighters fallen per side" + (f" by {axis}" if axis else "")
+        fig = figures.bars(labels, {k: np.array(v) for k, v in series.items()}, title=title,
+                           x_label=axis or "cell", y_label="fighters (mean per fight)",
+                           note=ctx.note)
+        sec.pictures.append(Picture(ctx.name("casualties"), fig, title))
+    header = [*ctx.axes, *(f"{s} fallen" for s in ctx.sides), *(f"{s} dead" for s in ctx.sides)]
+    rows = [[*(str(r[a]) for a in ctx.axes), *(f"{r[f'fallen_{s}']:.2f}" for s in ctx.sides),
+             *(f"{r[f'dead_{s}']:.2f}" for s in ctx.sides)] for _, r in ctx.table.iterrows()]
+    sec.tables.append(Table("", header, rows))
+    return sec
+
+
+def _cells_section(ctx: _Context) -> Section:
+    """Every cell: swept values, each outcome's probability with its interval, rounds, n."""
+    header = [*ctx.axes, *(f"{o} % [95% CI]" for o in ctx.outcomes), "mean rounds", "trials"]
+    rows = []
+    for _, r in ctx.table.iterrows():
+        rows.append([*(str(r[a]) for a in ctx.axes),
+                     *(f"{100 * r[f'p_{o}']:.1f} [{100 * r[f'lo_{o}']:.1f}, "
+                       f"{100 * r[f'hi_{o}']:.1f}]" for o in ctx.outcomes),
+                     f"{r['rounds_mean']:.2f}", f"{int(r['trials']):,}"])
+    return Section("Cells", tables=[Table("", header, rows)])

@@ -1,0 +1,129 @@
+"""Where a sweep's cells run: in this process, in a local process pool, or on Dask.
+
+The driver is written against :class:`concurrent.futures.Executor`, so the choice is only
+which executor :func:`open_executor` yields:
+
+* ``local`` (default): one cell after another in this process; needs nothing.
+* ``processes``: a :class:`~concurrent.futures.ProcessPoolExecutor` over this machine's cores.
+* ``dask``: ``dask.distributed.Client(address).get_executor()`` on an existing cluster, or on
+  a :class:`~dask.distributed.LocalCluster` started for the sweep when no address is given.
+  Dask is imported here, lazily, only when asked for.
+
+Every executor gets the same jobs with the same per-cell streams, so the tables match.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from balance.errors import OptionError
+
+EXECUTORS = ("local", "processes", "dask")
+
+
+class SerialExecutor(Executor):
+    """Runs each task at once, in this process, when it is submitted (the ``local`` executor)."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        future: Future = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as err:  # delivered through the future, as a pool would
+            if isinstance(err, KeyboardInterrupt | SystemExit):
+                raise
+            future.set_exception(err)
+        return future
+
+
+@dataclass(frozen=True)
+class ExecutorInfo:
+    """What ran a sweep, for the manifest."""
+
+    kind: str
+    workers: int
+    scheduler: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "workers": self.workers, "scheduler": self.scheduler}
+
+
+def check_executor(kind: str, scheduler: str | None, workers: int | None) -> None:
+    """Reject impossible combinations before any work starts."""
+    if kind not in EXECUTORS:
+        raise OptionError(f"executor must be one of {', '.join(EXECUTORS)}, got {kind!r}")
+    if scheduler is not None and kind != "dask":
+        raise OptionError("--scheduler is for --executor dask")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
+                                or workers < 1):
+        raise OptionError(f"workers must be an integer >= 1, got {workers!r}")
+    if kind == "dask" and scheduler is not None and workers is not None:
+        raise OptionError("--workers starts a local Dask cluster; an existing cluster "
+                          "(--scheduler) has its own workers")
+
+
+@contextlib.contextmanager
+def open_executor(kind: str = "local", *, scheduler: str | None = None,
+                  workers: int | None = None) -> Iterator[tuple[Executor, ExecutorInfo]]:
+    """Yield a ready executor of ``kind`` and what it is; shut it down afterwards."""
+    check_executor(kind, scheduler, workers)
+    if kind == "local":
+        yield SerialExecutor(), ExecutorInfo("local", 1)
+    elif kind == "processes":
+        n = workers or os.cpu_count() or 1
+        # forkserver (spawn where there is none): a clean child that never inherits this
+        # process's threads, the same on every platform and Python version.
+        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
+            else "spawn"
+        context = multiprocessing.get_context(method)
+        if method == "forkserver":
+            context.set_forkserver_preload(["balance.sweep.task"])
+        pool = ProcessPoolExecutor(max_workers=n, mp_context=context)
+        try:
+            yield pool, ExecutorInfo("processes", n)
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+    else:
+        with _dask(scheduler, workers) as pair:
+            yield pair
+
+
+@contextlib.contextmanager
+def _dask(scheduler: str | None,
+          workers: int | None) -> Iterator[tuple[Executor, ExecutorInfo]]:
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise OptionError("--executor dask needs dask.distributed: "
+                          "pip install 'balance-lab[dask]'") from None
+    cluster = None
+    try:
+        if scheduler is None:
+            cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                                   threads_per_worker=1, dashboard_address=None)
+            client = Client(cluster)
+        else:
+            client = Client(scheduler, timeout="10s")
+    except (OSError, TimeoutError) as err:
+        if cluster is not None:
+            cluster.close()
+        raise OptionError(f"cannot reach the Dask scheduler {scheduler!r}: {err}") from None
+    try:
+        n = len(client.nthreads())
+        address = scheduler or "local cluster"
+        yield client.get_executor(), ExecutorInfo("dask", n, address)
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def dask_executor(client: Any) -> tuple[Executor, ExecutorInfo]:
+    """An executor on a :class:`dask.distributed.Client` you already hold (tests, notebooks)."""
+    n = len(client.nthreads())
+    return client.get_executor(), ExecutorInfo("dask", n, str(client.scheduler.address))

@@ -1,0 +1,264 @@
+"""A sweep file in, a checked plan out: the base scenario, resolved axes, and every cell
+validated by :func:`~balance.io.scenario.load_scenario` before anything runs.
+
+Every problem of the file is raised at once in one :class:`~balance.errors.ScenarioError`:
+problems of the base scenario with ``line:column`` as ``balance validate`` gives them, a bad
+path with the closest valid keys, and a bad value with the axis value that caused it.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from balance.errors import Problem, ScenarioError
+from balance.io.scenario import DICT_SOURCE, LoadedScenario, load_scenario, read_text
+from balance.io.tables import shipped_rows
+from balance.io.yamlfile import PathIndex, read_yaml
+from balance.models import SCENARIO_MODELS
+from balance.sweep.cells import Axis, Cell, expand
+from balance.sweep.paths import FieldPath, PathError, assign, resolve_path, show
+from balance.sweep.spec import AxisSpec, SweepSpec, parse_sweep
+
+RESERVED = {"cell", "stream", "trials", "seed", "blocks", "rounds_mean", "rounds_p50",
+            "rounds_p95", "precision_met"}
+RESERVED_PREFIXES = ("p_", "lo_", "hi_", "n_", "dead_", "fallen_", "alive_after_")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A checked sweep: the base scenario, the axes, the cells and each cell's scenario."""
+
+    name: str
+    ruleset: str
+    base: LoadedScenario
+    data: dict[str, Any]                 # the base scenario as plain data (no sweep block)
+    axes: tuple[Axis, ...]
+    cells: tuple[Cell, ...]
+    scenarios: tuple[LoadedScenario, ...]
+    crn: tuple[str, ...]                 # axes that share random streams
+    mirror: bool
+    text: str                            # the file's text (JSON for a mapping or new sweep)
+    path: str | None
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.base.model.sides)
+
+    @property
+    def round_robin(self) -> tuple[str, str] | None:
+        rr = [a.name for a in self.axes if a.kind == "round_robin"]
+        return (rr[0], rr[1]) if rr else None
+
+    def cell_data(self, cell: Cell) -> dict[str, Any]:
+        """The plain scenario data of one cell (the base with the cell's values set)."""
+        data = copy.deepcopy(self.data)
+        for axis, k in zip(self.axes, cell.picks, strict=True):
+            for path in axis.paths:
+                assign(data, path, axis.values[k])
+        return data
+
+
+def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
+              sweep: Mapping[str, Any] | None = None,
+              crn: bool | list[str] | None = None) -> Plan:
+    """Read a scenario with a ``sweep:`` block (a file path or a mapping) and check it all.
+
+    ``sweep`` replaces the file's block (for notebooks); ``crn`` overrides its ``crn:``. A
+    scenario without a sweep block is a plan of one cell.
+    """
+    if isinstance(source, Mapping):
+        data, index, label, text, path = dict(source), PathIndex(), DICT_SOURCE, None, None
+    else:
+        path = label = os.fsdecode(source)
+        text = read_text(path)
+        data, index = read_yaml(text, label)
+    if sweep is not None:
+        block, index_block = dict(sweep), PathIndex()
+    else:
+        block, index_block = data.get("sweep"), index
+    base_data = {k: v for k, v in data.items() if k != "sweep"}
+    base = _load_base(base_data, text, label, index)
+    spec = SweepSpec(())
+    if block is not None:
+        spec, problems = parse_sweep(block, label if sweep is None else "<sweep>", index_block)
+        if spec is None:
+            raise ScenarioError(problems)
+    if crn is not None:
+        spec = dataclasses.replace(spec, crn=tuple(crn) if isinstance(crn, list) else crn)
+    axes = _resolve(spec, base, base_data, label, index_block)
+    crn_axes = _crn_axes(spec.crn, axes, label, index_block)
+    cells = expand(axes, crn=crn_axes, mirror=spec.mirror)
+    scenarios = _check_cells(axes, cells, base_data, base, label, index_block)
+    if text is None or sweep is not None:   # the exact inputs, for the manifest and its hash
+        whole = {**base_data, **({"sweep": block} if block is not None else {})}
+        text = json.dumps(whole, indent=2, default=str) + "\n"
+    return Plan(base.model.name, base.ruleset, base, base_data, axes, tuple(cells),
+                tuple(scenarios), crn_axes, spec.mirror, text, path)
+
+
+def _load_base(data: dict[str, Any], text: str | None, label: str,
+               index: PathIndex) -> LoadedScenario:
+    """The scenario without its sweep block; a file's problems keep their line numbers."""
+    if text is None or ("sweep",) not in index.keys:
+        return load_scenario(data if text is None else label)
+    lines = text.splitlines(keepends=True)
+    start = index.keys[("sweep",)][0]
+    after = [pos[0] for p, pos in index.keys.items() if len(p) == 1 and pos[0] > start]
+    end = min(after, default=len(lines) + 1)
+    blanked = "".join("\n" if start <= i + 1 < end else line for i, line in enumerate(lines))
+    fd, tmp = tempfile.mkstemp(suffix=".yaml", prefix=".balance-sweep-base-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(blanked)
+        return load_scenario(tmp)
+    except ScenarioError as err:
+        raise ScenarioError(dataclasses.replace(p, file=label) for p in err.problems) from None
+    finally:
+        os.unlink(tmp)
+
+
+def _resolve(spec: SweepSpec, base: LoadedScenario, data: dict[str, Any], label: str,
+             index: PathIndex) -> tuple[Axis, ...]:
+    """Each axis's paths checked against the scenario model, and its column name."""
+    model = SCENARIO_MODELS[base.ruleset]
+    rows = {table: list(r) for table, r in shipped_rows(base.ruleset).items()}
+    problems: list[Problem] = []
+    resolved: list[tuple[AxisSpec, tuple[FieldPath, ...]]] = []
+    owner: dict[FieldPath, str] = {}
+    for a in spec.axes:
+        paths = []
+        for p in a.paths:
+            try:
+                paths.append(resolve_path(p, model, data, rows))
+            except PathError as err:
+                at = a.source[:-1] if a.source[-1] == "values" else a.source
+                problems.append(_problem(index, str(err), at, label, at_key=True))
+        for p in paths:
+            if p in owner:
+                problems.append(_problem(index, f"{show(p)} is already swept by another axis;"
+                                         " zip them or give one axis both paths", a.source,
+                                         label))
+            owner[p] = a.name or show(p)
+        resolved.append((a, tuple(paths)))
+    if problems:
+        raise ScenarioError(problems)
+    names = [a.name or _default_name(paths, data) for a, paths in resolved]
+    for i, (a, paths) in enumerate(resolved):
+        if a.name is None and names.count(names[i]) > 1:
+            names[i] = "+".join(show(p) for p in paths)
+    for name, (a, _) in zip(names, resolved, strict=True):
+        if name in RESERVED or name.startswith(RESERVED_PREFIXES) or names.count(name) > 1:
+            problems.append(_problem(index, f"axis name {name!r} is taken (by another axis or "
+                                     "a result column); give the axis another name",
+                                     a.source, label))
+    if problems:
+        raise ScenarioError(problems)
+    return tuple(Axis(name, paths, a.values, a.labels, a.kind, a.factor, a.source)
+                 for name, (a, paths) in zip(names, resolved, strict=True))
+
+
+def _crn_axes(crn: bool | tuple[str, ...], axes: tuple[Axis, ...], label: str,
+              index: PathIndex) -> tuple[str, ...]:
+    names = [a.name for a in axes]
+    if crn is True:
+        return tuple(names)
+    if crn is False:
+        return ()
+    unknown = [n for n in crn if n not in names]
+    if unknown:
+        raise ScenarioError([_problem(
+            index, f"crn: {', '.join(map(repr, unknown))} is not an axis (axes: "
+            f"{', '.join(names)})", ("sweep", "crn"), label)])
+    return tuple(crn)
+
+
+def _check_cells(axes: tuple[Axis, ...], cells: list[Cell], data: dict[str, Any],
+                 base: LoadedScenario, label: str, index: PathIndex) -> list[LoadedScenario]:
+    """Every cell's scenario validated; each problem blamed on the axis value that made it."""
+    problems: dict[tuple, list] = {}
+    loaded: list[LoadedScenario] = []
+    sides = tuple(s.name for s in base.model.sides)
+    for cell in cells:
+        cell_data = copy.deepcopy(data)
+        for axis, k in zip(axes, cell.picks, strict=True):
+            for p in axis.paths:
+                assign(cell_data, p, axis.values[k])
+        try:
+            sc = load_scenario(cell_data)
+        except ScenarioError as err:
+            for p in err.problems:
+                at = _blame(p.path, axes, cell)
+                key = (at, p.path, p.message)
+                message = f"{p.path}: {p.message}" if p.path else p.message
+                problems.setdefault(key, [message, at or ("sweep",), []])[2].append(cell)
+            continue
+        if tuple(s.name for s in sc.model.sides) != sides:
+            message = (f"the sides differ from the base scenario's ({', '.join(sides)}); every "
+                       "cell needs the same side names")
+            problems.setdefault(("sides",), [message, ("sweep",), []])[2].append(cell)
+            continue
+        loaded.append(sc)
+    if problems:
+        out = []
+        for message, at, bad in problems.values():
+            where = (f"in cell {bad[0].describe()}" if len(bad) == 1 else
+                     f"in {len(bad)} cells, e.g. {bad[0].describe()}")
+            out.append(_problem(index, f"{message} ({where})", at, label))
+        raise ScenarioError(out)
+    return loaded
+
+
+def _problem(index: PathIndex, message: str, at: tuple, label: str, *,
+             at_key: bool = False) -> Problem:
+    """A problem placed at ``at`` in the sweep file; the message carries its own field path."""
+    line, column = index.locate(at, at_key=at_key) or (None, None)
+    return Problem(message, "", label, line, column)
+
+
+def _blame(problem_path: str, axes: tuple[Axis, ...], cell: Cell) -> tuple | None:
+    """The file position of the axis value that a cell's problem is about, if any."""
+    for axis, k in zip(axes, cell.picks, strict=True):
+        for p in axis.paths:
+            shown = show(p)
+            if problem_path.startswith(shown) or shown.startswith(problem_path or "\0"):
+                return (*axis.source, k)
+    return None
+
+
+def _default_name(paths: tuple[FieldPath, ...], data: dict[str, Any]) -> str:
+    """A readable column name from the paths: ``knight.weapon``, ``long_sword.damage``."""
+    names = [_path_name(p, data) for p in paths]
+    if len(set(names)) == 1:
+        return names[0]
+    tails = [n.split(".") for n in names]
+    common: list[str] = []
+    while all(len(t) > len(common) for t in tails) and \
+            len({t[-1 - len(common)] for t in tails}) == 1:
+        common.insert(0, tails[0][-1 - len(common)])
+    return ".".join(common) if common else "+".join(names)
+
+
+def _path_name(path: FieldPath, data: dict[str, Any]) -> str:
+    head, rest = path[0], list(path[1:])
+    if head == "tables" and len(path) >= 3:
+        return ".".join(map(str, path[2:]))
+    if head == "sides" and rest and isinstance(rest[0], int):
+        side = data["sides"][rest[0]]
+        words = [str(side.get("name", f"side{rest[0]}"))]
+        rest = rest[1:]
+        if len(rest) >= 2 and rest[0] == "members":
+            members = side.get("members", [])
+            if len(members) > 1:
+                words.append(str(members[rest[1]].get("name") or f"member{rest[1]}"))
+            rest = rest[2:]
+        return ".".join(words + [str(r) for r in rest])
+    if head == "rules" and rest:
+        return ".".join(map(str, rest))
+    return ".".join(map(str, path))

@@ -1,0 +1,234 @@
+"""Run a sweep: plan the cells, hand them to an executor, save each as it finishes, and write
+the results folder whole at the end.
+
+Each cell draws from ``block_rng(seed, b, cell=stream)``, its stream key made from its own
+swept values, so the table is identical under every executor, worker count and order, and a
+resumed sweep equals an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from balance import __version__, rules
+from balance.errors import OptionError
+from balance.io.store import (
+    Partial,
+    git_commit,
+    now_iso,
+    sha256_text,
+    tally_from_dict,
+    tally_to_dict,
+    write_run,
+)
+from balance.sweep.executors import ExecutorInfo, open_executor
+from balance.sweep.plan import Plan, load_plan
+from balance.sweep.table import build_table
+from balance.sweep.task import CellJob, CellResult, run_cell
+
+SWEEP_BLOCK_TRIALS = 16_384
+DEFAULT_MAX_TRIALS = 1_048_576
+_RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """A finished sweep: the tidy table, where it was written, its manifest and raw counts."""
+
+    table: Any                       # pandas DataFrame
+    manifest: dict[str, Any]
+    tallies: dict[str, dict[str, Any]]
+    run_dir: Path | None
+    plan: Plan
+
+
+def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None,
+              precision: float | None = None, max_trials: int | None = None,
+              block_trials: int = SWEEP_BLOCK_TRIALS, crn: bool | list[str] | None = None,
+              sweep: Mapping[str, Any] | None = None,
+              executor: str | Executor = "local", scheduler: str | None = None,
+              workers: int | None = None, out: str | os.PathLike | None = "results",
+              run_id: str | None = None, resume: bool = False, progress: bool = False,
+              on_cell: Callable[[CellResult], None] | None = None) -> SweepResult:
+    """Run every cell of a scenario's sweep and return (and, with ``out``, store) the table.
+
+    ``source`` is a sweep file, a mapping, or a :class:`Plan`. ``trials``/``seed`` override
+    the scenario's; ``precision`` runs each cell in blocks until every outcome's 95% interval
+    half-width is at most that (up to ``max_trials``). ``crn`` overrides the file's common
+    random numbers. ``executor`` is ``local``, ``processes``, ``dask`` or an Executor you
+    made. ``out=None`` keeps the results in memory. ``on_cell`` sees each finished cell.
+    """
+    plan = source if isinstance(source, Plan) else load_plan(source, sweep=sweep, crn=crn)
+    model = plan.base.model
+    seed = _count("seed", model.seed if seed is None else seed, 0)
+    block_trials = _count("block_trials", block_trials, 1)
+    if precision is not None:
+        if isinstance(precision, bool) or not isinstance(precision, int | float) or \
+                not 0 < precision < 0.5:
+            raise OptionError(f"precision must be a number between 0 and 0.5 (a half-width "
+                              f"such as 0.01), got {precision!r}")
+        max_trials = _count("max_trials", max_trials or DEFAULT_MAX_TRIALS, block_trials)
+        trials = None
+    else:
+        if max_trials is not None:
+            raise OptionError("max_trials caps adaptive precision; give precision too")
+        trials = _count("trials", model.trials if trials is None else trials, 1)
+    run_id = _run_id(run_id, plan)
+    fingerprint = {"scenario_sha256": sha256_text(_scenario_text(plan)), "seed": seed,
+                   "trials": trials, "precision": precision, "max_trials": max_trials,
+                   "block_trials": block_trials, "crn": list(plan.crn),
+                   "version": __version__}
+    partial = Partial(out, run_id, fingerprint, resume=resume) if out is not None else None
+    done = partial.finished() if partial is not None else {}
+    started = now_iso()
+    clock = time.perf_counter()
+    system = rules.get(plan.ruleset)
+    fights = {c.id: system.compile(sc.model, sc.tables)
+              for c, sc in zip(plan.cells, plan.scenarios, strict=True)}
+    jobs = [CellJob(c.id, plan.ruleset, fights[c.id], seed, c.stream, block_trials, trials,
+                    precision, max_trials or 0) for c in plan.cells if c.id not in done]
+    records = {cid: rec for cid, rec in done.items() if cid in fights}
+    if isinstance(executor, Executor):
+        ctx = _given(executor, workers)
+    else:
+        ctx = open_executor(executor, scheduler=scheduler, workers=workers)
+    with ctx as (pool, info):
+        _drive(pool, jobs, records, partial, plan, progress, on_cell)
+    tallies = {cid: tally_from_dict(rec["tally"]) for cid, rec in records.items()}
+    table = build_table(plan.axes, plan.cells, tallies,
+                        {cid: rec["blocks"] for cid, rec in records.items()},
+                        side_names=plan.side_names,
+                        side_of={cid: f.side_of for cid, f in fights.items()}, seed=seed,
+                        adaptive=None if precision is None else
+                        {cid: rec["precision_met"] for cid, rec in records.items()})
+    manifest = _manifest(plan, run_id, fingerprint, info, started, time.perf_counter() - clock,
+                         resumed=len(done), seconds_cells=sum(r["seconds"] for r in
+                                                              records.values()))
+    raw = {c.id: records[c.id]["tally"] for c in plan.cells}
+    run_dir = None
+    if out is not None:
+        run_dir = write_run(Path(out) / run_id, table, manifest, raw)
+        partial.remove()
+    table.attrs["manifest"] = manifest
+    return SweepResult(table, manifest, raw, run_dir, plan)
+
+
+def _drive(pool: Executor, jobs: list[CellJob], records: dict[str, dict[str, Any]],
+           partial: Partial | None, plan: Plan, progress: bool,
+           on_cell: Callable[[CellResult], None] | None) -> None:
+    """Submit every job, collect results as they finish, save each one at once."""
+    from tqdm import tqdm
+
+    total = len(plan.cells)
+    trials = sum(rec["tally"]["trials"] for rec in records.values())
+    bar = tqdm(total=total, initial=total - len(jobs), unit="cell", file=sys.stderr,
+               disable=None if progress else True, desc=plan.name[:30], leave=False,
+               dynamic_ncols=True)
+    futures = [pool.submit(run_cell, job) for job in jobs]
+    try:
+        for future in as_completed(futures):
+            result = future.result()
+            record = {"tally": tally_to_dict(result.tally), "blocks": result.blocks,
+                      "seconds": result.seconds, "precision_met": result.precision_met}
+            records[result.cell_id] = record
+            if partial is not None:
+                partial.save(result.cell_id, record)
+            trials += result.tally.trials
+            bar.set_postfix_str(f"{trials:,} trials", refresh=False)
+            bar.update(1)
+            if on_cell is not None:
+                on_cell(result)
+    except BaseException:
+        for f in futures:
+            f.cancel()
+        raise
+    finally:
+        bar.close()
+
+
+class _given:
+    """Context for an executor the caller made (and will shut down)."""
+
+    def __init__(self, executor: Executor, workers: int | None):
+        kind = "dask" if type(executor).__module__.startswith("distributed") else \
+            type(executor).__name__
+        self.pair = (executor, ExecutorInfo(kind, workers or 0))
+
+    def __enter__(self) -> tuple[Executor, ExecutorInfo]:
+        return self.pair
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _manifest(plan: Plan, run_id: str, fingerprint: dict[str, Any], info: ExecutorInfo,
+              started: str, seconds: float, *, resumed: int,
+              seconds_cells: float) -> dict[str, Any]:
+    import numpy as np
+
+    return {
+        "format": "balance-sweep/1",
+        "run_id": run_id,
+        "scenario": plan.name,
+        "ruleset": plan.ruleset,
+        "source": plan.path,
+        "scenario_text": _scenario_text(plan),
+        **fingerprint,
+        "package_version": __version__,
+        "git_commit": git_commit(),
+        "started": started,
+        "finished": now_iso(),
+        "seconds": round(seconds, 3),
+        "cell_seconds": round(seconds_cells, 3),
+        "executor": info.to_dict(),
+        "resumed_cells": resumed,
+        "cells": len(plan.cells),
+        "sides": list(plan.side_names),
+        "outcomes": [*plan.side_names, "draw"],
+        "axes": [{"name": a.name, "paths": [".".join(map(str, p)) for p in a.paths],
+                  "kind": a.kind, "labels": list(a.labels)} for a in plan.axes],
+        "round_robin": list(plan.round_robin) if plan.round_robin else None,
+        "mirror": plan.mirror,
+        "crn_note": _crn_note(plan),
+        "python": sys.version.split()[0],
+        "numpy": np.__version__,
+        "bit_generator": "PCG64",
+        "streams": "block b of a cell draws from PCG64(SeedSequence(seed, "
+                   "spawn_key=(*stream, b))); stream = the cell's key",
+    }
+
+
+def _crn_note(plan: Plan) -> str | None:
+    if not plan.crn:
+        return None
+    return (f"common random numbers: cells that differ only in {', '.join(plan.crn)} share "
+            "random streams, so differences between them are measured with less noise than "
+            "their separate intervals suggest (use balance.sweep.compare for paired intervals)")
+
+
+def _scenario_text(plan: Plan) -> str:
+    return plan.text
+
+
+def _run_id(run_id: str | None, plan: Plan) -> str:
+    if run_id is None:
+        stem = Path(plan.path).stem if plan.path else plan.name
+        run_id = re.sub(r"[^A-Za-z0-9._-]+", "_", stem).strip("._-") or "sweep"
+    if not _RUN_ID.fullmatch(run_id):
+        raise OptionError(f"run id must be letters, digits, '.', '_' or '-' (at most 100), "
+                          f"got {run_id!r}")
+    return run_id
+
+
+def _count(name: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise OptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return value

@@ -1,0 +1,138 @@
+"""The balance gate: pass, fail and inconclusive claims, escalation, exit codes, errors."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+import yaml
+
+from balance.cli import main
+from balance.errors import ScenarioError
+from balance.gate import check_budget, load_budget
+from balance.gate.check import schedule, verdict
+from tests.sweep.conftest import duel
+
+MIRROR = duel(trials=1000)
+MIRROR["sides"][1]["members"][0]["armour"] = ["mail_hauberk"]   # red and blue identical
+
+
+def write_budget(tmp_path, claims: list[dict], **top) -> str:
+    (tmp_path / "duel.yaml").write_text(yaml.safe_dump(MIRROR))
+    budget = {"name": "test budget", "trials": 2000, "max_trials": 8000, "seed": 3,
+              **top, "claims": claims}
+    path = tmp_path / "budget.yaml"
+    path.write_text(yaml.safe_dump(budget, sort_keys=False))
+    return str(path)
+
+
+def claim(**kw) -> dict:
+    return {"claim": "a claim", "scenario": "duel.yaml", **kw}
+
+
+def test_verdicts_follow_the_interval() -> None:
+    assert verdict(0.41, 0.45, (0.4, 0.6)) == "pass"
+    assert verdict(0.61, 0.65, (0.4, 0.6)) == "fail"
+    assert verdict(0.58, 0.62, (0.4, 0.6)) == "inconclusive"
+    assert schedule(20_000, 300_000) == [32768, 131072, 294912]
+    assert schedule(1, 1) == [16384]
+
+
+def test_pass_fail_and_inconclusive(tmp_path) -> None:
+    path = write_budget(tmp_path, [
+        claim(claim="mirror is even", metric="win", side="red", between=[0.4, 0.6]),
+        claim(claim="red always wins", metric="win", at_least=0.9),
+        claim(claim="exactly half", metric="win", between=[0.4999, 0.5001]),
+        claim(claim="rounds", metric="rounds", between=[1, 30],
+              sweep={"grid": {"sides.0.members.0.weapon": ["long_sword", "mace"]}}),
+    ])
+    res = check_budget(path)
+    assert [c.verdict for c in res.claims] == ["pass", "fail", "inconclusive", "pass"]
+    fail, unsure = res.claims[1], res.claims[2]
+    assert fail.looks == 1 and fail.worst.high < 0.9
+    # an inconclusive claim got more trials, up to the cap, in whole blocks
+    assert unsure.looks == 1 and unsure.worst.trials == 16384
+    assert res.claims[3].level == pytest.approx(1 - 0.05 / 2)
+    assert "FAIL" in fail.line() and "<= " not in fail.line() and ">= 90%" in fail.line()
+
+
+def test_inconclusive_claims_get_more_trials(tmp_path) -> None:
+    # inconclusive at 16,384 trials ([49.5%, 51.2%] straddles 49.6%); settled at 65,536,
+    # which extends the same streams (the first 16,384 trials are not replayed)
+    path = write_budget(tmp_path, [claim(metric="win", between=[0.496, 0.52])],
+                        trials=1000, max_trials=70_000)
+    c = check_budget(path).claims[0]
+    assert (c.verdict, c.looks, c.worst.trials) == ("pass", 2, 65536)
+    assert c.level == pytest.approx(1 - 0.05 / 2)        # one cell, two looks
+    assert c.worst.low >= 0.496 and c.worst.high <= 0.52
+    path = write_budget(tmp_path, [claim(metric="win", between=[0.497, 0.52])],
+                        trials=1000, max_trials=70_000)
+    c = check_budget(path).claims[0]
+    assert (c.verdict, c.looks) == ("inconclusive", 2)
+    assert "INCONCLUSIVE" in c.line()
+
+
+def test_difference_claims_are_paired(tmp_path) -> None:
+    path = write_budget(tmp_path, [
+        claim(claim="plate helps blue", metric="survival", side="blue", at_least=0.05,
+              difference={"path": "sides.blue.members.0.armour", "from": ["mail_hauberk"],
+                          "to": ["plate"]}),
+        claim(claim="plate helps a lot", metric="win", side="blue", at_least=0.6,
+              difference={"path": "sides.1.members.0.armour", "from": [], "to": ["plate"]})])
+    res = check_budget(path)
+    assert [c.verdict for c in res.claims] == ["pass", "fail"]
+    assert res.claims[0].extra["paired"] and res.claims[0].worst.value > 0.05
+    assert "pts" in res.claims[0].line()
+
+
+def test_cli_exit_codes_and_files(tmp_path, capsys, monkeypatch) -> None:
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    good = write_budget(tmp_path, [claim(claim="even", metric="win", between=[0.4, 0.6])])
+    assert main(["check", good, "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("PASS         even: ") and "1 passed, 0 failed" in out
+    md = (tmp_path / "out" / "check.md").read_text()
+    assert "| 1 | even | ✅ pass |" in md and md in summary.read_text()
+    data = json.loads((tmp_path / "out" / "check.json").read_text())
+    assert data["counts"] == {"pass": 1, "fail": 0, "inconclusive": 0}
+    bad = write_budget(tmp_path, [claim(claim="lopsided", metric="win", at_most=0.2)])
+    assert main(["check", bad, "--out", str(tmp_path / "out")]) == 1
+    assert capsys.readouterr().out.startswith("FAIL")
+    unsure = write_budget(tmp_path, [claim(metric="win", between=[0.4999, 0.5001])],
+                          max_trials=16384)
+    assert main(["check", unsure, "--out", str(tmp_path / "out")]) == 0
+    assert main(["check", unsure, "--out", str(tmp_path / "out"), "--strict"]) == 1
+
+
+@pytest.mark.parametrize(("claims", "expected"), [
+    ([claim(metric="win")], "a claim needs a bound"),
+    ([claim(metric="wins", at_most=0.5)], "metric"),
+    ([claim(at_most=0.5, side="green")], "side: 'green' is not a side of the scenario"),
+    ([claim(at_most=0.5, scenario="nope.yaml")], "scenario: no such file 'nope.yaml'"),
+    ([claim(at_most=0.5, set={"sides.0.members.0.weapn": "mace"})],
+     "'weapn' is not a field of sides[0].members[0] (did you mean 'weapon'?)"),
+    ([claim(at_most=0.5, sweep={"grid": {"sides.0.members.0.weapon": ["maec"]}})],
+     "claim 1: sides[0].members[0].weapon: 'maec' is not a known weapon"),
+])
+def test_budget_mistakes_are_clean_errors(tmp_path, claims, expected, capsys) -> None:
+    path = write_budget(tmp_path, claims)
+    with pytest.raises(ScenarioError) as err:
+        check_budget(path)
+    assert expected in str(err.value)
+    assert "budget.yaml:" in str(err.value)
+    assert main(["check", path, "--out", str(tmp_path / "o")]) == 2
+    assert not (tmp_path / "o").exists()
+
+
+def test_budget_file_problems_have_lines(tmp_path) -> None:
+    path = tmp_path / "b.yaml"
+    path.write_text(textwrap.dedent("""\
+        name: b
+        trials: no
+        claims: []
+        """))
+    with pytest.raises(ScenarioError) as err:
+        load_budget(path)
+    assert f"{path}:2:9: trials: expected an integer" in str(err.value)
