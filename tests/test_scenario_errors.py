@@ -126,13 +126,13 @@ CASES = {
     "empty name": (
         ("name: red", "name: ''"), "sides[0].name", 6, 11, "must not be empty"),
     "unknown ruleset": (
-        ("ruleset: yags", "ruleset: ymlad"), "ruleset", 2, 10,
-        "'ymlad' is not an available ruleset (available: yags)"),
+        ("ruleset: yags", "ruleset: chess"), "ruleset", 2, 10,
+        ("'chess' is not an available ruleset (available: ", "yags")),
     "misspelt ruleset": (
         ("ruleset: yags", "ruleset: yagz"), "ruleset", 2, 10,
         "'yagz' is not an available ruleset (did you mean 'yags'?"),
     "missing ruleset": (
-        ("ruleset: yags\n", ""), "", 1, 1, "missing required key 'ruleset' (one of: yags)"),
+        ("ruleset: yags\n", ""), "", 1, 1, ("missing required key 'ruleset' (one of: ", "yags")),
     "a boolean key": (
         ("seed: 3", "yes: 3"), "true", 4, 1,
         "key True is not text (YAML reads yes/no/on/off as true/false; quote it)"),

@@ -11,11 +11,11 @@ from typing import Any
 from pydantic.json_schema import models_json_schema
 
 from balance.errors import closest
-from balance.models import yags
+from balance.models import yags, ymlad
 
-SCENARIO_MODELS: dict[str, type] = {"yags": yags.YagsScenario}
-TABLE_MODELS: dict[str, type] = {"yags": yags.Tables}
-ROW_MODELS: dict[str, dict[str, type]] = {"yags": yags.ROW_MODELS}
+SCENARIO_MODELS: dict[str, type] = {"yags": yags.YagsScenario, "ymlad": ymlad.YmladScenario}
+TABLE_MODELS: dict[str, type] = {"yags": yags.Tables, "ymlad": ymlad.Tables}
+ROW_MODELS: dict[str, dict[str, type]] = {"yags": yags.ROW_MODELS, "ymlad": ymlad.ROW_MODELS}
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

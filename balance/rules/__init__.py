@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from balance.rules.base import RuleSystem
 from balance.rules.yags import YagsSystem
+from balance.rules.ymlad import YmladSystem
 
-REGISTRY: dict[str, RuleSystem] = {"yags": YagsSystem()}
+REGISTRY: dict[str, RuleSystem] = {"yags": YagsSystem(), "ymlad": YmladSystem()}
 
 
 def get(ruleset: str) -> RuleSystem:

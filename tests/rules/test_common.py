@@ -32,6 +32,20 @@ def yags_duel(a: dict, b: dict, **kw) -> dict:
     return scenario
 
 
+def ymlad_member(skill: int = 4, **kw) -> dict:
+    """A man-at-arms; the conformance ``skill`` 1..7 is his melee skill 0..6 (Ymlad's range)."""
+    member = {"talents": {"strength": 3, "dexterity": 3},
+              "skills": {"melee": skill - 1, "close": 2}, "weapon": "long_sword",
+              "armour": ["mail_hauberk", "open_helmet"]}
+    member.update(kw)
+    return member
+
+
+def ymlad_duel(a: dict, b: dict) -> dict:
+    return {"name": "duel", "ruleset": "ymlad", "trials": 1000, "seed": 1,
+            "sides": [{"name": "a", "members": [a]}, {"name": "b", "members": [b]}]}
+
+
 # For each ruleset: a duel between fighters of the given skills, and a small group fight.
 EXAMPLES = {
     "yags": {
@@ -42,6 +56,19 @@ EXAMPLES = {
                        "members": [yags_member(5), yags_member(3, stance="aggressive")]},
                       {"name": "b", "members": [yags_member(4, count=2)]},
                       {"name": "c", "members": [yags_member(2, weapon="fist")]}]},
+    },
+    "ymlad": {
+        "duel": lambda skill_a, skill_b: ymlad_duel(ymlad_member(skill_a),
+                                                    ymlad_member(skill_b)),
+        "group": lambda: {
+            "name": "group", "ruleset": "ymlad", "trials": 1000, "seed": 1, "distance": 12,
+            "sides": [{"name": "a", "members": [
+                          ymlad_member(6), ymlad_member(3, missile="javelin",
+                                                        policy={"style": "missile"})]},
+                      {"name": "b", "members": [ymlad_member(4, count=2, weapon="spear",
+                                                             shield="medium")]},
+                      {"name": "c", "members": [ymlad_member(3, weapon="dagger",
+                                                             policy={"style": "close"})]}]},
     },
 }
 RULESETS = sorted(REGISTRY)

@@ -1,0 +1,35 @@
+"""Ymlad (seed 002): effort against resistance moved by the drift die; four fighting styles,
+harm against a tunable harm threshold. See docs/rules/ymlad.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from balance.engine.status import TrialOutcome
+from balance.rules.ymlad import kernel
+from balance.rules.ymlad.fighters import YmladFight, compile_fight
+
+
+class YmladSystem:
+    """The Ymlad rule system behind the shared protocol (``balance.rules.base.RuleSystem``)."""
+
+    ruleset = "ymlad"
+    tags = frozenset({"melee", "missile", "formation", "close", "distance", "groups",
+                      "harm_threshold", "drift_die"})
+
+    def compile(self, scenario: Any, tables: Any) -> YmladFight:
+        return compile_fight(scenario, tables)
+
+    def start(self, fight: YmladFight, n: int, rng: np.random.Generator) -> kernel.YmladState:
+        return kernel.start(fight, n, rng)
+
+    def play_round(self, fight: YmladFight, state: kernel.YmladState,
+                   rng: np.random.Generator, round_no: int) -> None:
+        kernel.play_round(fight, state, rng, round_no)
+
+    def reference_trial(self, fight: YmladFight, rng: np.random.Generator) -> TrialOutcome:
+        from balance.rules.ymlad.reference import reference_trial
+
+        return reference_trial(fight, rng)

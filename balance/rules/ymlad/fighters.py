@@ -1,0 +1,491 @@
+"""Compile a validated Ymlad scenario into fixed per-fighter numbers, and the formulas on them.
+
+The scalar reference and the vectorised kernel both start from :class:`YmladFight`: the
+reference calls :func:`effort`, :func:`resistance` and :func:`harm_margin` contest by
+contest; the kernel tabulates the same functions once into arrays (:class:`Static`). So they
+agree on every derived number and differ only in how they roll and keep state. Only numpy,
+the standard library and ``balance.errors`` here: the scenario is read by attribute.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, NoReturn
+
+import numpy as np
+
+from balance.engine.distance import start_positions
+from balance.errors import OptionError
+from balance.rules.ymlad.tables import (
+    ANGLE,
+    BEST,
+    BROAD_DIVISOR,
+    CHARGE_PIERCING_BONUS,
+    CLOSE,
+    DUAL_WIELD_BONUS,
+    FORMATION,
+    GRAPPLE,
+    HEIGHT_BONUS,
+    LIGHT_CONTACT,
+    LIGHT_MISSILE,
+    MELEE,
+    MISSILE,
+    MOUNTED_MISSILE,
+    MOVING,
+    NARROW_DIVISOR,
+    PIERCING,
+    PUMMEL_DIVISOR,
+    PUMMELING,
+    SLASH_DIVISOR,
+    SLASHING,
+    STUN,
+    STYLES,
+    SUBTYPES,
+    WIND,
+    WOUND,
+    armour_protection,
+    armour_reduction,
+    armour_weight,
+    close_score,
+    effective_armour,
+    formation_effort,
+    formation_resistance,
+    grapple_score,
+    harm_effort,
+    harm_resistance,
+    level_reached_at,
+    melee_effort,
+    melee_resistance,
+    missile_effort,
+    missile_resistance,
+    strong_thrower_shift,
+)
+
+NEVER = 30_000          # a harm total no fight reaches: "never yields", "never dies"
+BANDS = {"close": 0, "medium": 1, "long": 2}
+
+
+@dataclass(frozen=True)
+class Harm:
+    """What one weapon does to a body in one style: harm scores and armour handling."""
+
+    slashing: int
+    piercing: int
+    pummeling: int
+    narrow: bool
+    grapple: int
+    hardness: float
+    slashing_divisor: int = SLASH_DIVISOR
+    strength: bool = True                   # does the wielder's strength add?
+    range_harm: tuple[int, int, int] = (0, 0, 0)   # piercing harm by range band
+
+
+@dataclass(frozen=True)
+class Missile:
+    """A missile weapon as one fighter uses it."""
+
+    name: str
+    score: int
+    close: float
+    medium: float
+    max: float
+    range_effort: tuple[int, int, int]
+    rounds_per_shot: int
+    shots: int
+    band_shift: int              # strong throwers count one band closer
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One combatant's fixed numbers: modifiers, weapons, armour, track and policy."""
+
+    side: int
+    name: str
+    strength: int                       # talent modifiers
+    dexterity: int
+    skill: tuple[int, int, int, int]    # skill modifiers: missile, formation, melee, close
+    body_skirmish: int
+    body_missile: int
+    body_harm: int
+    weapon: tuple[int, int, int, int]   # skirmish score per style (missile: the missile's)
+    lever: int                          # close effort bonus of a lever weapon used two-handed
+    harm: tuple[Harm | None, Harm, Harm, Harm]   # per style; missile None without one
+    missile: Missile | None
+    shield: int                         # shield bonus where it counts (0 if not in front)
+    missile_shield: int                 # the same against missiles (crouching: one size up)
+    dual: bool
+    armour: float                       # armour score, unrounded (seed: Combined armor)
+    armour_hardness: float
+    encumbrance: int
+    light_contact: int
+    light_missile: int
+    wind: int
+    mounted_missile: int
+    height: int
+    angle: int                          # resistance penalty from the angle of attack
+    flanked: bool                       # attacked from side or rear: no formation fighting
+    cover: int
+    moving: int                         # standing moving-target bonus (0 still, 1, 2)
+    effort_bonus: tuple[int, int, int, int]
+    resistance_bonus: tuple[int, int, int, int]
+    resist: tuple[int, int, int, int]   # extra harm resistance: slash, pierce, pummel, grapple
+    feels_pain: bool
+    stunnable: bool
+    threshold: int
+    penalty_at: tuple[int, ...]         # harm at which each penalty level starts ...
+    penalty: tuple[int, ...]            # ... and its penalty
+    down_at: int
+    dead_at: int
+    yield_at: int
+    style: int                          # preferred style
+    contact_style: int                  # style in contact (a missile user's fallback)
+    harm_subtype: int                   # BEST or a subtype
+    harm_kind: int                      # WOUND, STUN or GRAPPLE (grapple: close combat only)
+    far: float                          # a missile user walks in until the foe is this near
+    keep_at: float
+    charge: bool
+    polearm: bool
+    flanks_secured: bool
+    speed: float
+    reach: int
+
+
+@dataclass(frozen=True)
+class YmladRules:
+    hardness: bool = True
+    contact: float = 2.0
+    room_to_retreat: bool = True
+
+
+@dataclass(frozen=True)
+class YmladFight:
+    """A compiled Ymlad fight: fighters in scenario order, sides, start distances, rules."""
+
+    fighters: tuple[Fighter, ...]
+    side_names: tuple[str, ...]
+    rules: YmladRules
+    max_rounds: int
+    side_distance: tuple[float, ...] = ()
+
+    @property
+    def n(self) -> int:
+        return len(self.fighters)
+
+    @property
+    def side_of(self) -> np.ndarray:
+        return np.array([f.side for f in self.fighters], dtype=np.int8)
+
+    @property
+    def fighter_names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fighters)
+
+    @cached_property
+    def start(self) -> np.ndarray:
+        """(c,) float32 start positions on the line (side 0 at 0)."""
+        distances = list(self.side_distance) or [0.0] * len(self.side_names)
+        return start_positions(self.side_of, distances)
+
+    @cached_property
+    def static(self) -> Any:
+        from balance.rules.ymlad.kernel import static_of
+
+        return static_of(self)
+
+
+# --- the formulas on compiled fighters ---------------------------------------------------------
+
+
+def effort(f: Fighter, style: int) -> int:
+    """Skirmish effort in ``style`` with every fixed modifier; the round adds the rest
+    (harm penalty, height, range, group bonus, disengagement)."""
+    if style == MISSILE:
+        base = missile_effort(f.dexterity, f.skill[MISSILE], f.weapon[MISSILE])
+        return (base + f.light_missile + f.wind + f.mounted_missile + f.encumbrance
+                + f.effort_bonus[MISSILE])
+    if style == FORMATION:
+        base = formation_effort(f.body_skirmish, f.skill[FORMATION], f.weapon[FORMATION])
+    elif style == MELEE:
+        base = melee_effort(f.body_skirmish, f.dexterity, f.skill[MELEE], f.weapon[MELEE])
+        base += DUAL_WIELD_BONUS * f.dual
+    else:
+        base = close_score(f.body_skirmish, f.dexterity, f.skill[CLOSE], f.weapon[CLOSE])
+        base += f.lever
+    return base + f.light_contact + f.encumbrance + f.effort_bonus[style]
+
+
+def resistance(f: Fighter, style: int) -> int:
+    """Skirmish resistance in ``style`` with every fixed modifier; the round adds the harm
+    penalty (not in missile combat, whose resistance has no skill) and a moving target."""
+    if style == MISSILE:
+        base = missile_resistance(f.body_missile, f.missile_shield) + f.cover
+        return base + f.angle + f.encumbrance + f.resistance_bonus[MISSILE]
+    if style == FORMATION:
+        base = formation_resistance(f.body_skirmish, f.skill[FORMATION], f.weapon[FORMATION],
+                                    f.shield)
+    elif style == MELEE:
+        base = melee_resistance(f.body_skirmish, f.dexterity, f.skill[MELEE], f.weapon[MELEE],
+                                f.shield)
+        base += DUAL_WIELD_BONUS * f.dual
+    else:
+        base = close_score(f.body_skirmish, f.dexterity, f.skill[CLOSE], f.weapon[CLOSE])
+    return base + f.angle + f.light_contact + f.encumbrance + f.resistance_bonus[style]
+
+
+def height_bonus(attacker: Fighter, defender: Fighter, style: int) -> int:
+    """Seed, Height: +1 fighting down, -1 fighting up; not in close combat."""
+    if style == CLOSE or attacker.height == defender.height:
+        return 0
+    return HEIGHT_BONUS if attacker.height > defender.height else -HEIGHT_BONUS
+
+
+def subtype_margins(a: Fighter, d: Fighter, style: int, band: int = 0, charge: bool = False,
+                    hardness: bool = True) -> tuple[int, int, int]:
+    """Harm effort minus harm resistance for slashing, piercing and pummeling (seed, Wounding).
+
+    Armour: the hardness difference comes off the armour score, then one point of harm per
+    1 (slashing), 2 (broad) or 3 (narrow piercing) or 4 (pummeling) armour points, rounded.
+    Missiles add the range band's piercing harm penalty; a charge +1 to contact piercing.
+    """
+    w = a.harm[style]
+    strength = a.strength if w.strength else 0
+    armour = effective_armour(d.armour, d.armour_hardness, w.hardness, hardness)
+    pierce_div = NARROW_DIVISOR if w.narrow else BROAD_DIVISOR
+    pierce = w.piercing + w.range_harm[band] + (CHARGE_PIERCING_BONUS if charge else 0)
+    out = []
+    for score, divisor, subtype in ((w.slashing, w.slashing_divisor, SLASHING),
+                                    (pierce, pierce_div, PIERCING),
+                                    (w.pummeling, PUMMEL_DIVISOR, PUMMELING)):
+        e = harm_effort(a.body_harm, strength, score)
+        r = harm_resistance(d.body_harm, armour_reduction(armour, divisor)) + d.resist[subtype]
+        out.append(e - r)
+    return out[0], out[1], out[2]
+
+
+def harm_margin(a: Fighter, d: Fighter, style: int, band: int = 0, charge: bool = False,
+                hardness: bool = True) -> tuple[int, int]:
+    """(harm effort - harm resistance, kind) of ``a``'s successful attack on ``d``.
+
+    The attacker picks the subtype doing most harm unless its policy names one; a stun uses
+    pummeling only (seed, Stunning); grappling works only in close combat (seed, Grappling:
+    3 x body harm + strength + weapon grapple on both sides; armour plays no part).
+    """
+    if a.harm_kind == GRAPPLE and style == CLOSE:
+        g = a.harm[CLOSE]
+        e = grapple_score(a.body_harm, a.strength, g.grapple)
+        r = grapple_score(d.body_harm, d.strength, d.harm[CLOSE].grapple) + d.resist[3]
+        return e - r, GRAPPLE
+    margins = subtype_margins(a, d, style, band, charge, hardness)
+    if a.harm_kind == STUN:
+        return margins[PUMMELING], STUN
+    if a.harm_subtype == BEST:
+        return max(margins), WOUND
+    return margins[a.harm_subtype], WOUND
+
+
+# --- compiling a scenario ---------------------------------------------------------------------
+
+
+def compile_fight(scenario: Any, tables: Any) -> YmladFight:
+    """Turn a validated ``YmladScenario`` and its resolved tables into a :class:`YmladFight`."""
+    r = scenario.rules
+    fighters = tuple(
+        _fighter(side, name, spec, scenario, tables)
+        for side, name, spec in scenario.fighters(tables)
+    )
+    distances = tuple(scenario.distance if s.distance is None else s.distance
+                      for s in scenario.sides)
+    return YmladFight(
+        fighters=fighters,
+        side_names=tuple(s.name for s in scenario.sides),
+        rules=YmladRules(r.hardness, r.contact, r.room_to_retreat),
+        max_rounds=scenario.max_rounds,
+        side_distance=distances,
+    )
+
+
+def _fail(name: str, message: str) -> NoReturn:
+    raise OptionError(f"fighter {name!r}: {message}")
+
+
+def _harm(w: Any, tables: Any) -> Harm:
+    return Harm(w.slashing, w.piercing, w.pummeling, w.narrow, w.grapple,
+                tables.materials[w.material].hardness, w.slashing_divisor or SLASH_DIVISOR)
+
+
+def _fighter(side_index: int, name: str, spec: Any, scenario: Any, tables: Any) -> Fighter:
+    side = scenario.sides[side_index]
+    rules, cond = scenario.rules, scenario.conditions
+    body = tables.body_sizes[spec.body]
+    strength = tables.talent_modifiers[str(spec.talents.strength)].modifier
+    dexterity = tables.talent_modifiers[str(spec.talents.dexterity)].modifier
+    skills = spec.skills
+    skill = tuple(tables.skill_modifiers[str(getattr(skills, s))].modifier
+                  for s in ("missile", "formation", "melee", "close"))
+    main = tables.hand_weapons[spec.weapon]
+    close_w = tables.hand_weapons[spec.close_weapon or spec.weapon]
+    off = tables.hand_weapons[spec.off_hand] if spec.off_hand else None
+    shield = tables.shields[spec.shield] if spec.shield else None
+    missile_row = tables.missile_weapons[spec.missile] if spec.missile else None
+
+    # Seed: shields and dual wielding take the off hand; only light weapons go there.
+    if shield is not None and main.hands == 2:
+        _fail(name, f"{spec.weapon} is two-handed and cannot be used with a shield")
+    if off is not None and not off.light:
+        _fail(name, f"only light weapons go in the off hand (seed: daggers, short swords); "
+                    f"{spec.off_hand} is not light")
+    if off is not None and main.hands == 2:
+        _fail(name, f"{spec.weapon} is two-handed, so there is no hand for {spec.off_hand}")
+    if missile_row is not None and spec.mounted != "no" and not missile_row.mounted:
+        _fail(name, f"{spec.missile} cannot be used from horseback (seed, Mounted combat)")
+
+    # Seed, Close: a weapon with two close scores helps wrestling when used two-handed,
+    # which needs a free off hand (no shield, no second weapon).
+    free_hand = shield is None and off is None
+    lever = 0
+    if close_w.close_lever is not None and spec.policy.lever and (free_hand or
+                                                                  close_w.hands == 2):
+        lever = close_w.close_lever - close_w.close
+
+    front = spec.angle == "front"   # seed: shields only work against foes in front
+    bonus = shield.bonus if shield is not None and front else 0
+    missile_bonus = min(bonus + 1, 3) if spec.crouch and bonus else bonus
+
+    armour, hardness, armour_kg = _armour(spec, tables)
+    missile = harm_missile = None
+    if missile_row is not None:
+        harm_missile = Harm(missile_row.slashing, missile_row.piercing, missile_row.pummeling,
+                            missile_row.narrow, 0,
+                            tables.materials[missile_row.material].hardness,
+                            strength=missile_row.strength, range_harm=missile_row.range_harm)
+        missile = Missile(spec.missile, missile_row.missile, missile_row.close,
+                          missile_row.medium, missile_row.max, missile_row.range_effort,
+                          missile_row.rounds_per_shot,
+                          missile_row.shots if spec.shots is None else spec.shots,
+                          strong_thrower_shift(strength, missile_row.thrown))
+    load = (armour_kg + (shield.weight if shield else 0.0) + main.weight
+            + (close_w.weight if spec.close_weapon else 0.0) + (off.weight if off else 0.0)
+            + (missile_row.weight if missile_row else 0.0) + spec.load)
+    capacity = (rules.capacity_kg + rules.capacity_per_strength_kg * strength) * body.capacity
+    encumbrance = _encumbrance(spec.encumbrance, load, capacity, tables)
+
+    threshold = spec.harm_threshold or side.harm_threshold or rules.harm_threshold
+    track = _track(tables.harm_track, threshold)
+    policy = spec.policy
+    style = STYLES[policy.style]
+    contact_style = STYLES[policy.contact_style or
+                           (policy.style if policy.style != "missile" else "melee")]
+    light_c = 0 if spec.darkvision else LIGHT_CONTACT[cond.light]
+    light_m = 0 if spec.darkvision else LIGHT_MISSILE[cond.light]
+    if policy.harm in SUBTYPES:
+        subtype, kind = SUBTYPES[policy.harm], WOUND
+    else:
+        subtype = PUMMELING if policy.harm == "stun" else BEST
+        kind = {"stun": STUN, "grapple": GRAPPLE}.get(policy.harm, WOUND)
+    far = 0.0
+    if missile is not None:
+        far = (missile.close, missile.medium, missile.max)[BANDS[policy.range]]
+    height = (spec.height if spec.height is not None else side.height)
+    height += 1 if spec.mounted != "no" else 0   # seed: horseback is a height advantage
+    res = spec.resist
+    return Fighter(
+        side=side_index, name=name, strength=strength, dexterity=dexterity,
+        skill=skill,  # type: ignore[arg-type]
+        body_skirmish=body.skirmish, body_missile=body.missile_resistance, body_harm=body.harm,
+        weapon=(missile.score if missile else 0, main.formation, main.melee, close_w.close),
+        lever=lever,
+        harm=(harm_missile, _harm(main, tables), _harm(main, tables), _harm(close_w, tables)),
+        missile=missile, shield=bonus, missile_shield=missile_bonus, dual=off is not None,
+        armour=armour, armour_hardness=hardness, encumbrance=encumbrance,
+        light_contact=light_c, light_missile=light_m, wind=WIND[cond.wind],
+        mounted_missile=MOUNTED_MISSILE[spec.mounted], height=height,
+        angle=ANGLE[spec.vision][spec.angle], flanked=spec.angle in ("side", "rear"),
+        cover=spec.cover, moving=MOVING[spec.moving],
+        effort_bonus=_per_style(spec.effort), resistance_bonus=_per_style(spec.resistance),
+        resist=(res.slashing, res.piercing, res.pummeling, res.grappling),
+        feels_pain=spec.feels_pain, stunnable=spec.stunnable, threshold=threshold,
+        penalty_at=track["penalty_at"], penalty=track["penalty"], down_at=track["down_at"],
+        dead_at=track["dead_at"],
+        yield_at=NEVER if policy.yield_at == "never" else
+        level_reached_at(tables.harm_track[policy.yield_at].above, threshold),
+        style=style, contact_style=contact_style, harm_subtype=subtype, harm_kind=kind,
+        far=far, keep_at=policy.keep_at, charge=policy.charge, polearm=main.polearm,
+        flanks_secured=side.flanks_secured,
+        speed=body.speed if spec.speed is None else spec.speed,
+        reach=body.reach + main.reach,
+    )
+
+
+def _per_style(bonus: Any) -> tuple[int, int, int, int]:
+    return bonus.missile, bonus.formation, bonus.melee, bonus.close
+
+
+def _armour(spec: Any, tables: Any) -> tuple[float, float, float]:
+    """(armour score, hardness, weight in kg) of a fighter's armour pieces.
+
+    Seed: protection 2 x thickness x construction x importance, weight 8 x thickness x
+    construction weight x area, summed over pieces without rounding. Lab: the set's hardness is
+    the protection-weighted mean of its pieces' materials (the seed gives one per weapon and
+    one per armour, not per piece); ``armour_score`` / ``armour_material`` override.
+    """
+    score = weight = hard = 0.0
+    for name in spec.armour:
+        piece = tables.armour[name]
+        c = tables.constructions[piece.construction]
+        t = tables.thickness_factors[piece.thickness].factor
+        importance = sum(tables.body_parts[p].importance for p in piece.parts)
+        area = sum(tables.body_parts[p].area for p in piece.parts)
+        protection = armour_protection(t, c.protection, importance)
+        score += protection
+        weight += armour_weight(t, c.weight, area)
+        hard += protection * tables.materials[piece.material or c.material].hardness
+    hardness = hard / score if score > 0 else 0.0
+    if spec.armour_material is not None:
+        hardness = float(tables.materials[spec.armour_material].hardness)
+    if spec.armour_score is not None:
+        score = spec.armour_score
+    return score, hardness, weight
+
+
+def _encumbrance(forced: str | None, load: float, capacity: float, tables: Any) -> int:
+    """Penalty of the first encumbrance level whose load / capacity limit holds the load."""
+    levels = sorted(tables.encumbrance.items(), key=lambda kv: kv[1].up_to)
+    if forced is not None:
+        return tables.encumbrance[forced].penalty
+    ratio = load / capacity if capacity > 0 else float("inf")
+    for _, level in levels:
+        if ratio <= level.up_to:
+            return level.penalty
+    return levels[-1][1].penalty
+
+
+def encumbrance_ratio(load: float, strength: int, capacity_factor: float,
+                      capacity_kg: float = 25.0, per_strength: float = 5.0) -> float:
+    """Load over carrying capacity (lab: 25 kg + 5 per strength point, times body size)."""
+    return load / ((capacity_kg + per_strength * strength) * capacity_factor)
+
+
+def _track(rows: Any, threshold: int) -> dict[str, Any]:
+    """The harm track for one harm threshold: penalty levels, and where one goes down / dies.
+
+    Lab: a level is reached when harm exceeds ``above`` x threshold (data/ymlad/harm_track).
+    """
+    standing = sorted((r.above, r.penalty) for r in rows.values() if r.status == "standing")
+    worst = {status: min((level_reached_at(r.above, threshold) for r in rows.values()
+                          if r.status == status), default=NEVER)
+             for status in ("incapacitated", "dead", "wasted")}
+    return {
+        "penalty_at": tuple(level_reached_at(a, threshold) for a, _ in standing),
+        "penalty": tuple(p for _, p in standing),
+        "down_at": min(worst.values()),
+        "dead_at": min(worst["dead"], worst["wasted"]),
+    }
+
+
+def track_penalty(f: Fighter, total: int) -> int:
+    """Penalty on skirmishes at harm ``total`` (0 for those who feel no pain)."""
+    penalty = 0
+    for at, value in zip(f.penalty_at, f.penalty, strict=True):
+        if total >= at:
+            penalty = value
+    return penalty if f.feels_pain else 0

@@ -1,0 +1,566 @@
+"""The vectorised Ymlad round (seed 002) for every open trial at once.
+
+Layout: every state array is (n_places, n_trials), a fighter's place is its scenario index
+(initiative is re-rolled each round, so nobody is re-seated). Python loops run over
+initiative slots, fighters, pairs and sides only, never over trials. Per-fighter formulas are
+tabulated once (:func:`static_of`) from the same functions the scalar reference calls
+(``fighters.py``), so the kernel only adds the dice and the per-round state. The rules and
+every assumption: ``docs/rules/ymlad.md``; ``reference.py`` is the oracle for this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from balance.dice import drift
+from balance.engine.distance import CLOSE as MOVE_CLOSE
+from balance.engine.distance import HOLD, KEEP_DISTANCE, step
+from balance.engine.state import TrialState
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
+from balance.engine.targeting import NO_TARGET, first_standing_foe
+from balance.rules.ymlad.fighters import (
+    YmladFight,
+    effort,
+    harm_margin,
+    height_bonus,
+    resistance,
+)
+from balance.rules.ymlad.tables import (
+    CLOSE,
+    DISENGAGE_BONUS,
+    FORMATION,
+    FORMATION_FRONT,
+    GRAPPLE,
+    MELEE,
+    MISSILE,
+    STUN,
+    WOUND,
+    may_join,
+)
+
+CONTACT_EPS = 1e-3      # positions are float32: "within reach" allows for rounding
+CHARGE_KEY = 32         # initiative key step per point of reach in a charge round
+
+
+@dataclass(frozen=True)
+class Static:
+    """The compiled fight as arrays: per style, per fighter, per (attacker, defender) pair."""
+
+    n_sides: int
+    side_of: np.ndarray          # (c,) int8
+    duel: bool                   # two fighters on two sides: targets never change
+    effort: np.ndarray           # (4, c, c) int16: [style, attacker, defender], height in
+    resistance: np.ndarray       # (4, c) int16
+    margin: np.ndarray           # (4, 3, c, c) int16: harm margin [style, range band, a, d]
+    charge_margin: np.ndarray    # (4, c, c) int16: the same in a charge round
+    kind: np.ndarray             # (4, c, c) int8: WOUND, STUN or GRAPPLE
+    penalty_at: np.ndarray       # (L, c) int16: harm at which each penalty level starts
+    penalty: np.ndarray          # (L, c) int16: its penalty (0 for who feels no pain)
+    down_at: np.ndarray          # (c,) int16
+    dead_at: np.ndarray
+    yield_at: np.ndarray
+    stunnable: np.ndarray        # (c,) bool
+    shooter: np.ndarray          # (c,) bool: prefers missile and has a missile weapon
+    band_close: np.ndarray       # (c,) float32 range band ends
+    band_medium: np.ndarray
+    band_max: np.ndarray
+    band_shift: np.ndarray       # (c,) int8
+    range_effort: np.ndarray     # (3, c) int16
+    rounds_per_shot: np.ndarray  # (c,) int8
+    shots: np.ndarray            # (c,) int16
+    far: np.ndarray              # (c,) float32
+    keep_at: np.ndarray
+    prefers_close: np.ndarray    # (c,) bool: contact style is close
+    prefers_formation: np.ndarray
+    flanks_secured: np.ndarray
+    flanked: np.ndarray          # (c,) bool: attacked from side or rear
+    moving: np.ndarray           # (c,) int16 standing moving-target bonus
+    polearm: np.ndarray
+    speed: np.ndarray            # (c,) float32
+    reach: np.ndarray            # (c,) int16
+    charge: np.ndarray           # (c,) bool
+    contact: float
+    room: bool
+    start: np.ndarray            # (c,) float32
+
+
+def static_of(fight: YmladFight) -> Static:
+    """Tabulate the formulas of ``fighters.py`` for every style and pair."""
+    fs, c, hard = fight.fighters, fight.n, fight.rules.hardness
+    eff = np.zeros((4, c, c), dtype=np.int16)
+    res = np.zeros((4, c), dtype=np.int16)
+    margin = np.zeros((4, 3, c, c), dtype=np.int16)
+    charge = np.zeros((4, c, c), dtype=np.int16)
+    kind = np.zeros((4, c, c), dtype=np.int8)
+    for style in range(4):
+        for d, fd in enumerate(fs):
+            res[style, d] = resistance(fd, style)
+        for a, fa in enumerate(fs):
+            if style == MISSILE and fa.missile is None:
+                continue
+            for d, fd in enumerate(fs):
+                eff[style, a, d] = effort(fa, style) + height_bonus(fa, fd, style)
+                for band in range(3):
+                    m, k = harm_margin(fa, fd, style, band if style == MISSILE else 0,
+                                       hardness=hard)
+                    margin[style, band, a, d], kind[style, a, d] = m, k
+                charge[style, a, d] = harm_margin(fa, fd, style, 0, style != MISSILE,
+                                                  hard)[0]
+    levels = max(len(f.penalty_at) for f in fs)
+    pat = np.full((levels, c), 30_000, dtype=np.int16)
+    pen = np.zeros((levels, c), dtype=np.int16)
+    for i, f in enumerate(fs):
+        pat[: len(f.penalty_at), i] = f.penalty_at
+        pen[: len(f.penalty), i] = f.penalty if f.feels_pain else 0
+    col = lambda name, dtype: np.array([getattr(f, name) for f in fs], dtype=dtype)  # noqa: E731
+    mis = [f.missile for f in fs]
+    mcol = lambda name, dtype, none=0: np.array(  # noqa: E731
+        [getattr(m, name) if m else none for m in mis], dtype=dtype)
+    return Static(
+        n_sides=len(fight.side_names), side_of=fight.side_of,
+        duel=c == 2 and len(fight.side_names) == 2,
+        effort=eff, resistance=res, margin=margin, charge_margin=charge, kind=kind,
+        penalty_at=pat, penalty=pen,
+        down_at=col("down_at", np.int16), dead_at=col("dead_at", np.int16),
+        yield_at=col("yield_at", np.int16), stunnable=col("stunnable", bool),
+        shooter=np.array([f.style == MISSILE and f.missile is not None for f in fs]),
+        band_close=mcol("close", np.float32), band_medium=mcol("medium", np.float32),
+        band_max=mcol("max", np.float32), band_shift=mcol("band_shift", np.int8),
+        range_effort=np.array([m.range_effort if m else (0, 0, 0) for m in mis],
+                              dtype=np.int16).T.copy(),
+        rounds_per_shot=mcol("rounds_per_shot", np.int8, 1), shots=mcol("shots", np.int16),
+        far=col("far", np.float32), keep_at=col("keep_at", np.float32),
+        prefers_close=np.array([f.contact_style == CLOSE for f in fs]),
+        prefers_formation=np.array([f.contact_style == FORMATION for f in fs]),
+        flanks_secured=col("flanks_secured", bool), flanked=col("flanked", bool),
+        moving=col("moving", np.int16), polearm=col("polearm", bool),
+        speed=col("speed", np.float32), reach=col("reach", np.int16), charge=col("charge", bool),
+        contact=float(fight.rules.contact), room=fight.rules.room_to_retreat,
+        start=fight.start,
+    )
+
+
+@dataclass
+class YmladState(TrialState):
+    """Harm, engagement, ammunition and positions; every array is (n_places, n_trials)."""
+
+    body: np.ndarray        # int16 long-lasting harm: wounds and the even stun points
+    brief: np.ndarray       # int16 brief harm: the odd stun points
+    grapple: np.ndarray     # int16 grappling harm, gone when the hold breaks
+    penalty: np.ndarray     # int16 harm track penalty, kept in step with the harm
+    pos: np.ndarray         # float32 position on the line
+    close_with: np.ndarray  # int8 close-combat partner (-1: none)
+    shots: np.ndarray       # int16 missiles left
+    reload: np.ndarray      # int8 rounds until the missile weapon is loaded
+    charged: np.ndarray     # bool: has charged (once per fight)
+
+
+def start(fight: YmladFight, n: int, rng: np.random.Generator) -> YmladState:
+    """Fresh trials: nobody harmed, everyone at their side's start, weapons loaded."""
+    s = fight.static
+    c = fight.n
+    zeros = np.zeros((c, n), dtype=np.int16)
+    return YmladState(
+        status=np.zeros((c, n), dtype=np.int8),
+        side=np.repeat(s.side_of[:, None], n, axis=1),
+        who=np.repeat(np.arange(c, dtype=np.int8)[:, None], n, axis=1),
+        body=zeros.copy(), brief=zeros.copy(), grapple=zeros.copy(), penalty=zeros.copy(),
+        pos=np.repeat(s.start[:, None], n, axis=1),
+        close_with=np.full((c, n), -1, dtype=np.int8),
+        shots=np.repeat(s.shots[:, None], n, axis=1),
+        reload=np.zeros((c, n), dtype=np.int8),
+        charged=np.zeros((c, n), dtype=bool),
+    )
+
+
+def _gather(arr: np.ndarray, place: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    """``arr[place[i], cols[i]]`` for each i (place >= 0)."""
+    return arr.ravel()[place.astype(np.intp) * arr.shape[1] + cols]
+
+
+# --- targets and movement ------------------------------------------------------------------
+
+
+def choose_targets(s: Static, state: YmladState, standing: np.ndarray) -> np.ndarray:
+    """(c, n) int8: each fighter's target this round.
+
+    Seed, Close: a fighter in close combat attacks only its partner. Otherwise the first
+    standing foe in scenario order (``first_standing_foe``), except that a foe already within
+    reach comes first (lab: you fight whoever is at your throat; a missile user is run down).
+    """
+    c, n = standing.shape
+    if s.duel:
+        target = np.empty((2, n), dtype=np.int8)
+        target[0], target[1] = 1, 0
+        return target
+    target = first_standing_foe(state.side, state.who, standing, s.n_sides)
+    cols = np.arange(n)
+    reach = s.contact + CONTACT_EPS
+    for f in range(c):
+        t = target[f]
+        need = standing[f] & (t >= 0)
+        need &= np.abs(state.pos[f] - _gather(state.pos, np.maximum(t, 0), cols)) > reach
+        if not need.any():
+            continue
+        best = np.full(n, NO_TARGET, dtype=np.int8)
+        for g in range(c - 1, -1, -1):
+            if s.side_of[g] == s.side_of[f]:
+                continue
+            near = need & standing[g] & (np.abs(state.pos[f] - state.pos[g]) <= reach)
+            best[near] = g
+        target[f] = np.where(best >= 0, best, t)
+    partner = state.close_with
+    return np.where((partner >= 0) & standing, partner, target).astype(np.int8)
+
+
+def move(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray) -> np.ndarray:
+    """Everyone moves in scenario order (lab: so two runners meet instead of passing).
+
+    Missile users who prefer to shoot and have shots hold a band from their target (walking
+    in to ``far``, backing off inside ``keep_at``); everyone else runs up to reach; fighters
+    in reach or in close combat hold. Returns (c, n) int8 moving codes: 0 still, 1 walked
+    (at most half the running speed), 2 ran (seed, Moving target).
+    """
+    c, n = standing.shape
+    cols = np.arange(n)
+    moved = np.zeros((c, n), dtype=np.int8)
+    reach = s.contact + CONTACT_EPS
+    for f in range(c):
+        t = target[f]
+        active = standing[f] & (t >= 0) & (state.close_with[f] < 0)
+        if not active.any():
+            continue
+        me = state.pos[f]
+        foe = _gather(state.pos, np.maximum(t, 0), cols)
+        away = np.abs(me - foe) > reach
+        active &= away
+        if not active.any():
+            continue
+        if s.shooter[f]:
+            shooting = state.shots[f] > 0
+            policy = np.where(shooting, KEEP_DISTANCE, MOVE_CLOSE)
+            near = np.where(shooting, s.keep_at[f], s.contact).astype(np.float32)
+            far = np.where(shooting, s.far[f], s.contact).astype(np.float32)
+        else:
+            policy, near, far = MOVE_CLOSE, np.float32(s.contact), np.float32(s.contact)
+        policy = np.where(active, policy, HOLD)
+        new = step(me, foe, policy, s.speed[f], near, far)
+        dist = np.abs(new - me)
+        moved[f] = (dist > 0) * np.int8(1) + (dist > s.speed[f] / 2)
+        state.pos[f] = new
+    return moved
+
+
+def engage_mutual(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray,
+                  in_reach: np.ndarray) -> None:
+    """Seed, Close: two fighters both aiming for close combat and near enough engage at once."""
+    c, n = standing.shape
+    cols = np.arange(n)
+    for f in range(c):
+        if not s.prefers_close[f]:
+            continue
+        t = np.maximum(target[f], 0)
+        ok = standing[f] & (target[f] >= 0) & in_reach[f] & (state.close_with[f] < 0)
+        ok &= s.prefers_close[t] & (_gather(state.close_with, t, cols) < 0)
+        ok &= _gather(target, t, cols) == f
+        if ok.any():
+            state.close_with[f, ok] = t[ok]
+            state.close_with.ravel()[t[ok].astype(np.intp) * n + cols[ok]] = f
+
+
+def attackers_on(s: Static, target: np.ndarray, contact: np.ndarray,
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Seed, Group fights: who may attack in reach, their +1, +2 ... bonus, foes per target.
+
+    Attackers of one target count in scenario order; at most six, twelve with spears or
+    polearms (:func:`may_join`). Returns ``allowed`` (c, n) bool, ``rank`` (c, n) int16 (the
+    group bonus) and ``count`` (c, n) int16 (allowed attackers on each fighter).
+    """
+    c, n = target.shape
+    allowed = np.zeros((c, n), dtype=bool)
+    rank = np.zeros((c, n), dtype=np.int16)
+    plain = np.zeros((c, n), dtype=np.int16)
+    for f in range(c):
+        if not contact[f].any():
+            continue
+        before = np.zeros(n, dtype=np.int16)
+        plain_before = np.zeros(n, dtype=np.int16)
+        for g in range(f):
+            same = allowed[g] & (target[g] == target[f])
+            before += same
+            plain_before += same & ~s.polearm[g]
+        allowed[f] = contact[f] & may_join(plain_before, before, s.polearm[f])
+        rank[f] = before
+        plain[f] = plain_before
+    count = np.zeros((c, n), dtype=np.int16)
+    for f in range(c):
+        for g in range(c):
+            count[f] += allowed[g] & (target[g] == f)
+    return allowed, rank, count
+
+
+# --- the round -----------------------------------------------------------------------------
+
+
+@dataclass
+class Round:
+    """This round's decisions, fixed before anyone acts."""
+
+    target: np.ndarray       # (c, n) int8
+    moved: np.ndarray        # (c, n) int8 moving codes
+    allowed: np.ndarray      # (c, n) bool: may attack in reach (group limit)
+    bonus: np.ndarray        # (c, n) int16 group bonus in melee
+    flanked: np.ndarray      # (c, n) bool: formation broken for this fighter
+    charging: np.ndarray     # (c, n) bool
+
+
+@dataclass
+class Snapshot:
+    """State as it was when the current group of equal initiative began (seed, Initiative:
+    equal initiative acts simultaneously, so those blows land on the state before any)."""
+
+    status: np.ndarray
+    penalty: np.ndarray
+    grapple: np.ndarray
+    close_with: np.ndarray
+
+    @classmethod
+    def of(cls, state: YmladState) -> Snapshot:
+        return cls(state.status.copy(), state.penalty.copy(), state.grapple.copy(),
+                   state.close_with.copy())
+
+    def refresh(self, state: YmladState, where: np.ndarray) -> None:
+        for name in ("status", "penalty", "grapple", "close_with"):
+            np.copyto(getattr(self, name), getattr(state, name), where=where)
+
+
+def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
+               round_no: int) -> None:
+    """One round: targets, movement, engagements, then everyone's attack in initiative order."""
+    s = fight.static
+    c, n = state.status.shape
+    standing = state.status == STANDING
+    target = choose_targets(s, state, standing)
+    has_target = standing & (target >= 0)
+    safe = np.maximum(target, 0)
+    reach = s.contact + CONTACT_EPS
+    was_out = np.abs(state.pos - _gather_rows(state.pos, safe)) > reach
+    moved = move(s, state, target, standing)
+    in_reach = has_target & (np.abs(state.pos - _gather_rows(state.pos, safe)) <= reach)
+    engage_mutual(s, state, target, standing, in_reach)
+    # Seed, Charge: on first contact after a run-up; once per fight.
+    charging = s.charge[:, None] & ~state.charged & was_out & in_reach
+    state.charged |= charging
+    if s.duel:
+        allowed = in_reach
+        bonus = np.zeros((c, n), dtype=np.int16)
+        flanked = np.zeros((c, n), dtype=bool) | s.flanked[:, None]
+    else:
+        allowed, bonus, count = attackers_on(s, target, in_reach)
+        flanked = s.flanked[:, None] | (count > FORMATION_FRONT)
+    rnd = Round(target, moved, allowed, bonus, flanked, charging)
+
+    # Seed, Initiative: d20 each round, low acts first, equal acts together. In a charge the
+    # longest reach strikes first, initiative only breaking equal reach.
+    key = rng.integers(1, 21, size=(c, n), dtype=np.int16)
+    any_charge = charging.any(axis=0)
+    if any_charge.any():
+        key = key + any_charge * ((32 - s.reach[:, None]) * CHARGE_KEY).astype(np.int16)
+    slot, sorted_key = _slots(key)
+    snap = Snapshot.of(state)
+    for k in range(c):
+        if k:
+            new_group = sorted_key[k] != sorted_key[k - 1]
+            if new_group.any():
+                snap.refresh(state, new_group)
+        for f in range(c):
+            acting = (slot[f] == k) & (snap.status[f] == STANDING) & has_target[f]
+            idx = np.flatnonzero(acting)
+            if idx.size:
+                act(fight, s, state, snap, rnd, f, idx, rng)
+    end_of_round(s, state)
+
+
+def _gather_rows(arr: np.ndarray, place: np.ndarray) -> np.ndarray:
+    """(c, n): ``arr[place[f, i], i]`` for every fighter f and trial i."""
+    return np.take_along_axis(arr, place.astype(np.intp), axis=0)
+
+
+def _slots(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each fighter's slot in acting order (equal keys by scenario order) and the keys in
+    slot order; both (c, n). Pairwise ranks: faster than a sort along a short axis."""
+    c, n = key.shape
+    slot = np.zeros((c, n), dtype=np.int8)
+    for f in range(c):
+        for g in range(c):
+            if g < f:
+                slot[f] += key[g] <= key[f]
+            elif g > f:
+                slot[f] += key[g] < key[f]
+    sorted_key = np.empty_like(key)
+    np.put_along_axis(sorted_key, slot.astype(np.intp), key, axis=0)
+    return slot, sorted_key
+
+
+def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Round, f: int,
+        idx: np.ndarray, rng: np.random.Generator) -> None:
+    """Fighter ``f``'s action in trials ``idx``: shoot, close in, disengage or strike."""
+    n = state.status.shape[1]
+    partner = snap.close_with[f, idx]
+    engaged = partner >= 0
+    t = np.where(engaged, partner, rnd.target[f, idx]).astype(np.intp)
+    flat_t = t * n + idx
+    keep = snap.status.ravel()[flat_t] == STANDING
+    gap = np.abs(state.pos[f, idx] - state.pos.ravel()[flat_t])
+    in_reach = gap <= s.contact + CONTACT_EPS
+    # Seed, Missile: a shooter fires when the target is out of reach and within range, the
+    # weapon loaded, and (lab) it did not move this round: aiming takes the round.
+    shoot = np.zeros(idx.size, dtype=bool)
+    if s.shooter[f]:
+        shoot = (~in_reach & (state.shots[f, idx] > 0) & (state.reload[f, idx] == 0)
+                 & (rnd.moved[f, idx] == 0) & (gap <= s.band_max[f]))
+    contact = in_reach & (engaged | rnd.allowed[f, idx])
+    keep &= shoot | contact
+    if not keep.all():
+        sel = np.flatnonzero(keep)
+        idx, t, flat_t, gap, shoot, engaged = (idx[sel], t[sel], flat_t[sel], gap[sel],
+                                               shoot[sel], engaged[sel])
+    if not idx.size:
+        return
+    # The style of this attack, and whether it can do harm.
+    t_free = snap.close_with.ravel()[flat_t] < 0
+    pf = s.prefers_formation
+    form_f = pf[f] & ~rnd.flanked[f, idx]
+    form_t = pf[t] & ~rnd.flanked.ravel()[flat_t]
+    formation = ((form_f & form_t) | (form_f & ~pf[t] & s.flanks_secured[f])
+                 | (form_t & ~pf[f] & s.flanks_secured[t]))
+    style = np.where(formation, FORMATION, MELEE)
+    style = np.where(engaged, CLOSE, style)
+    style = np.where(shoot, MISSILE, style).astype(np.intp)
+    closing = ~shoot & ~engaged & s.prefers_close[f] & t_free
+    disengaging = engaged & ~s.prefers_close[f]
+    harmful = ~closing & ~disengaging
+
+    # Skirmish: effort against resistance, moved by the drift die.
+    eff = s.effort[style, f, t] + snap.penalty[f, idx]
+    res = s.resistance[style, t] + snap.penalty.ravel()[flat_t] * (style != MISSILE)
+    eff = eff + (style == MELEE) * rnd.bonus[f, idx]
+    if disengaging.any() and s.room:
+        free = snap.grapple[f, idx] == 0   # seed: only free of grappling harm
+        eff = eff + (disengaging & free) * DISENGAGE_BONUS
+    band = np.zeros(idx.size, dtype=np.intp)
+    if shoot.any():
+        band = np.maximum((gap > s.band_close[f]) * 1 + (gap > s.band_medium[f])
+                          - s.band_shift[f], 0).astype(np.intp)
+        moving = np.maximum(s.moving[t], rnd.moved.ravel()[flat_t])
+        eff = eff + shoot * s.range_effort[band, f]
+        res = res + shoot * moving
+        state.shots[f, idx] -= shoot
+        state.reload[f, idx] = np.where(shoot, s.rounds_per_shot[f], state.reload[f, idx])
+    ok = eff - res + drift(rng, idx.size) >= 0
+
+    win = np.flatnonzero(ok & closing)
+    if win.size:
+        _engage(state, f, idx[win], t[win])
+    win = np.flatnonzero(ok & disengaging)
+    if win.size:
+        _release(s, state, f, idx[win], t[win])
+    win = np.flatnonzero(ok & harmful)
+    if win.size:
+        idx, t, style, band = idx[win], t[win], style[win], band[win]
+        charge = rnd.charging[f, idx] | (rnd.charging.ravel()[t * n + idx]
+                                         & (rnd.target.ravel()[t * n + idx] == f))
+        m = np.where(charge, s.charge_margin[style, f, t], s.margin[style, band, f, t])
+        harm = np.maximum(m + drift(rng, idx.size), 0)
+        hit = np.flatnonzero(harm)
+        if hit.size:
+            inflict(s, state, idx[hit], t[hit], s.kind[style[hit], f, t[hit]], harm[hit])
+
+
+def _engage(state: YmladState, f: int, idx: np.ndarray, t: np.ndarray) -> None:
+    """Seed, Close: a successful closing attempt puts both in close combat (if still free)."""
+    n = state.status.shape[1]
+    free = (state.close_with[f, idx] < 0) & (state.close_with.ravel()[t * n + idx] < 0)
+    idx, t = idx[free], t[free]
+    state.close_with[f, idx] = t
+    state.close_with.ravel()[t * n + idx] = f
+
+
+def _release(s: Static, state: YmladState, f: int, idx: np.ndarray, t: np.ndarray) -> None:
+    """Seed, Close and Grappling: disengaging ends close combat; the holds, and the grappling
+    harm they caused, go with it."""
+    n = state.status.shape[1]
+    flat_t = t * n + idx
+    state.close_with[f, idx] = -1
+    state.close_with.ravel()[flat_t] = -1
+    state.grapple[f, idx] = 0
+    state.grapple.ravel()[flat_t] = 0
+    flat_f = f * n + idx
+    _update_penalty(s, state, np.concatenate([flat_f, flat_t]))
+
+
+def inflict(s: Static, state: YmladState, idx: np.ndarray, t: np.ndarray, kind: np.ndarray,
+            harm: np.ndarray) -> None:
+    """Put ``harm`` (>= 1) of ``kind`` on fighters ``t`` in trials ``idx``; track and falls.
+
+    Seed, Stunning: odd points brief, even long-lasting. Grappling harm is kept apart: it goes
+    when the hold breaks.
+    """
+    n = state.status.shape[1]
+    flat = t * n + idx
+    stun = kind == STUN
+    brief = stun * ((harm + 1) // 2) * s.stunnable[t]
+    lasting = (kind == WOUND) * harm + stun * (harm // 2)
+    state.body.ravel()[flat] += lasting.astype(np.int16)
+    state.brief.ravel()[flat] += brief.astype(np.int16)
+    state.grapple.ravel()[flat] += ((kind == GRAPPLE) * harm).astype(np.int16)
+    _update_penalty(s, state, flat)
+    body, grapple = state.body.ravel()[flat], state.grapple.ravel()[flat]
+    total = body + state.brief.ravel()[flat] + grapple
+    dead = (body >= s.dead_at[t]) | (grapple >= s.dead_at[t])
+    down = np.where(dead, DEAD, np.where(total >= s.down_at[t], UNCONSCIOUS, STANDING))
+    old = state.status.ravel()[flat]
+    new = np.maximum(old, down).astype(np.int8)
+    state.status.ravel()[flat] = new
+    fell = np.flatnonzero((old == STANDING) & (new != STANDING))
+    if fell.size:
+        _let_go(s, state, flat[fell])
+
+
+def _let_go(s: Static, state: YmladState, flat: np.ndarray) -> None:
+    """A fighter who is out lets go: its close-combat partner is free, and the grappling harm
+    it was causing dissolves (seed, Grappling)."""
+    n = state.status.shape[1]
+    partner = state.close_with.ravel()[flat]
+    held = np.flatnonzero(partner >= 0)
+    if not held.size:
+        return
+    flat, partner = flat[held], partner[held].astype(np.intp)
+    flat_p = partner * n + flat % n
+    state.close_with.ravel()[flat] = -1
+    state.close_with.ravel()[flat_p] = -1
+    state.grapple.ravel()[flat_p] = 0
+    _update_penalty(s, state, flat_p)
+
+
+def _update_penalty(s: Static, state: YmladState, flat: np.ndarray) -> None:
+    """Recompute the harm track penalty of the (fighter, trial) cells ``flat``."""
+    n = state.status.shape[1]
+    who = flat // n
+    total = state.body.ravel()[flat] + state.brief.ravel()[flat] + state.grapple.ravel()[flat]
+    penalty = np.zeros(flat.size, dtype=np.int16)
+    for level in range(s.penalty_at.shape[0]):
+        penalty = np.where(total >= s.penalty_at[level, who], s.penalty[level, who], penalty)
+    state.penalty.ravel()[flat] = penalty
+
+
+def end_of_round(s: Static, state: YmladState) -> None:
+    """Reloading ticks; then anyone whose harm reached the policy's ``yield_at`` gives up."""
+    np.maximum(state.reload - 1, 0, out=state.reload, casting="unsafe")
+    total = state.body + state.brief + state.grapple
+    yields = (state.status == STANDING) & (total >= s.yield_at[:, None])
+    if yields.any():
+        state.status[yields] = YIELDED
+        _let_go(s, state, np.flatnonzero(yields.ravel()))

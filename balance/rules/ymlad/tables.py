@@ -1,0 +1,214 @@
+"""Ymlad's fixed numbers and formulas (seed 002), as small pure functions.
+
+Every function works on Python numbers and on numpy arrays alike, so the scalar reference,
+the compile step and the vectorised kernel share one copy of each formula. Numbers printed by
+the seed live here; numbers the lab invents live in ``balance/data/ymlad/`` where a scenario
+can change them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+# --- styles, harm subtypes and kinds ----------------------------------------------------------
+
+MISSILE, FORMATION, MELEE, CLOSE = 0, 1, 2, 3
+STYLES = {"missile": MISSILE, "formation": FORMATION, "melee": MELEE, "close": CLOSE}
+STYLE_NAMES = ("missile", "formation", "melee", "close")
+
+# Seed, "Building blocks" and the style formulas: the shield bonus counts x3 against missiles,
+# x2 in formation, x1 in melee and not at all in close combat.
+SHIELD_MULTIPLIER = (3, 2, 1, 0)
+
+SLASHING, PIERCING, PUMMELING = 0, 1, 2
+SUBTYPES = {"slashing": SLASHING, "piercing": PIERCING, "pummeling": PUMMELING}
+# Seed, "Harm reduction": one harm point off per N armour points: slashing 1, broad piercing 2,
+# narrow piercing 3, pummeling 4.
+SLASH_DIVISOR, BROAD_DIVISOR, NARROW_DIVISOR, PUMMEL_DIVISOR = 1, 2, 3, 4
+
+WOUND, STUN, GRAPPLE = 0, 1, 2          # what a successful harm contest inflicts
+BEST = -1                               # policy: the subtype doing most harm
+
+# --- the seed's situational modifiers ---------------------------------------------------------
+
+DISENGAGE_BONUS = 4        # seed, Close: backing off to melee is easier than closing in
+DUAL_WIELD_BONUS = 1       # seed, Dual wielding: +1 melee effort and resistance
+CHARGE_PIERCING_BONUS = 1  # seed, Charge: piercing contact weapons +1 harm effort
+HEIGHT_BONUS = 1           # seed, Height: +1 / -1 skirmish effort, not in close combat
+GROUP_LIMIT = 6            # seed, Group fights: at most six attack one loner ...
+POLEARM_GROUP_LIMIT = 12   # ... twelve when the extra ones wield spears or polearms
+FORMATION_FRONT = 3        # seed: in formation at most three foes face a fighter
+
+# Seed, Light: contact effort and resistance alike; missile effort only, and harsher.
+# Lab: moonlight's missile penalty is -2 (the seed says -2 to -3).
+LIGHT_CONTACT = {"bright": 0, "twilight": 0, "moonlight": -1, "starlight": -2, "darkness": -3}
+LIGHT_MISSILE = {"bright": 0, "twilight": -1, "moonlight": -2, "starlight": -4, "darkness": -5}
+# Seed, Wind: missile effort.
+WIND = {"calm": 0, "light": 0, "moderate": -1, "strong": -2, "gale": -4}
+# Seed, Moving target: missile resistance +1 walking, +2 running.
+MOVING = {"still": 0, "walking": 1, "running": 2}
+# Seed, Angle: resistance penalty by the angle of attack and the defender's vision.
+ANGLE = {
+    "normal": {"front": 0, "side": -1, "rear": -2, "above": -1, "below": -1},
+    "sideways": {"front": 0, "side": 0, "rear": -1, "above": -1, "below": -1},
+    "all_round": {"front": 0, "side": 0, "rear": 0, "above": 0, "below": 0},
+}
+# Seed, Mounted combat: missile effort from a walking or faster mount; a mount is high ground.
+MOUNTED_MISSILE = {"no": 0, "halted": 0, "walking": -1, "fast": -2}
+
+# --- the drift die and contests -------------------------------------------------------------
+
+
+def margin(effort, resistance, drift):
+    """Seed, Attack and defense: the outcome is effort - resistance moved by the drift die."""
+    return effort - resistance + drift
+
+
+def succeeds(outcome):
+    """Seed: an effort at least equal to the resistance (after drift) succeeds."""
+    return outcome >= 0
+
+
+def harm_done(outcome):
+    """Harm of a harm contest: its margin, none below zero (seed, Harm reduction)."""
+    return np.maximum(outcome, 0) if isinstance(outcome, np.ndarray) else max(outcome, 0)
+
+
+def p_success(difference: int) -> float:
+    """Exact P(effort - resistance + drift >= 0) for an integer score difference.
+
+    P(drift >= -d) is 1 - (1/3)**(d+1) for d >= 0 and (1/3)**(-d) below 0.
+    """
+    return 1 - 3.0 ** -(difference + 1) if difference >= 0 else 3.0 ** difference
+
+
+# --- skirmish formulas (seed: Missile, Formation, Melee, Close) --------------------------------
+
+
+def missile_effort(dexterity, skill, weapon):
+    return dexterity + skill + weapon
+
+
+def missile_resistance(body_missile, shield):
+    return body_missile + SHIELD_MULTIPLIER[MISSILE] * shield
+
+
+def formation_effort(body, skill, weapon):
+    return body + skill + weapon
+
+
+def formation_resistance(body, skill, weapon, shield):
+    return body + skill + weapon + SHIELD_MULTIPLIER[FORMATION] * shield
+
+
+def melee_effort(body, dexterity, skill, weapon):
+    return body + dexterity + skill + weapon
+
+
+def melee_resistance(body, dexterity, skill, weapon, shield):
+    return body + dexterity + skill + weapon + SHIELD_MULTIPLIER[MELEE] * shield
+
+
+def close_score(body, dexterity, skill, weapon):
+    """Close combat: the same formula for effort and resistance, never a shield."""
+    return body + dexterity + skill + weapon
+
+
+# --- harm formulas (seed: Wounding, Stunning, Grappling, Harm reduction, Hardness) -------------
+
+
+def harm_effort(body_harm, strength, weapon_harm):
+    return body_harm + strength + weapon_harm
+
+
+def harm_resistance(body_harm, reduction):
+    return body_harm + reduction
+
+
+def grapple_score(body_harm, strength, weapon_grapple):
+    """Grappling effort and resistance alike: 3 x body harm + strength + weapon grapple."""
+    return 3 * body_harm + strength + weapon_grapple
+
+
+def round_half_up(x: float) -> int:
+    """Seed: fractions are rounded "normally", halves up (2.5 -> 3), not to even.
+
+    A tiny epsilon keeps sums such as 1.0 + 1.5 that land a hair below .5 from rounding down.
+    """
+    return math.floor(x + 0.5 + 1e-9)
+
+
+def effective_armour(score: float, armour_hardness: float, weapon_hardness: float,
+                     use_hardness: bool = True) -> float:
+    """Seed, Hardness: the weapon-armour hardness difference comes off the armour score
+    (or adds to it for a softer weapon), never below 0."""
+    if not use_hardness:
+        return score
+    return max(0.0, score - (weapon_hardness - armour_hardness))
+
+
+def armour_reduction(armour: float, divisor: int) -> int:
+    """Seed, Harm reduction: one harm point off per ``divisor`` armour points, rounded."""
+    return round_half_up(armour / divisor)
+
+
+def stun_split(harm):
+    """Seed, Stunning: odd points (1st, 3rd, ...) are brief, even ones long-lasting.
+
+    Returns (brief, long_lasting)."""
+    return (harm + 1) // 2, harm // 2
+
+
+# --- armour from parts (seed: Protection and weight) ------------------------------------------
+
+
+def armour_protection(thickness: float, construction: float, importance: float) -> float:
+    """Protection = 2 x thickness x construction protection x body part importance."""
+    return 2 * thickness * construction * importance
+
+
+def armour_weight(thickness: float, construction: float, area: float) -> float:
+    """Weight = 8 x thickness x construction weight x body part area."""
+    return 8 * thickness * construction * area
+
+
+# --- the harm track ----------------------------------------------------------------------------
+
+
+def level_reached_at(above: float, threshold: int) -> int:
+    """Smallest whole harm that *exceeds* ``above`` x the harm threshold."""
+    return math.floor(above * threshold + 1e-9) + 1
+
+
+# --- group fights (seed: Group fights) ----------------------------------------------------------
+
+
+def group_bonus(rank):
+    """Melee effort bonus of the attacker with ``rank`` (0 the first) on one loner: +1, +2..."""
+    return rank
+
+
+def may_join(plain_before, total_before, polearm):
+    """May one more attacker join those already on a loner?
+
+    ``plain_before`` counts earlier attackers without spear or polearm, ``total_before`` all
+    of them. At most six attack one fighter; spears and polearms make a wider ring of twelve,
+    so the attackers past six must wield them (lab reading of the seed's limit).
+    """
+    return (total_before < POLEARM_GROUP_LIMIT) & (polearm | (plain_before < GROUP_LIMIT))
+
+
+# --- missiles -------------------------------------------------------------------------------------
+
+
+def range_band(gap, close, medium):
+    """Range band of a shot: 0 close, 1 medium, 2 long (beyond ``medium``)."""
+    return (gap > close) * 1 + (gap > medium) * 1
+
+
+def strong_thrower_shift(strength: int, thrown: bool) -> int:
+    """Lab reading of the seed's "extra strong missile users": a thrown weapon in the hands of
+    a fighter with a strength modifier of +2 or more counts one range band closer."""
+    return 1 if thrown and strength >= 2 else 0

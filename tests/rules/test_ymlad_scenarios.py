@@ -1,0 +1,268 @@
+"""Ymlad scenarios and tables end to end: bundled files load and run, the roster fills in
+members, mistakes get the loader's "did you mean" errors, the commands work, and the kernel's
+and the reference's state changes (closing in, disengaging, letting go) do what the seed says."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import balance
+from balance.commands import tables as tables_cmd
+from balance.commands import validate as validate_cmd
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
+from balance.errors import OptionError, ScenarioError
+from balance.io.tables import shipped_tables
+from balance.rules import get
+from balance.rules.ymlad import kernel
+from balance.rules.ymlad import reference as ref
+from balance.rules.ymlad.tables import GRAPPLE, WOUND
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = sorted((ROOT / "scenarios" / "ymlad").glob("*.yaml"))
+
+
+def run_command(module, argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="balance")
+    module.register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+def duel(a: dict, b: dict, **kw) -> dict:
+    scenario = {"name": "t", "ruleset": "ymlad",
+                "sides": [{"name": "a", "members": [a]}, {"name": "b", "members": [b]}]}
+    scenario.update(kw)
+    return scenario
+
+
+def compiled(scenario: dict):
+    loaded = balance.load_scenario(scenario)
+    return get("ymlad").compile(loaded.model, loaded.tables)
+
+
+# --- bundled files ----------------------------------------------------------------------------
+
+
+def test_the_bundled_scenarios_include_the_threshold_duels_and_the_party():
+    names = {p.name for p in SCENARIOS}
+    assert {"duel_threshold_1.yaml", "duel_threshold_2.yaml", "duel_threshold_3.yaml",
+            "party_vs_skeletons.yaml"} <= names
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
+def test_bundled_scenarios_validate_and_run(path, capsys):
+    assert run_command(validate_cmd, ["validate", str(path)]) == 0
+    assert "ymlad" in capsys.readouterr().out
+    result = balance.run(path, trials=2000, seed=1)
+    assert sum(result.outcomes.values()) == pytest.approx(1.0)
+
+
+def test_reference_engine_runs_a_bundled_scenario():
+    result = balance.run(ROOT / "scenarios/ymlad/party_vs_skeletons.yaml", trials=60, seed=1,
+                         engine="reference")
+    assert result.trials == 60
+
+
+def test_tables_command_lists_every_table(capsys):
+    assert run_command(tables_cmd, ["tables", "ymlad"]) == 0
+    out = capsys.readouterr().out
+    for table in ("hand_weapons", "missile_weapons", "shields", "armour", "constructions",
+                  "thickness_factors", "body_parts", "materials", "body_sizes", "encumbrance",
+                  "talent_modifiers", "skill_modifiers", "harm_track", "roster"):
+        assert table in out
+    assert run_command(tables_cmd, ["tables", "ymlad", "roster", "--json"]) == 0
+    roster = json.loads(capsys.readouterr().out)["roster"]
+    assert roster["sir_florimond"]["name"] == "Sir Florimond du Flaque"
+
+
+def test_every_weapon_the_seed_names_is_in_the_tables():
+    t = shipped_tables("ymlad")
+    for name in ("poleaxe", "dagger", "saber", "battle_sword", "hand_axe", "naginata",
+                 "morning_star", "spear", "pike", "short_sword", "great_axe", "javelin",
+                 "throwing_club", "long_sword", "two_hander", "fangs"):
+        assert name in t.hand_weapons, name
+    for name in ("infantry_crossbow", "siege_crossbow", "sling_stones", "sling_lead",
+                 "hand_bow_hunting", "hand_bow_war", "longbow_war", "daikyu_war", "blowgun",
+                 "throwing_stars", "hand_axe", "javelin", "throwing_club"):
+        assert name in t.missile_weapons, name
+    # Seed: large bows, infantry and siege crossbows and blowguns are not for horseback.
+    assert not any(t.missile_weapons[n].mounted for n in
+                   ("longbow_war", "daikyu_war", "infantry_crossbow", "siege_crossbow",
+                    "blowgun"))
+
+
+def test_every_table_row_a_shipped_row_names_exists():
+    t = shipped_tables("ymlad")
+    for piece in t.armour.values():
+        assert piece.construction in t.constructions and piece.thickness in t.thickness_factors
+        assert set(piece.parts) <= set(t.body_parts)
+    for rows in (t.hand_weapons, t.missile_weapons, t.constructions):
+        assert all(row.material in t.materials for row in rows.values())
+    for entry in t.roster.values():
+        for field, table in (("weapon", t.hand_weapons), ("close_weapon", t.hand_weapons),
+                             ("missile", t.missile_weapons), ("shield", t.shields),
+                             ("body", t.body_sizes)):
+            value = getattr(entry, field)
+            assert value is None or value in table
+        assert set(entry.armour) <= set(t.armour)
+
+
+# --- the roster ---------------------------------------------------------------------------------
+
+
+def test_roster_fills_a_member_and_merges_nested_blocks():
+    fight = compiled(duel({"roster": "neelay", "skills": {"melee": 5},
+                           "policy": {"keep_at": 10.0}}, {"roster": "tharn", "name": "Ape"}))
+    neelay, tharn = fight.fighters
+    assert neelay.name == "Neelay" and tharn.name == "Ape"
+    assert neelay.skill == (3, -1, 3, 0)              # missile 5 kept, melee 5 added
+    assert neelay.style == 0 and neelay.keep_at == 10.0   # still a missile user
+    assert tharn.body_harm == 4 and tharn.effort_bonus[2] == -1
+
+
+def test_a_scenario_can_add_a_roster_entry():
+    scenario = duel({"roster": "hero"}, {},
+                    tables={"roster": {"hero": {"name": "Hero", "weapon": "long_sword",
+                                                "skills": {"melee": 6}}}})
+    (hero, _) = compiled(scenario).fighters
+    assert hero.name == "Hero" and hero.skill[2] == 4
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("member", "scenario", "fragment"), [
+    ({"weapon": "long_swrod"}, {}, "did you mean 'long_sword'"),
+    ({"roster": "sir_florimund"}, {}, "did you mean 'sir_florimond'"),
+    ({"armour": ["plate_harnes"]}, {}, "did you mean 'plate_harness'"),
+    ({"missile": "longbow"}, {}, "did you mean"),
+    ({"policy": {"yield_at": "wonded"}}, {}, "did you mean 'wounded'"),
+    ({}, {"tables": {"armour": {"mine": {"construction": "plat", "parts": ["torso"]}}}},
+     "did you mean 'plate'"),
+    ({"talents": {"strength": 5}}, {}, "strength"),
+    ({"shield": "medium", "off_hand": "dagger"}, {}, "shield and an off-hand"),
+    ({"policy": {"style": "melee", "contact_style": "close"}}, {}, "missile users"),
+])
+def test_mistakes_are_reported_with_their_place(member, scenario, fragment):
+    with pytest.raises(ScenarioError, match=fragment):
+        balance.load_scenario(duel(member, {}, **scenario))
+
+
+def test_unknown_keys_are_errors():
+    with pytest.raises(ScenarioError, match="harm_treshold"):
+        balance.load_scenario(duel({}, {}, rules={"harm_treshold": 2}))
+
+
+@pytest.mark.parametrize(("member", "fragment"), [
+    ({"weapon": "poleaxe", "shield": "medium"}, "two-handed"),
+    ({"weapon": "saber", "off_hand": "long_sword"}, "not light"),
+])
+def test_impossible_kit_is_refused_at_compile(member, fragment):
+    with pytest.raises(OptionError, match=fragment):
+        compiled(duel(member, {}))
+
+
+def test_a_scenario_changes_the_harm_track():
+    fight = compiled(duel({}, {}, tables={"harm_track": {"incapacitated": {"above": 4}}}))
+    assert fight.fighters[0].down_at == 9       # harm above 4 x 2
+
+
+# --- distance -----------------------------------------------------------------------------------
+
+
+def test_start_distance_top_level_and_per_side():
+    fight = compiled({"name": "t", "ruleset": "ymlad", "distance": 30,
+                      "sides": [{"name": "a", "members": [{}]},
+                                {"name": "b", "members": [{}]},
+                                {"name": "c", "distance": 50, "members": [{}]}]})
+    assert fight.start.tolist() == [0, 30, 50]
+
+
+def test_runners_close_and_shooters_hold():
+    fight = compiled(duel({"missile": "javelin", "policy": {"style": "missile"}}, {},
+                          distance=40))
+    state = kernel.start(fight, 4, np.random.default_rng(0))
+    target = kernel.choose_targets(fight.static, state, state.status == STANDING)
+    moved = kernel.move(fight.static, state, target, state.status == STANDING)
+    # The thrower walks in towards javelin range (60 m: already there) and stands; the
+    # other runs his 10 m.
+    assert state.pos[0].tolist() == [0] * 4 and state.pos[1].tolist() == [30] * 4
+    assert moved[0].tolist() == [0] * 4 and moved[1].tolist() == [2] * 4
+    state.shots[0] = 0          # out of javelins: he runs in too
+    kernel.move(fight.static, state, target, state.status == STANDING)
+    assert state.pos[0].tolist() == [10] * 4
+
+
+# --- state changes, kernel and reference ------------------------------------------------------
+
+
+def test_kernel_letting_go_frees_the_partner_and_dissolves_grappling_harm():
+    fight = compiled(duel({}, {}))
+    s = fight.static
+    state = kernel.start(fight, 3, np.random.default_rng(0))
+    state.close_with[0], state.close_with[1] = 1, 0
+    state.grapple[0] = 4                       # fighter 1 holds fighter 0
+    kernel._update_penalty(s, state, np.arange(3))
+    assert state.penalty[0].tolist() == [-1] * 3
+    idx, t = np.array([0, 2]), np.array([1, 1])
+    kernel.inflict(s, state, idx, t, np.array([WOUND, WOUND]), np.array([7, 2]))
+    assert state.status[1].tolist() == [UNCONSCIOUS, STANDING, STANDING]
+    assert state.close_with[:, 0].tolist() == [-1, -1]    # trial 0: the holder fell
+    assert state.grapple[0].tolist() == [0, 4, 4] and state.penalty[0].tolist() == [0, -1, -1]
+    assert state.close_with[:, 2].tolist() == [1, 0]      # trial 2: still wrestling
+
+
+def test_kernel_disengaging_ends_close_combat_and_grappling():
+    fight = compiled(duel({}, {}))
+    state = kernel.start(fight, 2, np.random.default_rng(0))
+    state.close_with[0], state.close_with[1] = 1, 0
+    state.grapple[:] = 3
+    kernel._release(fight.static, state, 0, np.array([1]), np.array([1]))
+    assert state.close_with[:, 1].tolist() == [-1, -1] and state.grapple[:, 1].tolist() == [0, 0]
+    assert state.close_with[:, 0].tolist() == [1, 0] and state.grapple[:, 0].tolist() == [3, 3]
+
+
+def test_kernel_stunning_and_death():
+    fight = compiled(duel({}, {"stunnable": False}))
+    s = fight.static
+    state = kernel.start(fight, 2, np.random.default_rng(0))
+    kernel.inflict(s, state, np.array([0, 0]), np.array([0, 1]),
+                   np.array([1, 1]), np.array([5, 5]))   # STUN 5: 3 brief + 2 lasting
+    assert state.brief[:, 0].tolist() == [3, 0] and state.body[:, 0].tolist() == [2, 2]
+    kernel.inflict(s, state, np.array([1]), np.array([0]), np.array([WOUND]), np.array([11]))
+    assert state.status[0, 1] == DEAD                     # past 5 x 2
+
+
+def test_reference_close_combat_steps():
+    fight = compiled(duel({"policy": {"style": "close", "harm": "grapple"}}, {}))
+    combat = ref.start_combat(fight)
+    a, b = combat.fighters
+    ref.close_in(a, b)
+    assert (a.close_with, b.close_with) == (1, 0)
+    ref.inflict(b, GRAPPLE, 3, combat)
+    assert b.grapple == 3 and b.penalty == -1 and b.standing
+    ref.disengage(b, a, combat)
+    assert (a.close_with, b.close_with, b.grapple, b.penalty) == (None, None, 0, 0)
+    ref.close_in(a, b)
+    ref.inflict(a, GRAPPLE, 2, combat)
+    ref.inflict(b, WOUND, 8, combat)          # b goes down and lets go of a
+    assert b.status == UNCONSCIOUS and a.close_with is None and a.grapple == 0
+
+
+def test_reference_groups_the_attackers_on_a_loner():
+    fight = compiled({"name": "t", "ruleset": "ymlad",
+                      "sides": [{"name": "pack", "members": [{"count": 8}]},
+                                {"name": "loner", "members": [{}]}]})
+    combat = ref.start_combat(fight)
+    for me in combat.fighters:
+        me.target = ref.choose_target(me, combat)
+    ref.group_attackers(combat)
+    pack = combat.fighters[:8]
+    assert [m.allowed for m in pack] == [True] * 6 + [False] * 2   # at most six
+    assert [m.bonus for m in pack[:6]] == [0, 1, 2, 3, 4, 5]       # +1, +2, ...
+    assert combat.fighters[8].flanked                              # more than three
