@@ -82,6 +82,8 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
             raise OptionError("max_trials caps adaptive precision; give precision too")
         trials = _count("trials", model.trials if trials is None else trials, 1)
     run_id = _run_id(run_id, plan)
+    if resume and out is None:
+        raise OptionError("resume needs the results folder (out) of the interrupted run")
     fingerprint = {"scenario_sha256": sha256_text(_scenario_text(plan)), "seed": seed,
                    "trials": trials, "precision": precision, "max_trials": max_trials,
                    "block_trials": block_trials, "crn": list(plan.crn),

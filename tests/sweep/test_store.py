@@ -84,6 +84,8 @@ def test_resume_refuses_changed_settings(tmp_path) -> None:
 def test_resume_without_an_interrupted_run_is_an_error(tmp_path) -> None:
     with pytest.raises(OptionError, match="nothing to resume"):
         run_sweep(duel(GRID), trials=100, out=tmp_path, run_id="g", resume=True)
+    with pytest.raises(OptionError, match="resume needs the results folder"):
+        run_sweep(duel(GRID), trials=100, out=None, resume=True)
 
 
 def test_a_rerun_replaces_the_folder_whole(tmp_path) -> None:
