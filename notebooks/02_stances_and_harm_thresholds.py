@@ -12,15 +12,12 @@
 # ---
 
 # %% [markdown]
-# # Win probabilities across stances and rule options
+# # Win probabilities across stances and harm thresholds
 #
-# Which stance beats which, does skill change the answer, and how much does a rule option
-# matter? This notebook sweeps stances against stances at two skill levels, ranks the stances
-# as a round robin, and sweeps one rule option with adaptive precision.
-#
-# For rule systems with a harm threshold (Ymlad), the same cells take
-# `rules.harm_threshold: [1, 2, 3]` as an axis; here we use the Yags option
-# `rules.base_difficulty`.
+# Which stance beats which, does skill change the answer, and how forgiving should the harm
+# threshold be? This notebook sweeps Yags stances against stances at two skill levels, ranks
+# the stances as a round robin, then sweeps the Ymlad harm threshold (1 realistic and deadly,
+# 2 forgiving, 3 very forgiving) with adaptive precision.
 
 # %% tags=["parameters"]
 TRIALS = 20_000
@@ -45,6 +42,7 @@ def show(fig):
 
 ROOT = Path.cwd().parent if Path.cwd().name == "notebooks" else Path.cwd()
 STANCES = ROOT / "scenarios" / "sweeps" / "stances.yaml"
+HARM = ROOT / "scenarios" / "sweeps" / "ymlad_harm_threshold.yaml"
 
 # %% [markdown]
 # ## Stance against stance, at skill 2 and 5
@@ -79,22 +77,28 @@ for skill in (2, 5):
     display(rr.ranking)
 
 # %% [markdown]
-# ## A rule option, with adaptive precision
-# `precision=0.01` runs each cell in blocks of 16,384 trials until every outcome's 95%
-# interval is at most ±1 point wide, instead of a fixed count.
+# ## Harm thresholds (Ymlad), with adaptive precision
+# `scenarios/sweeps/ymlad_harm_threshold.yaml` crosses `rules.harm_threshold: [1, 2, 3]` with
+# the sergeant's armour. `precision=0.01` runs each cell in blocks of 16,384 trials until
+# every outcome's 95% interval is at most ±1 point wide, instead of a fixed count.
 
 # %%
-rule = run_sweep(STANCES, seed=SEED, precision=PRECISION, out=None,
-                 sweep={"grid": {"rules.base_difficulty": [10, 15, 20],
-                                 "sides.0.members.0.stance": ["normal", "aggressive"]}}).table
-rule[["base_difficulty", "red.stance", "p_red", "lo_red", "hi_red", "trials",
-      "precision_met"]]
+harm = run_sweep(HARM, seed=SEED, precision=PRECISION, out=None).table
+harm[["harm_threshold", "sergeant armour", "p_sergeant", "lo_sergeant", "hi_sergeant",
+      "rounds_mean", "dead_sergeant", "dead_axeman", "trials", "precision_met"]]
 
 # %%
 series = {}
-for stance in ("normal", "aggressive"):
-    sub = rule[rule["red.stance"] == stance]
-    series[f"red {stance}"] = (sub["p_red"], sub["lo_red"], sub["hi_red"])
-show(figures.intervals([10, 15, 20], series, title="P(red wins) by base difficulty",
-                          x_label="rules.base_difficulty", y_label="P(red wins), %",
-                          note=f"95% half-width <= {PRECISION}, seed {SEED}"))
+for armour in ("leather", "mail"):
+    sub = harm[harm["sergeant armour"] == armour]
+    series[f"sergeant in {armour}"] = (sub["p_sergeant"], sub["lo_sergeant"], sub["hi_sergeant"])
+show(figures.intervals([1, 2, 3], series, title="P(sergeant wins) by harm threshold",
+                       x_label="rules.harm_threshold", y_label="P(sergeant wins), %",
+                       note=f"95% half-width <= {PRECISION}, seed {SEED}"))
+
+# %% [markdown]
+# A higher threshold makes fights last longer and kill less often:
+
+# %%
+harm.groupby("harm_threshold", observed=True)[["rounds_mean", "dead_sergeant",
+                                               "dead_axeman"]].mean()
