@@ -31,15 +31,26 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from balance.gate import check_budget, to_markdown, write_results
+    from tqdm import tqdm
+
+    from balance.gate import check_budget, load_budget, to_markdown, write_results
     from balance.report.build import append_step_summary
 
+    claims = len(load_budget(args.budget).model.claims)
+    bar = tqdm(total=claims, unit="claim", file=sys.stderr, disable=None, leave=False,
+               desc="balance check")
+
     def show(result) -> None:
+        bar.clear()
         sys.stdout.write(result.line() + "\n")
         sys.stdout.flush()
+        bar.update(1)
 
-    result = check_budget(args.budget, executor=args.executor, scheduler=args.scheduler,
-                          workers=args.workers, seed=args.seed, on_claim=show)
+    try:
+        result = check_budget(args.budget, executor=args.executor, scheduler=args.scheduler,
+                              workers=args.workers, seed=args.seed, on_claim=show)
+    finally:
+        bar.close()
     out = Path(args.out) if args.out else Path("results") / f"check-{Path(args.budget).stem}"
     write_results(result, out)
     append_step_summary(to_markdown(result))
