@@ -167,6 +167,11 @@ def test_impossible_kit_is_refused_at_compile(member, fragment):
         compiled(duel(member, {}))
 
 
+def test_too_many_fighters_is_a_clear_error():
+    with pytest.raises(OptionError, match="at most 120 fighters"):
+        compiled(duel({"count": 100}, {"count": 21}))
+
+
 def test_a_scenario_changes_the_harm_track():
     fight = compiled(duel({}, {}, tables={"harm_track": {"incapacitated": {"above": 4}}}))
     assert fight.fighters[0].down_at == 9       # harm above 4 x 2

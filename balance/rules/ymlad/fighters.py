@@ -63,6 +63,7 @@ from balance.rules.ymlad.tables import (
 )
 
 NEVER = 30_000          # a harm total no fight reaches: "never yields", "never dies"
+MAX_FIGHTERS = 120      # places and targets are int8 in the kernel
 BANDS = {"close": 0, "medium": 1, "long": 2}
 
 
@@ -289,10 +290,11 @@ def harm_margin(a: Fighter, d: Fighter, style: int, band: int = 0, charge: bool 
 def compile_fight(scenario: Any, tables: Any) -> YmladFight:
     """Turn a validated ``YmladScenario`` and its resolved tables into a :class:`YmladFight`."""
     r = scenario.rules
-    fighters = tuple(
-        _fighter(side, name, spec, scenario, tables)
-        for side, name, spec in scenario.fighters(tables)
-    )
+    specs = scenario.fighters(tables)
+    if len(specs) > MAX_FIGHTERS:
+        raise OptionError(f"a Ymlad fight holds at most {MAX_FIGHTERS} fighters (places are "
+                          f"int8 in the kernel); this one has {len(specs)}")
+    fighters = tuple(_fighter(side, name, spec, scenario, tables) for side, name, spec in specs)
     distances = tuple(scenario.distance if s.distance is None else s.distance
                       for s in scenario.sides)
     return YmladFight(

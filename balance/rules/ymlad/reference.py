@@ -9,7 +9,7 @@ here literally, one d6 at a time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -24,7 +24,6 @@ from balance.rules.ymlad.fighters import (
     track_penalty,
 )
 from balance.rules.ymlad.tables import (
-    CHARGE_PIERCING_BONUS,  # noqa: F401  (named in docstrings: the charge margin)
     CLOSE,
     DISENGAGE_BONUS,
     FORMATION,
@@ -132,7 +131,7 @@ class Snapshot:
     status: tuple[int, ...]
     penalty: tuple[int, ...]
     grapple: tuple[int, ...]
-    close_with: tuple[int | None, ...] = field(default=())
+    close_with: tuple[int | None, ...]
 
 
 def snapshot(combat: Combat) -> Snapshot:
