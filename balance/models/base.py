@@ -6,7 +6,7 @@ unknown keys, so a typo is an error rather than a silently ignored setting.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,3 +27,24 @@ Distance = Annotated[float, Field(ge=0, le=100_000)]
 
 # A reference from a member to a table row: path in the scenario, the table, and the name.
 Reference = tuple[tuple[str | int, ...], str, str]
+
+# Group fights (shared by every rule system): who a fighter attacks, and when a side breaks.
+# See balance.engine.targeting for what each policy does and balance.engine.morale.
+TargetPolicy = Literal["first", "weakest", "dangerous", "nearest", "spread", "random", "fixed"]
+
+
+class Targeting(Strict):
+    """A fighter's (or a side's default) choice of target. ``targets`` lists fighter names
+    in order of preference for the ``fixed`` policy (foes not listed come after, in
+    scenario order). Targets are kept until they fall."""
+
+    target: TargetPolicy = "first"
+    targets: tuple[Name, ...] = ()
+
+
+class Morale(Strict):
+    """When a whole side breaks: once the share of its fighters who are down reaches
+    ``breaks_at``, every fighter of the side still standing flees (drawing whatever free
+    strikes the rule system gives a fleeing fighter). None: the side never breaks."""
+
+    breaks_at: Annotated[float, Field(gt=0, le=1)] | None = None
