@@ -2,6 +2,8 @@
 
 Prints the exact distribution of a dice expression (or the exact chance that it is at least
 another one) and, with ``--samples``, a seeded Monte Carlo estimate beside it as a check.
+``balance dice --resistance ACTIVE PASSIVE`` gives the percentile family's Resistance Table
+chance instead (see :mod:`balance.dice.resistance`).
 Sampling runs in blocks of at most :data:`BLOCK` rolls, block ``i`` drawing from its own
 stream ``SeedSequence(seed, spawn_key=(i,))``, so memory stays bounded and the numbers for a
 given seed and sample count never depend on anything else.
@@ -18,6 +20,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from balance.dice import DiceExpr, Pmf, parse
+from balance.dice.resistance import resistance_chance, resistance_roll
 from balance.engine.run import block_rng, block_sizes
 from balance.errors import OptionError
 from balance.report.stats import wilson
@@ -39,9 +42,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog="An expression that starts with '-' goes after '--' "
                "(balance dice -- -1+d6) or as --vs=-1+d6.",
     )
-    parser.add_argument("expr", metavar="EXPR", help="dice expression")
+    parser.add_argument("expr", metavar="EXPR", nargs="?",
+                        help="dice expression (required unless --resistance is given)")
     parser.add_argument("--vs", metavar="EXPR",
                         help="print P(EXPR >= this expression), the two rolled independently")
+    parser.add_argument("--resistance", nargs=2, type=int, metavar=("ACTIVE", "PASSIVE"),
+                        help="exact chance that characteristic ACTIVE overcomes PASSIVE on "
+                             "the percentile family's Resistance Table (50%% + 5%% a point)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--samples", type=int, metavar="N",
                         help="also estimate by rolling N times (a check on the exact values)")
@@ -52,13 +59,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``balance dice``: validate the options, compute, print; returns 0."""
-    expr = parse(args.expr)
-    vs = parse(args.vs) if args.vs is not None else None
     samples, seed = args.samples, args.seed
     if samples is not None and samples <= 0:
         raise OptionError(f"--samples must be a positive integer, got {samples}")
     if seed < 0:
         raise OptionError(f"--seed must be a non-negative integer, got {seed}")
+    resistance = getattr(args, "resistance", None)
+    if resistance is not None:
+        if args.expr is not None or args.vs is not None:
+            raise OptionError("--resistance takes no dice expression and no --vs")
+        _resistance(*resistance, samples, seed, as_json=args.json)
+        return 0
+    if args.expr is None:
+        raise OptionError("a dice expression is required (or --resistance ACTIVE PASSIVE)")
+    expr = parse(args.expr)
+    vs = parse(args.vs) if args.vs is not None else None
     if vs is None:
         _distribution(expr, samples, seed, as_json=args.json)
     else:
@@ -167,6 +182,31 @@ def _comparison(expr: DiceExpr, vs: DiceExpr, samples: int | None, seed: int, *,
         _out(json.dumps(doc))
         return
     _out(f"P({expr} >= {vs}) = {p:.6f}  ({_pct(p)})")
+    if hits is not None:
+        lo, hi = wilson(hits, samples)
+        _out(f"sampled: {hits / samples:.6f}  (95% Wilson {lo:.6f}..{hi:.6f}; "
+             f"{samples:,} rolls, seed {seed})")
+
+
+def _resistance(active: int, passive: int, samples: int | None, seed: int, *,
+                as_json: bool) -> None:
+    """The Resistance Table chance, exact, with a seeded sampled check if asked."""
+    for name, value in (("ACTIVE", active), ("PASSIVE", passive)):
+        if not 0 <= value <= 1000:
+            raise OptionError(f"--resistance {name} must be between 0 and 1000, got {value}")
+    p = int(resistance_chance(active, passive)) / 100
+    hits = None
+    if samples:
+        hits = sum(int(np.count_nonzero(resistance_roll(block_rng(seed, index), active,
+                                                        passive, size)))
+                   for index, size in enumerate(block_sizes(samples, BLOCK)))
+    if as_json:
+        doc: dict[str, object] = {"active": active, "passive": passive, "p_success": p}
+        if hits is not None:
+            doc |= {"samples": samples, "seed": seed, "sampled_p_success": hits / samples}
+        _out(json.dumps(doc))
+        return
+    _out(f"P(active {active} overcomes passive {passive}) = {p:.2f}  ({_pct(p)})")
     if hits is not None:
         lo, hi = wilson(hits, samples)
         _out(f"sampled: {hits / samples:.6f}  (95% Wilson {lo:.6f}..{hi:.6f}; "

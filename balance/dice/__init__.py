@@ -8,6 +8,7 @@ Imports numpy and the standard library only.
 
 from balance.dice.exact import Pmf
 from balance.dice.expr import Constant, Dice, DiceExpr, Drift, Term, parse
+from balance.dice.resistance import resistance_chance, resistance_p, resistance_roll
 from balance.dice.sample import Size, d20, d100, drift, ndm
 
 __all__ = [
@@ -23,4 +24,7 @@ __all__ = [
     "drift",
     "ndm",
     "parse",
+    "resistance_chance",
+    "resistance_p",
+    "resistance_roll",
 ]

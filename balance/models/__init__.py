@@ -11,11 +11,14 @@ from typing import Any
 from pydantic.json_schema import models_json_schema
 
 from balance.errors import closest
-from balance.models import yags, ymlad
+from balance.models import percentile, yags, ymlad
 
 SCENARIO_MODELS: dict[str, type] = {"yags": yags.YagsScenario, "ymlad": ymlad.YmladScenario}
+SCENARIO_MODELS["percentile"] = percentile.PercentileScenario
 TABLE_MODELS: dict[str, type] = {"yags": yags.Tables, "ymlad": ymlad.Tables}
+TABLE_MODELS["percentile"] = percentile.Tables
 ROW_MODELS: dict[str, dict[str, type]] = {"yags": yags.ROW_MODELS, "ymlad": ymlad.ROW_MODELS}
+ROW_MODELS["percentile"] = percentile.ROW_MODELS
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from balance.rules.base import RuleSystem
+from balance.rules.percentile import PercentileSystem
 from balance.rules.yags import YagsSystem
 from balance.rules.ymlad import YmladSystem
 
 REGISTRY: dict[str, RuleSystem] = {"yags": YagsSystem(), "ymlad": YmladSystem()}
+REGISTRY["percentile"] = PercentileSystem()
 
 
 def get(ruleset: str) -> RuleSystem:

@@ -71,6 +71,37 @@ EXAMPLES = {
                                                              policy={"style": "close"})]}]},
     },
 }
+
+
+def percentile_member(skill: int = 60, **kw) -> dict:
+    member = {"characteristics": {"STR": 13, "CON": 13, "SIZ": 13, "DEX": 12},
+              "skills": {"attack": skill, "shield": skill}, "weapon": "broadsword",
+              "shield": "full_shield", "armour": "none"}
+    member.update(kw)
+    return member
+
+
+def percentile_duel(a: dict, b: dict, **kw) -> dict:
+    scenario = {"name": "duel", "ruleset": "percentile", "trials": 1000, "seed": 1,
+                "sides": [{"name": "a", "members": [a]}, {"name": "b", "members": [b]}]}
+    scenario.update(kw)
+    return scenario
+
+
+EXAMPLES["percentile"] = {
+    "duel": lambda skill_a, skill_b: percentile_duel(percentile_member(12 * skill_a),
+                                                     percentile_member(12 * skill_b)),
+    "group": lambda: {
+        "name": "group", "ruleset": "percentile", "trials": 1000, "seed": 1,
+        "sides": [{"name": "a", "members": [percentile_member(75),
+                                            percentile_member(50, weapon="long_spear",
+                                                              shield=None)]},
+                  {"name": "b", "members": [percentile_member(60, count=2)]},
+                  {"name": "c", "members": [percentile_member(40, weapon="fist",
+                                                              shield=None)]}]},
+}
+
+
 RULESETS = sorted(REGISTRY)
 
 

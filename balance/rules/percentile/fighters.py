@@ -1,0 +1,460 @@
+"""Compile a validated percentile scenario into flat per-fighter numbers both kernels use.
+
+The scalar reference and the vectorised kernel start from one :class:`PercentileFight`, so
+they agree on every derived number (hit points, damage bonus, each item's skills and damage
+distributions, the situation each fighter fights in) and differ only in how they play the
+rules. Members with ``count: k`` become k fighters. numpy and the standard library only: the
+scenario and tables are read by attribute, never imported.
+
+Each fighter carries four *items*: the main weapon, the off hand (a shield or a second
+weapon), a sidearm (drawn when a missile weapon meets a foe in reach, or the main weapon
+breaks) and fists (always there). Missing ones are marked absent.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from balance.dice import parse
+from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, RETREAT
+from balance.errors import Problem, ScenarioError
+from balance.rules.percentile import damage as dmg
+from balance.rules.percentile.damage import PmfTable
+from balance.rules.percentile.tables import (
+    LENGTHS,
+    LIGHTS,
+    SHIELD_SIZES,
+    SPACES,
+    Levels,
+    ceil_div,
+    hit_points_average,
+    hit_points_con_adjusted,
+)
+
+MAIN, OFF, SIDE, FIST = 0, 1, 2, 3
+ITEM_NAMES = ("main", "off_hand", "sidearm", "fist")
+MELEE, THROWN, MISSILE = 0, 1, 2
+KINDS = {"melee": MELEE, "thrown": THROWN, "missile": MISSILE}
+DB_FULL, DB_HALF, DB_NONE = 0, 1, 2
+DB_MODES = {"full": DB_FULL, "half": DB_HALF, "none": DB_NONE}
+UNBREAKABLE = 30_000       # item hit points of fists and unbreakable weapons
+UNLIMITED = 30_000         # ammunition when the member gives none
+DRAW_RANKS = 5             # seed 004: drawing a weapon costs five DEX ranks
+DRAW_FREE_SKILL = 101      # ... unless the skill with it is 101% or more
+AUTO, PARRY, DODGE, NO_DEFENCE = 0, 1, 2, 3
+DEFENCES = {"auto": AUTO, "parry": PARRY, "dodge": DODGE, "none": NO_DEFENCE}
+MOVE_AUTO = -1
+MOVEMENTS = {"auto": MOVE_AUTO, "close": CLOSE, "hold": HOLD,
+             "keep_distance": KEEP_DISTANCE, "retreat": RETREAT}
+POSITIONS = {"lower": -1, "level": 0, "higher": 1, "down": 0}
+COVERS = {"none": 0, "partial": 1, "full": 2}
+FUMBLE_EFFECTS = ("lose_next_attack", "drop_weapon", "weapon_breaks", "hit_self", "fall")
+LOSE_ATTACK, DROP, BREAK, HIT_SELF, FALL = range(5)
+DEFAULT_SITUATION = {"light": "bright", "space": "open", "underwater": False,
+                     "position": "level", "cover": "none", "steep": False, "slick": False}
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing a fighter can strike or parry with, and its fixed numbers."""
+
+    present: bool = False
+    name: str = ""
+    shield: bool = False
+    attack: int = 0               # percent, before situations
+    parry: int = 0
+    can_parry: bool = False
+    kind: int = MELEE
+    length: int = 0
+    space: float = 0.0            # yards of clear room it needs
+    thrusting: bool = False
+    two_handed: bool = False
+    entangles: bool = False
+    improvised: bool = False
+    range: int = 0                # base range in yards (0: none)
+    reload: int = 0
+    volley: int = 1
+    db_mode: int = DB_FULL
+    hp: int = UNBREAKABLE
+    shield_size: int = 0
+    damage: str = "0"             # the damage dice, as written (the reference rolls these)
+    normal: int = 0               # PmfTable indices of the weapon's damage
+    impale: int = 0
+    pulled: int = 0
+    pulled_impale: int = 0
+    minimum: int = 0
+    limits: tuple[int, int, int] = (1, 1, 1)   # attackers per target: open, cramped, corridor
+    draw_free: bool = False
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """One combatant's fixed numbers (characteristics, skills, situation, policy, items)."""
+
+    side: int
+    name: str
+    STR: int
+    CON: int
+    SIZ: int
+    INT: int
+    POW: int
+    DEX: int
+    hp: int
+    move: int
+    mount_move: int               # 0: no mount
+    ride: int
+    dodge: int
+    search: int
+    listen: int
+    humanoid: bool
+    noisy: bool
+    db_text: str                  # damage bonus, half of it, the mount's, armour: as dice
+    half_db_text: str
+    horse_db_text: str
+    armour_text: str
+    db_own: int                   # ... and as PmfTable indices for the kernel
+    db_half: int
+    db_horse: int
+    armour: int
+    light: int
+    clearance: float              # inf in the open
+    space_class: int              # OPEN, CRAMPED or CORRIDOR
+    underwater: bool
+    level: int                    # -1 lower, 0 level, +1 higher
+    starts_down: bool
+    cover: int                    # 0 none, 1 partial, 2 full
+    steep: bool
+    slick: bool
+    defence: int
+    movement: int
+    aim_steps: int
+    small_part: bool
+    volley: bool
+    extra_attack: bool
+    disarm: bool
+    knockback: bool
+    knockout: bool
+    pull_blows: bool
+    entangle: bool
+    riposte: bool
+    brace: bool
+    stand_up: bool
+    break_off_at: int
+    break_off_dodge: bool
+    ammo: int
+    items: tuple[Item, Item, Item, Item]
+
+    @property
+    def mounted(self) -> bool:
+        return self.mount_move > 0
+
+
+@dataclass(frozen=True)
+class FightRules:
+    """Rule options of the core (see docs/rules/percentile.md)."""
+
+    critical_needs_critical: bool = True
+    broken_parry_passes_excess: bool = True
+    major_wound_roll: int = 5
+    fatigue: bool = False
+    reach: float = 1.0            # yards: touching distance, where blows are exchanged
+    charge_run: float = 3.0       # yards a rider must cover, arriving, for a charge
+
+
+@dataclass(frozen=True)
+class PercentileFight:
+    """A compiled fight: fighters in scenario order, sides, rules and the damage pmfs."""
+
+    fighters: tuple[Fighter, ...]
+    side_names: tuple[str, ...]
+    side_distance: tuple[float, ...]      # yards of each side from side 0
+    max_rounds: int
+    levels: Levels
+    rules: FightRules
+    pmfs: PmfTable
+    fumble_weights: tuple[int, ...]       # by effect (FUMBLE_EFFECTS order)
+
+    @property
+    def n(self) -> int:
+        return len(self.fighters)
+
+    @property
+    def side_of(self) -> np.ndarray:
+        """(n_combatants,) int8: the side index of each fighter."""
+        return np.array([f.side for f in self.fighters], dtype=np.int8)
+
+    @property
+    def fighter_names(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fighters)
+
+    @cached_property
+    def uses(self) -> frozenset[str]:
+        """Which optional rules can act in this fight (the kernel skips the others)."""
+        fs = self.fighters
+        items = [i for f in fs for i in f.items if i.present]
+        uses = {name for name in ("small_part", "volley", "extra_attack", "disarm",
+                                  "knockback", "knockout", "pull_blows", "entangle", "brace")
+                if any(getattr(f, name) for f in fs)}
+        uses |= {"missiles"} if any(i.kind != MELEE for i in items) else set()
+        uses |= {"mounts"} if any(f.mounted for f in fs) else set()
+        uses |= {"break_off"} if any(f.break_off_at > 0 for f in fs) else set()
+        uses |= {"slick"} if any(f.slick for f in fs) else set()
+        uses |= {"improvised"} if any(i.improvised for i in items) else set()
+        uses |= {"fatigue"} if self.rules.fatigue else set()
+        moving = any(f.movement in (KEEP_DISTANCE, RETREAT) for f in fs)
+        uses |= {"distance"} if any(d > self.rules.reach for d in self.side_distance[1:]) \
+            or moving or uses & {"knockback", "entangle"} else set()
+        uses |= {"groups"} if len(fs) > 2 else set()
+        uses |= {"dark"} if any(f.light != LIGHTS["bright"] for f in fs) else set()
+        uses |= {"cramped"} if any(math.isfinite(f.clearance) for f in fs) else set()
+        uses |= {"underwater"} if any(f.underwater for f in fs) else set()
+        uses |= {"cover"} if any(f.cover for f in fs) else set()
+        uses |= {"height"} if any(f.level for f in fs) or "mounts" in uses else set()
+        uses |= {"two_weapons"} if any(f.items[OFF].present and not f.items[OFF].shield
+                                       for f in fs) else set()
+        uses |= {"stun"} if uses & {"knockback", "knockout"} else set()
+        return frozenset(uses)
+
+    @cached_property
+    def static(self) -> Static:
+        """Every fixed number as arrays for the kernel: (c,) per fighter, (4, c) per item."""
+        return Static(self)
+
+    def column(self, name: str, dtype: Any = np.int16) -> np.ndarray:
+        """One fixed number for every fighter, as a (n_combatants,) array."""
+        return np.array([getattr(f, name) for f in self.fighters], dtype=dtype)
+
+    def item_column(self, name: str, dtype: Any = np.int16) -> np.ndarray:
+        """One item number for every item slot and fighter, as a (4, n_combatants) array."""
+        return np.array([[getattr(f.items[k], name) for f in self.fighters]
+                         for k in range(4)], dtype=dtype)
+
+
+# --- compiling -----------------------------------------------------------------------------
+
+
+def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
+    """Turn a validated ``PercentileScenario`` and its resolved ``Tables`` into a fight."""
+    pmfs = PmfTable()
+    fighters: list[Fighter] = []
+    problems: list[Problem] = []
+    for side_index, side in enumerate(scenario.sides):
+        for member_index, member in enumerate(side.members):
+            path = f"sides[{side_index}].members[{member_index}]"
+            problems += _check_hands(member, tables, path)
+            base = member.name or (side.name if len(side.members) == 1 else
+                                   f"{side.name}.{member_index}")
+            situation = _situation(scenario.situation, side.situation, member.situation)
+            for k in range(member.count):
+                name = base if member.count == 1 else f"{base}#{k + 1}"
+                fighters.append(_fighter(side_index, name, member, situation, scenario.rules,
+                                         tables, pmfs))
+    if problems:
+        raise ScenarioError(problems)
+    r = scenario.rules
+    weights = [0] * len(FUMBLE_EFFECTS)
+    for row in tables.fumbles.values():
+        weights[FUMBLE_EFFECTS.index(row.effect)] += row.weight
+    distance = tuple(float(scenario.distance if s.distance is None else s.distance)
+                     for s in scenario.sides)
+    return PercentileFight(
+        fighters=tuple(fighters),
+        side_names=tuple(s.name for s in scenario.sides),
+        side_distance=distance,
+        max_rounds=scenario.max_rounds,
+        levels=Levels(r.critical_divisor, r.special_divisor, r.fumble_divisor,
+                      r.auto_success, r.auto_failure),
+        rules=FightRules(r.critical_needs_critical, r.broken_parry_passes_excess,
+                         r.major_wound_roll, r.fatigue, r.reach, r.charge_run),
+        pmfs=pmfs,
+        fumble_weights=tuple(weights),
+    )
+
+
+def _check_hands(member: Any, tables: Any, path: str) -> list[Problem]:
+    """A two-handed main weapon leaves no hand for a shield or a second weapon."""
+    problems = []
+    if tables.weapons[member.weapon].two_handed:
+        for field_name in ("shield", "off_hand"):
+            if getattr(member, field_name) is not None:
+                problems.append(Problem(
+                    f"{member.weapon!r} is two-handed: no hand is left for the "
+                    f"{field_name.replace('_', ' ')} {getattr(member, field_name)!r}",
+                    f"{path}.{field_name}"))
+    main = tables.weapons[member.weapon]
+    if main.entangles and main.kind != "melee":
+        problems.append(Problem(f"{member.weapon!r} is thrown to entangle: carry it as the "
+                                "off_hand weapon with policy.entangle", f"{path}.weapon"))
+    if member.off_hand is not None and tables.weapons[member.off_hand].two_handed:
+        problems.append(Problem(f"{member.off_hand!r} is two-handed and cannot be an off-hand "
+                                "weapon", f"{path}.off_hand"))
+    return problems
+
+
+def _situation(*levels: Any) -> dict[str, Any]:
+    """The situation of one fighter: the nearest level that sets each key wins."""
+    out = dict(DEFAULT_SITUATION)
+    for level in levels:
+        for key in DEFAULT_SITUATION:
+            value = getattr(level, key)
+            if value is not None:
+                out[key] = value
+    return out
+
+
+def damage_bonus_text(total: int, rows: Any) -> str:
+    """The damage bonus for STR+SIZ ``total``: the row with the largest ``at_least`` not
+    above it; beyond the last row each further 16 points adds 1D6 (family convention)."""
+    ordered = sorted(rows.values(), key=lambda row: row.at_least)
+    fits = [row for row in ordered if row.at_least <= total] or ordered[:1]
+    row = fits[-1]
+    extra = (total - row.at_least) // 16 if row is ordered[-1] else 0
+    return row.bonus if extra <= 0 else f"{row.bonus}+{extra}D6"
+
+
+def _fighter(side: int, name: str, member: Any, situation: dict[str, Any], rules: Any,
+             tables: Any, pmfs: PmfTable) -> Fighter:
+    ch, sk, pol = member.characteristics, member.skills, member.policy
+    if member.hit_points is not None:
+        hp = member.hit_points
+    elif rules.hit_points == "average":
+        hp = int(hit_points_average(ch.CON, ch.SIZ))
+    else:
+        hp = int(hit_points_con_adjusted(ch.CON, ch.SIZ, ch.POW))
+    db_text = damage_bonus_text(ch.STR + ch.SIZ, tables.damage_bonus)
+    mount = tables.mounts[member.mount] if member.mount is not None else None
+    horse_text = damage_bonus_text(mount.STR + mount.SIZ, tables.damage_bonus) if mount else "0"
+    protection = tables.armour[member.armour].protection
+    armour_text = str(protection)
+    space = situation["space"]
+    clearance = tables.spaces[space].clearance
+    main = tables.weapons[member.weapon]
+    attack = sk.attack if sk.attack is not None else main.skill
+    items = (
+        _weapon_item(member.weapon, main, attack, sk.parry if sk.parry is not None else attack,
+                     tables, pmfs),
+        _off_item(member, attack, tables, pmfs),
+        _weapon_item(member.sidearm, tables.weapons[member.sidearm],
+                     sk.sidearm if sk.sidearm is not None else
+                     tables.weapons[member.sidearm].skill, None, tables, pmfs)
+        if member.sidearm is not None else Item(),
+        _weapon_item("fist", tables.weapons["fist"],
+                     sk.brawl if sk.brawl is not None else tables.weapons["fist"].skill,
+                     None, tables, pmfs, can_parry=False),
+    )
+    return Fighter(
+        side=side, name=name, STR=ch.STR, CON=ch.CON, SIZ=ch.SIZ, INT=ch.INT, POW=ch.POW,
+        DEX=ch.DEX, hp=hp, move=member.move, mount_move=mount.move if mount else 0,
+        ride=sk.ride if sk.ride is not None else 0,
+        dodge=sk.dodge if sk.dodge is not None else 2 * ch.DEX,
+        search=sk.search, listen=sk.listen, humanoid=member.humanoid, noisy=member.noisy,
+        db_text=db_text, half_db_text=dmg.half_bonus_text(db_text), horse_db_text=horse_text,
+        armour_text=armour_text,
+        db_own=pmfs.add(parse(db_text).pmf()),
+        db_half=pmfs.add(parse(dmg.half_bonus_text(db_text)).pmf()),
+        db_horse=pmfs.add(parse(horse_text).pmf()),
+        armour=pmfs.add(parse(armour_text).pmf()),
+        light=LIGHTS[situation["light"]],
+        clearance=math.inf if clearance is None else float(clearance),
+        space_class=SPACES[space],
+        underwater=situation["underwater"],
+        level=POSITIONS[situation["position"]],
+        starts_down=situation["position"] == "down",
+        cover=COVERS[situation["cover"]],
+        steep=situation["steep"],
+        slick=situation["slick"],
+        defence=DEFENCES[pol.defence],
+        movement=MOVEMENTS[pol.movement],
+        aim_steps=pol.aim // 5,
+        small_part=pol.small_part, volley=pol.volley, extra_attack=pol.extra_attack,
+        disarm=pol.disarm, knockback=pol.knockback, knockout=pol.knockout,
+        pull_blows=pol.pull_blows, entangle=pol.entangle, riposte=pol.riposte,
+        brace=pol.brace, stand_up=pol.stand_up, break_off_at=pol.break_off_at,
+        break_off_dodge=pol.break_off_by == "dodge",
+        ammo=UNLIMITED if member.ammo is None else member.ammo,
+        items=items,
+    )
+
+
+def _off_item(member: Any, attack: int, tables: Any, pmfs: PmfTable) -> Item:
+    sk = member.skills
+    if member.shield is not None:
+        row = tables.shields[member.shield]
+        skill = sk.shield if sk.shield is not None else row.skill
+        length = tables.lengths["short"]
+        return Item(
+            present=True, name=member.shield, shield=True, attack=skill, parry=skill,
+            can_parry=True, length=LENGTHS["short"], space=length.space, hp=row.hp,
+            shield_size=SHIELD_SIZES[row.size], limits=_limits(length.attackers),
+            draw_free=skill >= DRAW_FREE_SKILL, **_damage_indices(row.damage, pmfs))
+    if member.off_hand is not None:
+        # Seed 004: the off-hand skill starts at half the current skill with that weapon
+        # (the lab: half the attack skill for the same weapon, else half its base).
+        row = tables.weapons[member.off_hand]
+        default = ceil_div(attack if member.off_hand == member.weapon else row.skill, 2)
+        skill = sk.off_hand if sk.off_hand is not None else int(default)
+        return _weapon_item(member.off_hand, row, skill, skill, tables, pmfs)
+    return Item()
+
+
+def _limits(attackers: Any) -> tuple[int, int, int]:
+    return (attackers.open, attackers.cramped, attackers.corridor)
+
+
+def _damage_indices(text: str, pmfs: PmfTable) -> dict[str, Any]:
+    return {"damage": text, "normal": pmfs.add(dmg.weapon_pmf(text)),
+            "impale": pmfs.add(dmg.impale_pmf(text)),
+            "pulled": pmfs.add(dmg.pulled_pmf(text)),
+            "pulled_impale": pmfs.add(dmg.pulled_pmf(text, impale=True)),
+            "minimum": max(0, dmg.minimum(text))}
+
+
+def _weapon_item(name: str, row: Any, attack: int, parry: int | None, tables: Any,
+                 pmfs: PmfTable, can_parry: bool | None = None) -> Item:
+    length = tables.lengths[row.length]
+    kind = KINDS[row.kind]
+    if can_parry is None:
+        can_parry = kind == MELEE and not row.entangles
+    return Item(
+        present=True, name=name, attack=attack, parry=attack if parry is None else parry,
+        can_parry=can_parry, kind=kind, length=LENGTHS[row.length], space=length.space,
+        thrusting=row.thrusting, two_handed=row.two_handed, entangles=row.entangles,
+        improvised=row.improvised, range=row.range or 0, reload=row.reload, volley=row.volley,
+        db_mode=DB_MODES[row.db], hp=UNBREAKABLE if row.hp is None else row.hp,
+        limits=_limits(length.thrusting_attackers if row.thrusting else length.attackers),
+        draw_free=attack >= DRAW_FREE_SKILL, **_damage_indices(row.damage, pmfs))
+
+
+class Static:
+    """The fixed numbers of a fight as arrays: ``x.STR`` is (c,), ``x.item_attack`` (4, c)
+    (item slot, fighter), ``x.limits`` (4, c, 3) (slot, fighter, target's space)."""
+
+    def __init__(self, fight: PercentileFight) -> None:
+        floats = ("clearance", "space")   # a fighter's clearance, an item's space
+        fs = fight.fighters
+        self.c = len(fs)
+        self.n_sides = len(fight.side_names)
+        for name in Fighter.__dataclass_fields__:
+            if name in ("items", "name") or name.endswith("_text"):
+                continue
+            values = [getattr(f, name) for f in fs]
+            dtype = np.float64 if name in floats else (
+                bool if isinstance(values[0], bool) else np.int32)
+            setattr(self, name, np.array(values, dtype=dtype))
+        self.mounted = np.array([f.mounted for f in fs], dtype=bool)
+        for name in Item.__dataclass_fields__:
+            if name in ("name", "limits", "damage"):
+                continue
+            values = [[getattr(f.items[k], name) for f in fs] for k in range(4)]
+            dtype = np.float64 if name in floats else (
+                bool if isinstance(values[0][0], bool) else np.int32)
+            setattr(self, f"item_{name}", np.array(values, dtype=dtype))
+        self.item_is_fist = np.array([[f.items[k].name == "fist" for f in fs]
+                                      for k in range(4)], dtype=bool)
+        self.limits = np.array([[f.items[k].limits for f in fs] for k in range(4)],
+                               dtype=np.int32)

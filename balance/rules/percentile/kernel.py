@@ -1,0 +1,545 @@
+"""The vectorised percentile round (docs/rules/percentile.md), for every open trial at once.
+
+Layout: every state array is (n_places, n_trials), fighters in scenario order (place k is
+fighter k in every trial: the acting order changes from round to round with movement, so
+nothing is seated). Python loops run over the round's steps, DEX-rank keys, places and
+sides, never over trials; each step works on the batch of trials it concerns
+(``kernel_strike`` resolves the blows). Rules that cannot act in a fight (no missiles, no
+mounts, full light, ...) are skipped by name (``PercentileFight.uses``). ``reference.py`` is
+the readable scalar version of the same rules, the oracle this kernel is tested against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, start_positions, step
+from balance.engine.state import TrialState
+from balance.engine.status import FLED, STANDING
+from balance.engine.targeting import NO_TARGET
+from balance.rules.percentile import tables as tb
+from balance.rules.percentile.fighters import (
+    DRAW_RANKS,
+    FIST,
+    MAIN,
+    MELEE,
+    MOVE_AUTO,
+    OFF,
+    PercentileFight,
+)
+from balance.rules.percentile.kernel_strike import (
+    DISARM,
+    ENTANGLE,
+    KNOCKBACK,
+    NONE,
+    STRIKE,
+    Ctx,
+    at_rows,
+    can_strike,
+    fall,
+    gap,
+    in_reach,
+    melee_attack,
+    missile_volley,
+    raw_harm,
+    spear_set,
+    switch_to_melee,
+)
+
+
+@dataclass
+class PercentileState(TrialState):
+    """Everything that changes in a fight; (c, n) arrays unless marked (4, c, n)."""
+
+    hp: np.ndarray            # int16
+    down: np.ndarray          # bool: fallen (seed 004, fighting while down)
+    stunned: np.ndarray       # bool
+    mounted: np.ndarray       # bool
+    pos: np.ndarray           # float32, yards on the shared line
+    wield: np.ndarray         # int8: item slot in hand
+    item_ok: np.ndarray       # (4, c, n) bool: present and not broken or dropped
+    item_hp: np.ndarray       # (4, c, n) int16
+    ammo: np.ndarray          # int16
+    reload: np.ndarray        # int8: rounds until the missile weapon can shoot again
+    entangled: np.ndarray     # bool
+    held_until: np.ndarray    # int16: an entangled fighter is held through this round
+    forfeit: np.ndarray       # bool: no attack this round
+    forfeit_next: np.ndarray
+    no_parry: np.ndarray      # bool: dropped weapon, no parry this round
+    no_parry_next: np.ndarray
+    draw_pending: np.ndarray  # bool: five DEX ranks owed for drawing
+    defended: np.ndarray      # bool: the round's one defence is used
+    volleyed: np.ndarray      # int16: rounds of volley fire
+    target: np.ndarray        # int8, this round
+    moved: np.ndarray         # float32, yards moved this round
+    charging: np.ndarray      # bool, this round
+    bracing: np.ndarray       # bool, this round
+    key: np.ndarray           # int16: 4 x DEX rank of this round's action
+    aim: np.ndarray           # int8: aiming steps this round
+    attacked: np.ndarray      # bool: made an attack this round
+    order: np.ndarray         # int8: this round's rank among equal DEX ranks (higher first)
+
+
+def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> PercentileState:
+    """Fresh trials: full hit points, side positions, main weapons in hand. No dice."""
+    S = fight.static
+    c = S.c
+
+    def per_fighter(values, dtype) -> np.ndarray:
+        return np.repeat(np.asarray(values, dtype=dtype)[:, None], n, axis=1)
+
+    def per_item(values, dtype) -> np.ndarray:
+        return np.repeat(np.asarray(values, dtype=dtype)[:, :, None], n, axis=2)
+
+    false = np.zeros((c, n), dtype=bool)
+    pos = start_positions(fight.side_of, list(fight.side_distance))
+    return PercentileState(
+        status=np.zeros((c, n), dtype=np.int8),
+        side=per_fighter(S.side, np.int8),
+        who=per_fighter(np.arange(c), np.int8),
+        hp=per_fighter(S.hp, np.int16),
+        down=per_fighter(S.starts_down, bool),
+        stunned=false.copy(),
+        mounted=per_fighter(S.mounted, bool),
+        pos=per_fighter(pos, np.float32),
+        wield=np.full((c, n), MAIN, dtype=np.int8),
+        item_ok=per_item(S.item_present, bool),
+        item_hp=per_item(np.minimum(S.item_hp, 30_000), np.int16),
+        ammo=per_fighter(S.ammo, np.int16),
+        reload=np.zeros((c, n), dtype=np.int8),
+        entangled=false.copy(),
+        held_until=np.zeros((c, n), dtype=np.int16),
+        forfeit=false.copy(), forfeit_next=false.copy(),
+        no_parry=false.copy(), no_parry_next=false.copy(),
+        draw_pending=false.copy(), defended=false.copy(),
+        volleyed=np.zeros((c, n), dtype=np.int16),
+        target=np.full((c, n), NO_TARGET, dtype=np.int8),
+        moved=np.zeros((c, n), dtype=np.float32),
+        charging=false.copy(), bracing=false.copy(),
+        key=np.zeros((c, n), dtype=np.int16),
+        aim=np.zeros((c, n), dtype=np.int8),
+        attacked=false.copy(),
+        order=np.zeros((c, n), dtype=np.int8),
+    )
+
+
+def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Generator,
+               round_no: int) -> None:
+    """One round, the reference's steps 1 to 7, for every open trial."""
+    cx = Ctx(fight, fight.static, st, rng, round_no)
+    draw_order(cx)
+    if cx.uses("stun"):
+        recover_from_stun(cx)
+    choose_targets(cx)
+    if cx.uses("brace"):
+        brace(cx)
+    if cx.uses("distance"):
+        move(cx)
+    declare(cx)
+    act(cx)
+    if cx.uses("extra_attack"):
+        extra_attacks(cx)
+    end_of_round(st)
+
+
+# --- 1-2. stun, targets ------------------------------------------------------------------------
+
+
+def draw_order(cx: Ctx) -> None:
+    """A random order of the places for this round (the tie-break among equal DEX ranks and
+    equal DEX movers): ``order`` is each place's rank in it, 0..c-1, higher going first."""
+    st = cx.st
+    c, n = st.status.shape
+    if c == 1:
+        return
+    u = cx.rng.random((c, n))
+    if c == 2:
+        st.order[0] = u[0] > u[1]
+        st.order[1] = ~st.order[0].astype(bool)
+        return
+    st.order[:] = np.argsort(np.argsort(u, axis=0), axis=0)
+
+
+def recover_from_stun(cx: Ctx) -> None:
+    st = cx.st
+    who, rows = np.nonzero((st.status == STANDING) & st.stunned)
+    if rows.size:
+        ok = cx.succeeds(5 * cx.S.CON[who], rows.size)
+        st.stunned[who[ok], rows[ok]] = False
+
+
+def choose_targets(cx: Ctx) -> None:
+    """First standing foe in scenario order, within the attackers-per-target limit of the
+    attacker's weapon class in the foe's space (missile users unlimited)."""
+    st, S = cx.st, cx.S
+    c, n = st.status.shape
+    standing = st.status == STANDING
+    if c == 2:
+        both = standing[0] & standing[1]
+        st.target[0] = np.where(both, 1, NO_TARGET)
+        st.target[1] = np.where(both, 0, NO_TARGET)
+        return
+    places = np.arange(c)[:, None]
+    melee = S.item_kind[st.wield, places] == MELEE
+    engaged_by = np.zeros((c, n), dtype=np.int16)
+    target = np.full((c, n), NO_TARGET, dtype=np.int8)
+    for p in range(c):
+        free = standing[p].copy()
+        for q in range(c):
+            if S.side[q] == S.side[p]:
+                continue
+            ok = free & standing[q]
+            if not ok.any():
+                continue
+            limit = S.limits[st.wield[p], p, S.space_class[q]]
+            take = ok & (~melee[p] | (engaged_by[q] < limit))
+            target[p][take] = q
+            engaged_by[q] += take & melee[p]
+            free &= ~take
+    st.target[:] = target
+
+
+# --- 3. bracing and movement ---------------------------------------------------------------
+
+
+def brace(cx: Ctx) -> None:
+    st, S = cx.st, cx.S
+    c, n = st.status.shape
+    standing = st.status == STANDING
+    rows = np.arange(n)
+    st.bracing[:] = False
+    for p in range(c):
+        if not S.brace[p]:
+            continue
+        near = np.zeros(n, dtype=bool)
+        for q in range(c):
+            if S.side[q] != S.side[p]:
+                near |= standing[q] & in_reach(cx, p, q, rows)
+        slot = st.wield[p]
+        shield = st.item_ok[OFF, p] & S.item_shield[OFF, p]
+        spear = ((S.item_kind[slot, p] == MELEE) & S.item_thrusting[slot, p]
+                 & (S.item_length[slot, p] == tb.LONG))
+        st.bracing[p] = standing[p] & ~st.down[p] & ~near & (shield | spear)
+
+
+def movement_wish(cx: Ctx) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(policy, near, far) for every place and trial (see reference ``movement_wish``)."""
+    st, S = cx.st, cx.S
+    c, n = st.status.shape
+    places = np.arange(c)[:, None]
+    reach = np.float32(cx.fight.rules.reach)
+    slot = st.wield
+    kind = S.item_kind[slot, places]
+    policy = np.broadcast_to(S.movement[:, None], (c, n))
+    policy = np.where(policy == MOVE_AUTO, np.where(kind == MELEE, CLOSE, HOLD), policy)
+    rng_ = S.item_range[slot, places].astype(np.float32)
+    missile_near = np.where(policy == CLOSE,
+                            np.maximum(reach, (S.DEX / 3).astype(np.float32)[:, None]),
+                            rng_ / np.float32(2))
+    missile_far = np.where(policy == KEEP_DISTANCE, rng_, missile_near)
+    near = np.where(kind != MELEE, missile_near, reach).astype(np.float32)
+    far = np.where(kind != MELEE, missile_far, reach).astype(np.float32)
+    if cx.uses("entangle"):
+        tangler = entangle_slot(cx, places, np.arange(n)[None, :])
+        tgt = np.maximum(st.target, 0)
+        free_target = ~np.take_along_axis(st.entangled, tgt.astype(np.intp), axis=0)
+        use = (kind == MELEE) & (tangler != NONE) & free_target
+        tr = S.item_range[np.maximum(tangler, 0), places].astype(np.float32)
+        near = np.where(use, tr, near)
+        far = np.where(use, tr, far)
+    return policy, near, far
+
+
+def entangle_slot(cx: Ctx, who, rows) -> np.ndarray:
+    """The entangling item (OFF, else MAIN) of a fighter with policy ``entangle``, or NONE."""
+    st, S = cx.st, cx.S
+    off = S.entangle[who] & st.item_ok[OFF, who, rows] & S.item_entangles[OFF, who] \
+        & ~S.item_shield[OFF, who]
+    main = S.entangle[who] & st.item_ok[MAIN, who, rows] & S.item_entangles[MAIN, who]
+    return np.where(off, OFF, np.where(main, MAIN, NONE))
+
+
+def move(cx: Ctx) -> None:
+    """Movers move in DEX order (ties random), by the shared distance model."""
+    st, S = cx.st, cx.S
+    c = st.status.shape[0]
+    movers = ((st.status == STANDING) & (st.target != NO_TARGET) & ~st.down & ~st.entangled
+              & ~st.stunned & ~st.bracing)
+    if cx.fight.rules.fatigue:
+        movers &= ~tb.exhausted(cx.round_no, S.CON)[:, None]
+    if not movers.any():
+        return
+    policy, near, far = movement_wish(cx)
+    tgt = np.maximum(st.target, 0).astype(np.intp)
+    dist = np.abs(st.pos - np.take_along_axis(st.pos, tgt, axis=0))
+    wants = movers & np.where(policy == CLOSE, dist > near,
+                              np.where(policy == KEEP_DISTANCE, (dist < near) | (dist > far),
+                                       policy != HOLD))
+    rows = np.flatnonzero(wants.any(axis=0))
+    if not rows.size:
+        return
+    order = np.argsort(-(S.DEX[:, None] * c + st.order[:, rows]), axis=0, kind="stable")
+    speed = np.where(st.mounted, S.mount_move[:, None], S.move[:, None]).astype(np.float32)
+    for k in range(c):
+        p = order[k]
+        m = movers[p, rows]
+        if not m.any():
+            continue
+        p, r = p[m], rows[m]
+        foe = st.target[p, r]
+        old = st.pos[p, r]
+        new = step(old, st.pos[foe, r], policy[p, r], speed[p, r], near[p, r], far[p, r])
+        st.moved[p, r] = np.abs(new - old)
+        st.pos[p, r] = new
+    if cx.uses("slick"):
+        slip(cx, rows)
+    if cx.uses("mounts"):
+        r = rows
+        for p in range(c):
+            if S.mount_move[p] == 0:
+                continue
+            charge = (st.mounted[p, r] & (st.moved[p, r] >= cx.fight.rules.charge_run)
+                      & (st.moved[p, r] > 0) & (st.target[p, r] != NO_TARGET))
+            charge &= in_reach(cx, p, np.maximum(st.target[p, r], 0), r)
+            st.charging[p, r] = charge
+
+
+def slip(cx: Ctx, rows) -> None:
+    """Seed 004, slick surfaces: a DEX roll (x 5) after moving, or a fall; 00 costs 1D6."""
+    st, S = cx.st, cx.S
+    who, idx = np.nonzero((st.moved[:, rows] > 0) & S.slick[:, None])
+    if not idx.size:
+        return
+    r = rows[idx]
+    roll = cx.d100(idx.size)
+    falls = ~tb.roll_succeeds(roll, 5 * S.DEX[who], cx.levels)
+    fall(cx, who[falls], r[falls])
+    hurt = falls & (roll == 100)
+    if hurt.any():
+        raw_harm(cx, who[hurt], r[hurt], cx.rng.integers(1, 7, size=int(hurt.sum())))
+
+
+# --- 4. intents --------------------------------------------------------------------------------
+
+
+def declare(cx: Ctx) -> None:
+    """DEX-rank keys (4 x rank): DEX less yards moved, drawing and aiming; closers with the
+    shorter weapon (and riders charging a set spear) strike after the one they close on."""
+    st, S = cx.st, cx.S
+    c, n = st.status.shape
+    rows = np.arange(n)
+    acting = (st.status == STANDING) & (st.target != NO_TARGET)
+    places = np.arange(c)[:, None]
+    tgt = np.maximum(st.target, 0).astype(np.intp)
+    if cx.uses("missiles"):
+        shooter = acting & (S.item_kind[st.wield, places] != MELEE)
+        for p in range(c):
+            if shooter[p].any():
+                r = np.flatnonzero(shooter[p])
+                close = in_reach(cx, p, tgt[p, r], r)
+                if close.any():
+                    switch_to_melee(cx, np.full(int(close.sum()), p), r[close])
+    rank = S.DEX[:, None] - np.ceil(st.moved.astype(np.float64) - 1e-9).astype(np.int32)
+    draw = acting & st.draw_pending
+    rank = rank - DRAW_RANKS * draw
+    st.draw_pending &= ~acting
+    st.aim[:] = 0
+    if cx.uses("missiles"):
+        for p in range(c):
+            if not S.aim_steps[p] or S.volley[p]:
+                continue
+            slot = st.wield[p]
+            aims = acting[p] & (S.item_kind[slot, p] != MELEE)
+            aims &= gap(cx, p, tgt[p], rows) <= 2 * S.item_range[slot, p]
+            steps = np.where(aims, tb.aim_steps(S.aim_steps[p], rank[p]), 0)
+            st.aim[p] = steps
+            rank[p] -= 5 * steps
+    key = np.where(acting, 4 * rank, 0).astype(np.int16)
+    if cx.uses("distance"):
+        kind = S.item_kind[st.wield, places]
+        length = S.item_length[st.wield, places]
+        for p in range(c):
+            cand = (key[p] >= 4) & acting[p] & (st.moved[p] > 0)
+            if not cand.any():
+                continue
+            t = tgt[p]
+            key_t = key[t, rows]
+            cand &= (key_t >= 4) & in_reach(cx, p, t, rows)
+            longer = (kind[t, rows] == MELEE) & (kind[p] == MELEE) & (length[t, rows] > length[p])
+            set_spear = spear_set(cx, t, rows) & st.charging[p] if cx.uses("brace") else False
+            key[p] = np.where(cand & (longer | set_spear), np.minimum(key[p], key_t - 2), key[p])
+    st.key[:] = key
+
+
+# --- 5. actions ----------------------------------------------------------------------------
+
+
+def act(cx: Ctx) -> None:
+    """Keys from the highest down, equal keys in the round's random order; a fighter out of
+    the fight by its turn does not act."""
+    st = cx.st
+    c = st.status.shape[0]
+    slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, 0)
+    counts = np.bincount(slot_key.ravel())
+    for value in np.flatnonzero(counts)[::-1]:
+        if value < 2 * c:
+            break
+        for p in range(c):
+            rows = np.flatnonzero((slot_key[p] == value) & (st.status[p] == STANDING))
+            if rows.size:
+                take_action(cx, p, rows)
+
+
+def take_action(cx: Ctx, p: int, rows: np.ndarray) -> None:
+    """Place ``p``'s action in ``rows``: the first of the reference's cases that applies."""
+    st, S = cx.st, cx.S
+    if cx.exhausted(p):
+        return
+    if cx.uses("entangle"):
+        ent = st.entangled[p, rows]
+        if ent.any():
+            er = rows[ent]
+            er = er[cx.round_no > st.held_until[p, er]]
+            if er.size:
+                freed = cx.succeeds(3 * S.DEX[p], er.size)
+                st.entangled[p, er[freed]] = False
+            rows = rows[~ent]
+    if S.stand_up[p]:
+        down = st.down[p, rows]
+        if down.any():
+            dr = rows[down]
+            up = cx.succeeds(S.dodge[p], dr.size)
+            st.down[p, dr[up]] = False
+            rows = rows[~down]
+    rows = rows[~(st.stunned[p, rows] | st.forfeit[p, rows])]
+    if S.break_off_at[p] > 0 and rows.size:
+        leaving = (st.hp[p, rows] <= S.break_off_at[p]) & ~st.down[p, rows]
+        if leaving.any():
+            break_off(cx, p, rows[leaving])
+            rows = rows[~leaving]
+    if rows.size:
+        attack_action(cx, p, rows)
+
+
+def break_off(cx: Ctx, p: int, rows: np.ndarray) -> None:
+    """Seed 004: leave by a Dodge, or run and take one free unparried blow from each foe in
+    reach."""
+    st, S = cx.st, cx.S
+    if S.break_off_dodge[p]:
+        ok = cx.succeeds(S.dodge[p], rows.size)
+        st.status[p, rows[ok]] = FLED
+        return
+    for q in range(st.status.shape[0]):
+        if S.side[q] == S.side[p]:
+            continue
+        m = ((st.status[q, rows] == STANDING) & in_reach(cx, q, p, rows)
+             & (st.status[p, rows] == STANDING) & can_strike(cx, q, rows))
+        if m.any():
+            r = rows[m]
+            melee_attack(cx, q, p, r, st.wield[q, r].astype(np.intp), STRIKE,
+                         defendable=False)
+    left = rows[st.status[p, rows] == STANDING]
+    st.status[p, left] = FLED
+
+
+def attack_action(cx: Ctx, p: int, rows: np.ndarray) -> None:
+    """Attack the target if it stands: missiles, entangle, knock-back, disarm or a blow."""
+    st, S = cx.st, cx.S
+    t = st.target[p, rows].astype(np.intp)
+    ok = t != NO_TARGET
+    rows, t = rows[ok], t[ok]
+    ok = st.status[t, rows] == STANDING
+    rows, t = rows[ok], t[ok]
+    if not rows.size:
+        return
+    if st.status.shape[0] == 2:
+        t = 1 - p       # a duel: the one foe, as a scalar place (much cheaper to index)
+    slot = st.wield[p, rows].astype(np.intp)
+    if cx.uses("missiles"):
+        shot = S.item_kind[slot, p] != MELEE
+        if shot.any():
+            r = rows[shot]
+            fired = missile_volley(cx, p, at_rows(t, shot), r)
+            st.attacked[p, r[fired]] = True
+            keep = ~shot
+            rows, t, slot = rows[keep], at_rows(t, keep), slot[keep]
+    if cx.uses("entangle") and S.entangle[p] and rows.size:
+        tangler = entangle_slot(cx, p, rows)
+        use = (tangler != NONE) & ~st.entangled[t, rows]
+        use &= gap(cx, p, t, rows) <= S.item_range[np.maximum(tangler, 0), p]
+        if use.any():
+            melee_attack(cx, p, at_rows(t, use), rows[use], tangler[use], ENTANGLE)
+            st.attacked[p, rows[use]] = True
+            keep = ~use
+            rows, t, slot = rows[keep], at_rows(t, keep), slot[keep]
+    fight_now = in_reach(cx, p, t, rows) & ~(st.down[p, rows] & S.item_two_handed[slot, p])
+    rows, t, slot = rows[fight_now], at_rows(t, fight_now), slot[fight_now]
+    if not rows.size:
+        return
+    st.attacked[p, rows] = True
+    if not (S.knockback[p] or S.disarm[p]):
+        melee_attack(cx, p, t, rows, slot, STRIKE)
+        return
+    mode = np.full(rows.size, STRIKE)
+    if S.knockback[p]:
+        mode = np.where(~st.down[t, rows], KNOCKBACK, mode)
+    if S.disarm[p]:
+        held = st.wield[t, rows]
+        armed = ~S.item_is_fist[held, t] & (held != FIST)
+        mode = np.where((mode == STRIKE) & armed, DISARM, mode)
+    for code in (KNOCKBACK, DISARM, STRIKE):
+        m = mode == code
+        if not m.any():
+            continue
+        if code == KNOCKBACK:
+            with_shield = (st.item_ok[OFF, p, rows[m]] & S.item_shield[OFF, p]
+                           & ~S.underwater[p])
+            kslot = np.where(with_shield, OFF, FIST)
+            melee_attack(cx, p, at_rows(t, m), rows[m], kslot, KNOCKBACK, parriable=False)
+        else:
+            melee_attack(cx, p, at_rows(t, m), rows[m], slot[m], code)
+
+
+# --- 6-7. extra attacks, end of round ------------------------------------------------------
+
+
+def extra_attacks(cx: Ctx) -> None:
+    """Seed 004: a DEX x 3 roll buys one more melee attack on the last DEX rank, at the
+    lower of 50% and the chance; the next round's attacks are forfeited."""
+    st, S = cx.st, cx.S
+    c = st.status.shape[0]
+    ready = st.status == STANDING
+    for rank, p in ((rank, p) for rank in range(c - 1, -1, -1) for p in range(c)):
+        if not S.extra_attack[p]:
+            continue
+        rows = np.flatnonzero(ready[p] & st.attacked[p] & (st.target[p] != NO_TARGET)
+                              & (st.order[p] == rank))
+        if not rows.size:
+            continue
+        t = st.target[p, rows].astype(np.intp)
+        slot = st.wield[p, rows].astype(np.intp)
+        ok = ((st.status[t, rows] == STANDING) & (S.item_kind[slot, p] == MELEE)
+              & in_reach(cx, p, t, rows) & can_strike(cx, p, rows))
+        rows, t, slot = rows[ok], t[ok], slot[ok]
+        if not rows.size:
+            continue
+        won = cx.succeeds(3 * S.DEX[p], rows.size)
+        if won.any():
+            melee_attack(cx, p, t[won], rows[won], slot[won], STRIKE, extra=True)
+            st.forfeit_next[p, rows[won]] = True
+
+
+def end_of_round(st: PercentileState) -> None:
+    st.defended[:] = False
+    st.forfeit[:] = st.forfeit_next
+    st.forfeit_next[:] = False
+    st.no_parry[:] = st.no_parry_next
+    st.no_parry_next[:] = False
+    np.maximum(st.reload - 1, 0, out=st.reload, casting="unsafe")
+    st.moved[:] = 0
+    st.charging[:] = False
+    st.attacked[:] = False
+
+

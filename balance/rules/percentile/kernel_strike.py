@@ -1,0 +1,562 @@
+"""Vectorised blows for the percentile kernel: chances, rolls, defences, damage, fumbles.
+
+Every function works on a batch of trials ``rows`` (int indices into the state's trial
+axis) with per-row attacker and target *places* ``a`` and ``t`` (int arrays, one per row);
+state arrays are read and written as ``arr[place, rows]`` (and ``arr[slot, place, rows]``
+for items), which is safe because a batch never holds a trial twice. Fixed numbers come
+from :class:`~balance.rules.percentile.fighters.Static`. The rules are those of
+``reference_strike.py`` (the oracle); docs/rules/percentile.md, "A blow".
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+
+from balance.dice.resistance import resistance_chance
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
+from balance.rules.percentile import tables as tb
+from balance.rules.percentile.fighters import (
+    AUTO,
+    BREAK,
+    DB_HALF,
+    DB_NONE,
+    DODGE,
+    DROP,
+    FALL,
+    FIST,
+    HIT_SELF,
+    LOSE_ATTACK,
+    MELEE,
+    OFF,
+    PARRY,
+    SIDE,
+    THROWN,
+    UNBREAKABLE,
+    PercentileFight,
+    Static,
+)
+
+STRIKE, KNOCKBACK, DISARM, ENTANGLE = 0, 1, 2, 3
+NONE = -1
+
+
+@dataclass
+class Ctx:
+    """What every kernel step needs: the fight, its arrays, the state, the stream, the round."""
+
+    fight: PercentileFight
+    S: Static
+    st: object            # PercentileState (kernel.py)
+    rng: np.random.Generator
+    round_no: int
+
+    @property
+    def levels(self) -> tb.Levels:
+        return self.fight.levels
+
+    def uses(self, name: str) -> bool:
+        return name in self.fight.uses
+
+    def d100(self, k: int) -> np.ndarray:
+        return self.rng.integers(1, 101, size=k, dtype=np.int16)
+
+    def succeeds(self, chance, k: int) -> np.ndarray:
+        """``k`` plain percentile rolls (characteristic x N, Dodge) against ``chance``."""
+        return tb.roll_succeeds(self.d100(k), chance, self.levels)
+
+    def exhausted(self, who) -> np.ndarray:
+        if not self.fight.rules.fatigue:
+            return np.zeros(np.shape(who), dtype=bool)
+        return tb.exhausted(self.round_no, self.S.CON[who])
+
+
+def gap(cx: Ctx, a, b, rows) -> np.ndarray:
+    pos = cx.st.pos
+    return np.abs(pos[a, rows] - pos[b, rows])
+
+
+def in_reach(cx: Ctx, a, b, rows) -> np.ndarray:
+    return gap(cx, a, b, rows) <= cx.fight.rules.reach + 1e-6
+
+
+def wielded(cx: Ctx, who, rows) -> np.ndarray:
+    return cx.st.wield[who, rows]
+
+
+def can_strike(cx: Ctx, who, rows) -> np.ndarray:
+    """Able to swing this instant (free attacks, ripostes, extra attacks)."""
+    st, S = cx.st, cx.S
+    slot = st.wield[who, rows]
+    return ((st.status[who, rows] == STANDING) & ~st.stunned[who, rows]
+            & ~st.entangled[who, rows] & (S.item_kind[slot, who] == MELEE)
+            & ~(st.down[who, rows] & S.item_two_handed[slot, who]))
+
+
+def spear_set(cx: Ctx, who, rows) -> np.ndarray:
+    st, S = cx.st, cx.S
+    slot = st.wield[who, rows]
+    return (st.bracing[who, rows] & (S.item_kind[slot, who] == MELEE)
+            & S.item_thrusting[slot, who] & (S.item_length[slot, who] == tb.LONG))
+
+
+def fall(cx: Ctx, who, rows) -> None:
+    """Falls down; a rider is thrown from the saddle."""
+    cx.st.down[who, rows] = True
+    cx.st.mounted[who, rows] = False
+
+
+# --- weapons in hand -----------------------------------------------------------------------
+
+
+def fall_back(cx: Ctx, who, rows) -> None:
+    """Draw the sidearm (five DEX ranks unless 101%+), else fists."""
+    st, S = cx.st, cx.S
+    side = (st.wield[who, rows] != SIDE) & st.item_ok[SIDE, who, rows]
+    st.wield[who, rows] = np.where(side, SIDE, FIST)
+    st.draw_pending[who, rows] = side & ~S.item_draw_free[SIDE, who]
+
+
+def break_item(cx: Ctx, who, slot, rows) -> None:
+    S, st = cx.S, cx.st
+    breaks = (slot != FIST) & (S.item_hp[slot, who] < UNBREAKABLE)
+    if not breaks.any():
+        return
+    who, slot, rows = at_each(breaks, who, slot, rows)
+    st.item_ok[slot, who, rows] = False
+    back = slot == st.wield[who, rows]
+    if back.any():
+        fall_back(cx, *at_each(back, who, rows))
+
+
+def switch_to_melee(cx: Ctx, who, rows) -> None:
+    st = cx.st
+    st.item_ok[st.wield[who, rows], who, rows] = False
+    fall_back(cx, who, rows)
+
+
+def at_rows(x, mask):
+    """``x`` restricted to the rows where ``mask`` holds; a scalar place stays a scalar."""
+    return x[mask] if isinstance(x, np.ndarray) and x.ndim else x
+
+
+def at_each(mask, *arrays):
+    """Each array (or scalar place) restricted to the rows where ``mask`` holds."""
+    return tuple(at_rows(x, mask) for x in arrays)
+
+
+# --- chances -------------------------------------------------------------------------------
+
+
+def level_of(cx: Ctx, who, rows) -> np.ndarray:
+    return np.clip(cx.S.level[who] + cx.st.mounted[who, rows], -1, 1)
+
+
+def situational_skill(cx: Ctx, who, rows, slot, skill, *, noisy, weapon: bool = True):
+    S, st = cx.S, cx.st
+    if weapon and cx.uses("mounts"):
+        skill = np.where(st.mounted[who, rows], np.minimum(skill, S.ride[who]), skill)
+    if weapon and (cx.uses("cramped") or cx.uses("underwater")):
+        bad = (S.item_space[slot, who] > S.clearance[who]) | (
+            S.underwater[who] & ~S.item_thrusting[slot, who])
+        skill = np.where(bad, tb.quarter(skill), skill)
+    if cx.uses("dark"):
+        skill = tb.light_skill(skill, S.light[who], search=S.search[who], int_=S.INT[who],
+                               pow_=S.POW[who], listen=S.listen[who], noisy=noisy,
+                               weapon=weapon)
+    return skill
+
+
+def melee_chance(cx: Ctx, a, t, rows, slot) -> np.ndarray:
+    S, st = cx.S, cx.st
+    chance = situational_skill(cx, a, rows, slot, S.item_attack[slot, a], noisy=S.noisy[t])
+    if cx.uses("height"):
+        chance = chance + tb.height_modifier(level_of(cx, a, rows), level_of(cx, t, rows),
+                                             S.item_length[slot, a],
+                                             S.item_length[st.wield[t, rows], t])
+    chance = chance + tb.down_modifier(st.down[a, rows], st.down[t, rows])
+    if cx.uses("cover"):
+        chance = np.where(S.cover[t] > 0, tb.ceil_div(chance, 2), chance)
+    return chance
+
+
+def missile_chance(cx: Ctx, a, t, rows, slot, divisor) -> np.ndarray:
+    S, st = cx.S, cx.st
+    chance = situational_skill(cx, a, rows, slot, S.item_attack[slot, a], noisy=S.noisy[t])
+    chance = chance + tb.angle_modifier(S.level[a], S.level[t], S.steep[a])
+    chance = chance + tb.target_size_modifier(S.SIZ[t])
+    dist = gap(cx, a, t, rows)
+    num = np.where(tb.point_blank(dist, S.DEX[a]), 2, 1)
+    den = divisor * np.where(S.volley[a], 3, 1) * np.where(S.cover[t] > 0, 2, 1)
+    chance = tb.ceil_div(chance * num, den)
+    steps = st.aim[a, rows]
+    bonus = np.where(steps > 0, tb.aim_bonus(chance, steps, dist, S.item_range[slot, a]), 0)
+    chance = np.where(S.small_part[a], tb.ceil_div(chance, 2), chance)
+    return chance + bonus
+
+
+LEVEL_LO, LEVEL_HI = -500, 1500     # chances outside are read as these ends
+
+
+@functools.cache
+def level_table(levels: tb.Levels) -> tuple[np.ndarray, ...]:
+    """Per chance (LEVEL_LO..LEVEL_HI): critical, special and success ranges, and the fumble
+    range for each fumble multiplier 1, 2, 4, 8 (rows), all from the shared tables."""
+    chance = np.arange(LEVEL_LO, LEVEL_HI + 1)
+    fumble = np.stack([tb.fumble_range(chance, levels, m) for m in (1, 2, 4, 8)])
+    return (tb.critical_range(chance, levels).astype(np.int16),
+            tb.special_range(chance, levels).astype(np.int16),
+            tb.success_range(chance, levels).astype(np.int16), fumble.astype(np.int16))
+
+
+def roll_level(cx: Ctx, who, chance) -> np.ndarray:
+    """Roll d100 against ``chance`` for each row: the level, by table lookup (the same
+    numbers as ``tables.success_level``; fatigue and water multiply fumbles)."""
+    S = cx.S
+    mult = np.zeros(np.shape(chance), dtype=np.intp)     # log2 of the fumble multiplier
+    if cx.fight.rules.fatigue:
+        mult = mult + np.log2(tb.fatigue_fumble_multiplier(cx.round_no, S.CON[who])).astype(
+            np.intp)
+    if cx.uses("underwater"):
+        mult = mult + S.underwater[who]
+    critical, special, success, fumble = level_table(cx.levels)
+    i = np.clip(chance, LEVEL_LO, LEVEL_HI) - LEVEL_LO
+    roll = cx.d100(np.size(chance))
+    level = (1 + (roll <= success[i]).view(np.int8) + (roll <= special[i]).view(np.int8)
+             + (roll <= critical[i]).view(np.int8))
+    return level - (roll > 100 - fumble[mult, i]).view(np.int8)
+
+
+# --- defence -------------------------------------------------------------------------------
+
+
+def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
+    S, st = cx.S, cx.st
+    off = (st.item_ok[OFF, t, rows] & S.item_can_parry[OFF, t]
+           & ~(S.item_shield[OFF, t] & S.underwater[t]))
+    held = st.wield[t, rows]
+    own = st.item_ok[held, t, rows] & S.item_can_parry[held, t]
+    return np.where(off, OFF, np.where(own, held, NONE))
+
+
+def defend(cx: Ctx, t, rows, level, *, parriable) -> tuple[np.ndarray, np.ndarray]:
+    """(stopped, parried_with) for each row: the one defence of the round (see reference)."""
+    S, st = cx.S, cx.st
+    k = rows.size
+    able = (st.status[t, rows] == STANDING) & ~st.defended[t, rows] & ~cx.exhausted(t)
+    slot = np.where(parriable & ~st.no_parry[t, rows], parry_slot(cx, t, rows), NONE)
+    can_dodge = ~st.down[t, rows]
+    choice = S.defence[t]
+    has_slot = slot != NONE
+    use_parry = able & has_slot & ((choice == PARRY) | (choice == AUTO))
+    use_dodge = able & can_dodge & ((choice == DODGE) | ((choice == AUTO) & ~has_slot))
+    stopped = np.zeros(k, dtype=bool)
+    parried = np.full(k, NONE, dtype=np.int64)
+    use = use_parry | use_dodge
+    if not use.any():
+        return stopped, parried
+    st.defended[at_rows(t, use), rows[use]] = True
+    idx = np.flatnonzero(use)
+    tt, rr, ss, up = at_rows(t, idx), rows[idx], np.maximum(at_rows(slot, idx), 0), use_parry[idx]
+    parry_skill = S.item_parry[ss, tt]
+    dodge = np.where(st.mounted[tt, rr], tb.rider_dodge(S.dodge[tt]), S.dodge[tt])
+    chance_p = situational_skill(cx, tt, rr, ss, parry_skill, noisy=False)
+    chance_d = situational_skill(cx, tt, rr, st.wield[tt, rr], dodge, noisy=False,
+                                 weapon=False)
+    got = roll_level(cx, tt, np.where(up, chance_p, chance_d))
+    fumbled = got == tb.FUMBLE
+    if fumbled.any():
+        fp = fumbled & up
+        if fp.any():
+            fumble(cx, at_rows(tt, fp), at_rows(ss, fp), rr[fp])
+        fd = fumbled & ~up
+        if fd.any():
+            fall(cx, at_rows(tt, fd), rr[fd])
+    ok = (got >= tb.SUCCESS) & ((level[idx] < tb.CRITICAL) | (got == tb.CRITICAL)
+                                | (not cx.fight.rules.critical_needs_critical))
+    stopped[idx] = ok
+    parried[idx] = np.where(ok & up, ss, NONE)
+    return stopped, parried
+
+
+# --- damage --------------------------------------------------------------------------------
+
+
+def roll_damage(cx: Ctx, a, t, rows, slot, level, *, missile: bool) -> np.ndarray:
+    """Rolled damage before armour (see reference ``roll_damage``)."""
+    S, st, pmfs = cx.S, cx.st, cx.fight.pmfs
+    impale = (level >= tb.SPECIAL) & S.item_thrusting[slot, a]
+    pull = S.pull_blows[a]
+    w_idx = np.where(pull, np.where(impale, S.item_pulled_impale[slot, a], S.item_pulled[slot, a]),
+                     np.where(impale, S.item_impale[slot, a], S.item_normal[slot, a]))
+    mode = S.item_db_mode[slot, a]
+    none = pull | (mode == DB_NONE)
+    if not missile:
+        none = none | st.down[a, rows]
+    db = np.where(mode == DB_HALF, S.db_half[a], S.db_own[a])
+    if not missile and cx.uses("mounts"):
+        db = np.where(st.charging[a, rows], S.db_horse[a], db)
+    db = np.where(none, 0, db)
+    total = pmfs.sample(w_idx, cx.rng).astype(np.int32) + pmfs.sample(db, cx.rng)
+    if not missile and cx.uses("mounts") and cx.uses("brace"):
+        extra = spear_set(cx, a, rows) & st.charging[t, rows]
+        if extra.any():
+            horse = np.broadcast_to(S.db_horse[at_rows(t, extra)], (int(extra.sum()),))
+            total[extra] += pmfs.sample(horse, cx.rng)
+    total = np.maximum(total, 0)
+    if not missile and cx.uses("underwater"):
+        total = np.where(S.underwater[a] & ~impale, np.maximum(total - 1, 0), total)
+    if missile:
+        half = tb.half_damage_at(gap(cx, a, t, rows), S.item_range[slot, a])
+        total = np.where(half, total // 2, total)
+    return total
+
+
+def raw_harm(cx: Ctx, t, rows, amount) -> None:
+    """Hit points lost: death at 0 or below; a major wound drops, then CON x N or out."""
+    st, S = cx.st, cx.S
+    hurt = amount > 0
+    if not hurt.any():
+        return
+    t, rows, amount = at_rows(t, hurt), rows[hurt], amount[hurt]
+    hp = st.hp[t, rows] - amount
+    st.hp[t, rows] = hp
+    dead = hp <= 0
+    st.status[at_rows(t, dead), rows[dead]] = DEAD
+    major = ~dead & tb.is_major_wound(amount, S.hp[t]) & (st.status[t, rows] == STANDING)
+    if major.any():
+        t, rows = at_rows(t, major), rows[major]
+        fall(cx, t, rows)
+        mult = cx.fight.rules.major_wound_roll
+        out = np.ones(rows.size, dtype=bool) if mult == 0 else \
+            ~cx.succeeds(mult * S.CON[t], rows.size)
+        st.status[at_rows(t, out), rows[out]] = UNCONSCIOUS
+
+
+def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
+    """Armour, then the knockout rule if declared, else hit points (see reference)."""
+    S, st = cx.S, cx.st
+    ignores = level == tb.CRITICAL
+    if missile:
+        ignores = ignores | S.small_part[a]
+    armour = cx.fight.pmfs.sample(np.where(ignores, 0, S.armour[t]), cx.rng)
+    final = np.maximum(rolled - armour, 0)
+    if not missile and cx.uses("knockout"):
+        ko = np.broadcast_to(S.knockout[a] & S.humanoid[t], rows.shape)
+        if ko.any():
+            major = ko & tb.is_major_wound(final, S.hp[t])
+            out = major & (st.status[t, rows] == STANDING)
+            st.status[at_rows(t, out), rows[out]] = UNCONSCIOUS
+            minor = ko & ~major
+            if minor.any():
+                kt, kr = at_rows(t, minor), rows[minor]
+                raw_harm(cx, kt, kr, S.item_minimum[at_rows(slot, minor), at_rows(a, minor)])
+                stun_check(cx, kt, kr)
+            keep = ~ko
+            a, t, rows, final = at_rows(a, keep), at_rows(t, keep), rows[keep], final[keep]
+    raw_harm(cx, t, rows, final)
+
+
+def stun_check(cx: Ctx, t, rows) -> None:
+    st = cx.st
+    up = st.status[t, rows] == STANDING
+    if up.any():
+        t, rows = at_rows(t, up), rows[up]
+        stunned = ~cx.succeeds(5 * cx.S.CON[t], rows.size)
+        st.stunned[at_rows(t, stunned), rows[stunned]] = True
+
+
+# --- fumbles -------------------------------------------------------------------------------
+
+
+def fumble(cx: Ctx, who, slot, rows) -> None:
+    """Draw fumble effects by weight for each row and apply them."""
+    weights = np.cumsum(cx.fight.fumble_weights)
+    total = int(weights[-1])
+    if total == 0:
+        return
+    effect = np.searchsorted(weights, cx.rng.random(rows.size) * total, side="right")
+    st, S = cx.st, cx.S
+    present = np.bincount(effect, minlength=len(weights))
+    for code in np.flatnonzero(present):
+        m = effect == code
+        w, s, r = at_rows(who, m), at_rows(slot, m), rows[m]
+        if code == LOSE_ATTACK:
+            st.forfeit_next[w, r] = True
+        elif code == DROP:
+            st.forfeit_next[w, r] = True
+            st.no_parry_next[w, r] = True
+        elif code == BREAK:
+            break_item(cx, w, s, r)
+        elif code == HIT_SELF:
+            missile = (S.item_kind[s, w] != MELEE) if cx.uses("missiles") else \
+                np.zeros(r.size, dtype=bool)
+            for shot in (False, True):
+                k = missile == shot
+                if k.any():
+                    kw, kr = at_rows(w, k), r[k]
+                    rolled = roll_damage(cx, kw, kw, kr, at_rows(s, k),
+                                         np.full(kr.size, tb.SUCCESS), missile=shot)
+                    armour = cx.fight.pmfs.sample(np.broadcast_to(S.armour[kw], kr.shape),
+                                                  cx.rng)
+                    raw_harm(cx, kw, kr, np.maximum(rolled - armour, 0))
+        elif code == FALL:
+            fall(cx, w, r)
+
+
+# --- blows ---------------------------------------------------------------------------------
+
+
+def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True,
+                 defendable: bool = True, extra: bool = False, riposte: bool = False) -> None:
+    """Hand-to-hand attacks of one ``mode`` for a batch of rows (see reference)."""
+    st, S = cx.st, cx.S
+    chance = melee_chance(cx, a, t, rows, slot)
+    if extra:
+        chance = tb.extra_attack_chance(chance)
+    level = roll_level(cx, a, chance)
+    fumbled = level == tb.FUMBLE
+    if fumbled.any():
+        fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
+    hit = level >= tb.SUCCESS
+    if not hit.any():
+        return
+    a, t, rows, slot, level = *at_each(hit, a, t, rows, slot), level[hit]
+    if defendable:
+        stopped, parried = defend(cx, t, rows, level, parriable=parriable)
+    else:
+        stopped, parried = np.zeros(rows.size, dtype=bool), np.full(rows.size, NONE)
+    if mode == KNOCKBACK:
+        go = ~stopped
+        if go.any():
+            knock_back(cx, at_rows(a, go), at_rows(t, go), rows[go])
+        return
+    if mode == DISARM:
+        go = ~stopped
+        won = go & (cx.d100(rows.size) <= resistance_chance(S.STR[a], S.STR[t]))
+        st.status[at_rows(t, won), rows[won]] = YIELDED
+        return
+    if mode == ENTANGLE:
+        go = ~stopped
+        st.entangled[at_rows(t, go), rows[go]] = True
+        st.held_until[at_rows(t, go), rows[go]] = cx.round_no + 1
+        return
+    rolled = roll_damage(cx, a, t, rows, slot, level, missile=False)
+    by_parry = stopped & (parried != NONE)
+    if by_parry.any():
+        pa, pt, pr, ps = at_each(by_parry, a, t, rows, slot)
+        with_ = parried[by_parry]
+        excess = parry_takes(cx, pt, pr, with_, rolled[by_parry])
+        passes = excess > 0
+        if passes.any():
+            wound(cx, *at_each(passes, pa, pt, pr, ps), excess[passes],
+                  level[by_parry][passes], missile=False)
+        if not riposte and cx.uses("two_weapons"):
+            back = ((with_ == OFF) & ~S.item_shield[OFF, pt] & S.riposte[pt]
+                    & st.item_ok[OFF, pt, pr] & can_strike(cx, pt, pr)
+                    & (st.status[pa, pr] == STANDING))
+            if back.any():
+                melee_attack(cx, *at_each(back, pt, pa, pr), np.full(int(back.sum()), OFF),
+                             STRIKE, riposte=True)
+    land = ~stopped
+    if land.any():
+        la, ls = at_rows(a, land), at_rows(slot, land)
+        wound(cx, la, at_rows(t, land), rows[land], ls, rolled[land], level[land], missile=False)
+        if cx.uses("improvised"):
+            wear(cx, la, ls, rows[land])
+
+
+def parry_takes(cx: Ctx, t, rows, slot, rolled) -> np.ndarray:
+    """The parrying item breaks on damage above its hit points; returns what passes."""
+    hp = cx.st.item_hp[slot, t, rows]
+    breaks = rolled > hp
+    excess = np.where(breaks, rolled - hp, 0)
+    if breaks.any():
+        break_item(cx, at_rows(t, breaks), at_rows(slot, breaks), rows[breaks])
+    return excess if cx.fight.rules.broken_parry_passes_excess else np.zeros_like(excess)
+
+
+def wear(cx: Ctx, a, slot, rows) -> None:
+    st, S = cx.st, cx.S
+    m = S.item_improvised[slot, a] & st.item_ok[slot, a, rows]
+    if m.any():
+        a, slot, rows = at_rows(a, m), at_rows(slot, m), rows[m]
+        st.item_hp[slot, a, rows] -= 1
+        gone = st.item_hp[slot, a, rows] <= 0
+        if gone.any():
+            break_item(cx, at_rows(a, gone), at_rows(slot, gone), rows[gone])
+
+
+def knock_back(cx: Ctx, a, t, rows) -> None:
+    st, S = cx.st, cx.S
+    yards = tb.knockback_yards(S.STR[a], S.SIZ[t])
+    away = np.sign(st.pos[t, rows] - st.pos[a, rows])
+    away = np.where(away == 0, np.where(t > a, 1.0, -1.0), away)
+    st.pos[t, rows] = (st.pos[t, rows] + away * yards).astype(np.float32)
+    rider = st.mounted[t, rows]
+    if rider.any():
+        fall(cx, at_rows(t, rider), rows[rider])
+    foot = ~rider
+    if foot.any():
+        ft, fr = at_rows(t, foot), rows[foot]
+        falls = ~cx.succeeds(5 * S.DEX[ft], fr.size)
+        fall(cx, at_rows(ft, falls), fr[falls])
+    stun_check(cx, t, rows)
+
+
+def shoot(cx: Ctx, a, t, rows, divisor) -> None:
+    """One missile per row: no parry or dodge; a shield may block an ordinary hit."""
+    st, S = cx.st, cx.S
+    slot = st.wield[a, rows]
+    level = roll_level(cx, a, missile_chance(cx, a, t, rows, slot, divisor))
+    fumbled = level == tb.FUMBLE
+    if fumbled.any():
+        fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
+    hit = level >= tb.SUCCESS
+    if not hit.any():
+        return
+    a, t, rows, slot, level = *at_each(hit, a, t, rows, slot), level[hit]
+    shield = (st.item_ok[OFF, t, rows] & S.item_shield[OFF, t] & ~S.underwater[t]
+              & tb.missile_blockable(level, S.item_thrusting[slot, a]))
+    if shield.any():
+        idx = np.flatnonzero(shield)
+        chance = tb.shield_block_chance(S.item_shield_size[OFF, at_rows(t, idx)],
+                                        st.bracing[at_rows(t, idx), rows[idx]])
+        blocked = np.zeros(rows.size, dtype=bool)
+        blocked[idx] = cx.d100(idx.size) <= chance
+        keep = ~blocked
+        a, t, rows, slot, level = *at_each(keep, a, t, rows, slot), level[keep]
+    rolled = roll_damage(cx, a, t, rows, slot, level, missile=True)
+    wound(cx, a, t, rows, slot, rolled, level, missile=True)
+
+
+def missile_volley(cx: Ctx, a, t, rows) -> np.ndarray:
+    """This round's shots for each row; returns the rows' mask of 'a shot was possible'."""
+    st, S = cx.st, cx.S
+    slot = st.wield[a, rows]
+    ok = (~st.bracing[a, rows] & ~st.down[a, rows] & ~S.underwater[a]
+          & (st.reload[a, rows] == 0) & (st.ammo[a, rows] > 0) & (S.cover[t] != 2))
+    divisor = tb.range_divisor(gap(cx, a, t, rows), S.item_range[slot, a],
+                               S.item_kind[slot, a] == THROWN)
+    ok &= divisor != 0
+    if not ok.any():
+        return ok
+    idx = np.flatnonzero(ok)
+    a, t, rows, slot, divisor = *at_each(idx, a, t, rows, slot), divisor[idx]
+    shots = np.where(S.volley[a], tb.volley_shots(S.item_volley[slot, a], st.volleyed[a, rows],
+                                                  S.CON[a]), 1)
+    for k in range(int(shots.max())):
+        go = ((k < shots) & (st.status[t, rows] == STANDING) & (st.ammo[a, rows] > 0)
+              & (S.item_kind[st.wield[a, rows], a] != MELEE))
+        if not go.any():
+            break
+        shoot(cx, at_rows(a, go), at_rows(t, go), rows[go], divisor[go])
+        st.ammo[at_rows(a, go), rows[go]] -= 1
+    st.volleyed[a, rows] += S.volley[a]
+    st.reload[a, rows] = np.where(S.item_reload[slot, a] > 0, S.item_reload[slot, a] + 1, 0)
+    empty = (st.ammo[a, rows] <= 0) & (S.item_kind[st.wield[a, rows], a] != MELEE)
+    if empty.any():
+        switch_to_melee(cx, at_rows(a, empty), rows[empty])
+    return ok

@@ -1,0 +1,386 @@
+"""Readable scalar reference of the percentile rules (docs/rules/percentile.md, seed 004).
+
+One fight at a time, a small mutable state per fighter, one function per rule step, written
+to be read beside the rules document. It is the oracle the vectorised kernel is tested
+against in distribution, so it is written independently of that kernel: only the pure table
+functions (``tables``), the compiled numbers (``fighters``), the shared distance model and
+the blow resolution in ``reference_strike`` (also scalar) are used. Dice are rolled die by
+die; a d100 is ``int(rng.integers(1, 101))``.
+
+A round ("The round" in the doc): 1 stunned fighters try to recover, 2 everyone picks a
+target, 3 movers move (fastest first), 4 intents (weapon switches, bracing, DEX ranks),
+5 actions in DEX-rank order (equal ranks in a random order drawn each round), 6 extra
+attacks on the last rank, 7 end-of-round book-keeping.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, step
+from balance.engine.status import DRAW, FLED, TrialOutcome
+from balance.rules.percentile import tables as tb
+from balance.rules.percentile.fighters import (
+    DRAW_RANKS,
+    FIST,
+    MELEE,
+    MOVE_AUTO,
+    OFF,
+    PercentileFight,
+)
+from balance.rules.percentile.reference_strike import (
+    DISARM,
+    ENTANGLE,
+    KNOCKBACK,
+    STRIKE,
+    Combat,
+    FighterState,
+    d100,
+    engaged,
+    entangle_item,
+    gap,
+    melee_attack,
+    missile_volley,
+    percentile_roll,
+    raw_harm,
+    rule,
+    switch_to_melee,
+    thresholds,
+)
+
+# --- 1. stunned fighters -------------------------------------------------------------------
+
+
+def recover_from_stun(combat: Combat, *, rng: np.random.Generator) -> None:
+    """Seed 004, stunning: each round a stunned fighter ends the effect on CON x 5 or less."""
+    for s in combat.fighters:
+        if s.standing and s.stunned and percentile_roll(combat, 5 * s.f.CON, rng=rng):
+            s.stunned = False
+
+
+# --- 2. targets ----------------------------------------------------------------------------
+
+
+def choose_targets(combat: Combat) -> None:
+    """First standing foe in scenario order, within seed 004's limit on how many can engage
+    one target: a melee attacker skips a foe already engaged by as many as its weapon class
+    allows in that foe's space (missile users are not limited)."""
+    engaged_by = [0] * len(combat.fighters)
+    for s in combat.fighters:
+        s.target = None
+        if not s.standing:
+            continue
+        item = s.item()
+        for foe in combat.fighters:
+            if foe.side == s.side or not foe.standing:
+                continue
+            if item.kind != MELEE:
+                s.target = foe.index
+                break
+            if engaged_by[foe.index] < item.limits[foe.f.space_class]:
+                engaged_by[foe.index] += 1
+                s.target = foe.index
+                break
+
+
+# --- 3. movement ---------------------------------------------------------------------------
+
+
+def can_move(s: FighterState, combat: Combat, round_no: int) -> bool:
+    """Who moves: standing, on their feet, not entangled, stunned, exhausted or braced."""
+    return (s.standing and s.target is not None and not s.down and not s.entangled
+            and not s.stunned and not combat.exhausted(s, round_no) and not s.bracing)
+
+
+def movement_wish(s: FighterState, combat: Combat) -> tuple[int, float, float]:
+    """The movement policy and the band of distance it wants (near, far), in yards.
+
+    ``auto`` closes with a melee weapon and holds with a missile weapon. Closing stops at
+    touching distance (``rules.reach``), or at the entangling weapon's range while an
+    entangle is still to be tried, or, for a shooter told to close, at point blank (DEX in
+    feet). Keeping distance with a missile weapon keeps the foe between half and full base
+    range.
+    """
+    item, reach = s.item(), combat.rules.reach
+    policy = s.f.movement
+    if policy == MOVE_AUTO:
+        policy = CLOSE if item.kind == MELEE else HOLD
+    target = combat.fighters[s.target]
+    tangler = entangle_item(s)
+    if item.kind != MELEE:
+        near = max(reach, s.f.DEX / 3) if policy == CLOSE else item.range / 2
+        far = float(item.range) if policy == KEEP_DISTANCE else near
+    elif tangler is not None and not target.entangled:
+        near = far = float(s.f.items[tangler].range)
+    else:
+        near = far = reach
+    return policy, near, far
+
+
+def move(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
+    """Movers move in DEX order (ties in a random order), each toward or away from where its
+    target stands now, by the shared distance model, up to its move (or its mount's)."""
+    movers = [s for s in combat.fighters if can_move(s, combat, round_no)]
+    wishes = {s.index: movement_wish(s, combat) for s in movers}
+    if not any(_wants_to_move(s, combat, *wishes[s.index]) for s in movers):
+        return
+    for s in sorted(movers, key=lambda s: (-s.f.DEX, -s.tiebreak)):
+        policy, near, far = wishes[s.index]
+        foe = combat.fighters[s.target]
+        speed = s.f.mount_move if s.mounted else s.f.move
+        new = step(np.float32(s.pos), np.float32(foe.pos), policy, np.float32(speed),
+                   np.float32(near), np.float32(far))
+        s.moved = abs(float(new) - s.pos)
+        s.pos = float(new)
+    for s in movers:
+        if s.moved > 0:
+            slip(s, combat, rng=rng)
+            # Seed 004: a charge is made at the end of a full movement; the lab's reading: a
+            # rider who runs in (at least rules.charge_run yards) and ends in reach.
+            if s.mounted and s.moved >= combat.rules.charge_run and \
+                    engaged(s, combat.fighters[s.target], combat):
+                s.charging = True
+
+
+def _wants_to_move(s: FighterState, combat: Combat, policy: int, near: float,
+                   far: float) -> bool:
+    dist = gap(s, combat.fighters[s.target])
+    if policy == CLOSE:
+        return dist > near
+    if policy == KEEP_DISTANCE:
+        return dist < near or dist > far
+    return policy != HOLD
+
+
+def slip(s: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
+    """Seed 004, slick surfaces: moving calls for a DEX roll (DEX x 5) or a fall; only a
+    roll of 00 also costs 1D6 hit points."""
+    if not s.f.slick:
+        return
+    roll = d100(rng)
+    if roll > thresholds(5 * s.f.DEX, combat.levels, 1)[2]:
+        s.fall()
+        if roll == 100:
+            raw_harm(s, int(rng.integers(1, 7)), combat, rng=rng)
+
+
+# --- 4. intents ------------------------------------------------------------------------------
+
+
+def brace(combat: Combat) -> None:
+    """Policy ``brace``: while no foe stands in reach, kneel behind a shield (better missile
+    blocks, seed 004; no shooting) or set a thrusting long weapon against a charge; a braced
+    fighter does not move that round, but strikes a foe who comes into reach."""
+    for s in combat.fighters:
+        s.bracing = False
+        if not (s.standing and s.f.brace and not s.down):
+            continue
+        foes_near = any(o.side != s.side and o.standing and engaged(s, o, combat)
+                        for o in combat.fighters)
+        shield = s.item_ok[OFF] and s.f.items[OFF].shield
+        spear = s.item().thrusting and s.item().length == tb.LONG and s.item().kind == MELEE
+        s.bracing = not foes_near and (shield or spear)
+
+
+def declare(combat: Combat) -> None:
+    """Seed 004's DEX ranks: each fighter acts at DEX less a rank per yard moved, five to
+    draw a weapon (unless 101%+ with it) and five per aiming step. A shooter whose target is
+    in reach drops the missile weapon for a sidearm (or fists). A closer with the shorter
+    weapon, and a rider charging a braced spear, strike after the one they close on."""
+    for s in combat.fighters:
+        s.key = 0
+        if not s.standing or s.target is None:
+            continue
+        target = combat.fighters[s.target]
+        if s.item().kind != MELEE and engaged(s, target, combat):
+            switch_to_melee(s)
+        rank = s.f.DEX - math.ceil(s.moved - 1e-9)
+        if s.draw_pending:
+            s.draw_pending = False
+            rank -= DRAW_RANKS
+        s.aim_steps = 0
+        item = s.item()
+        if item.kind != MELEE and s.f.aim_steps and not s.f.volley and \
+                gap(s, target) <= 2 * item.range:
+            s.aim_steps = rule(tb.aim_steps, s.f.aim_steps, rank)
+            rank -= 5 * s.aim_steps
+        s.key = 4 * rank
+    for s in combat.fighters:
+        if s.key < 4 or s.target is None or s.moved <= 0:
+            continue
+        target = combat.fighters[s.target]
+        if target.key < 4 or not engaged(s, target, combat):
+            continue
+        longer = target.item().kind == MELEE and s.item().kind == MELEE and \
+            target.item().length > s.item().length
+        set_spear = target.spear_set() and s.charging
+        if longer or set_spear:
+            s.key = min(s.key, target.key - 2)
+
+
+# --- 5. actions ------------------------------------------------------------------------------
+
+
+def act(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
+    """Highest DEX rank first; equal ranks in this round's random order (the lab's fair
+    stand-in for the family's simultaneous actions). A fighter out of the fight by its turn
+    does not act."""
+    order = sorted((s for s in combat.fighters if s.key >= 2),
+                   key=lambda s: (-s.key, -s.tiebreak))
+    for s in order:
+        if s.standing:
+            take_action(s, combat, round_no, rng=rng)
+
+
+def take_action(s: FighterState, combat: Combat, round_no: int, *,
+                rng: np.random.Generator) -> None:
+    """One fighter's action for the round, by the first of these that applies."""
+    if combat.exhausted(s, round_no):
+        return
+    if s.entangled:
+        # Seed 004: held the rest of the round and all the next; then DEX x 3 frees.
+        if round_no > s.held_until and percentile_roll(combat, 3 * s.f.DEX, rng=rng):
+            s.entangled = False
+        return
+    if s.down and s.f.stand_up:
+        # Seed 004: a successful Dodge roll gets a downed fighter back on their feet.
+        if percentile_roll(combat, s.f.dodge, rng=rng):
+            s.down = False
+        return
+    if s.stunned or s.forfeit:
+        return
+    if s.f.break_off_at and s.hp <= s.f.break_off_at and not s.down:
+        break_off(s, combat, rng=rng)
+        return
+    attack_action(s, combat, round_no, rng=rng)
+
+
+def break_off(s: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
+    """Seed 004, breaking off: by a successful Dodge, or by turning to run, which grants each
+    foe in reach one free attack that cannot be parried (or dodged)."""
+    if s.f.break_off_dodge:
+        if percentile_roll(combat, s.f.dodge, rng=rng):
+            s.status = FLED
+        return
+    for foe in combat.fighters:
+        if (foe.side != s.side and foe.standing and engaged(foe, s, combat) and s.standing
+                and foe.can_strike()):
+            melee_attack(foe, s, foe.wield, STRIKE, combat, rng=rng, defendable=False)
+    if s.standing:
+        s.status = FLED
+
+
+def attack_action(s: FighterState, combat: Combat, round_no: int, *,
+                  rng: np.random.Generator) -> None:
+    """Attack the target, if it still stands: missiles from range; in reach, an entangle,
+    knock-back or disarm when the policy asks for one, else a blow."""
+    if s.target is None:
+        return
+    target = combat.fighters[s.target]
+    if not target.standing:
+        return
+    item = s.item()
+    if item.kind != MELEE:
+        if missile_volley(s, target, combat, rng=rng):
+            s.attacked = True
+        return
+    tangler = entangle_item(s)
+    if tangler is not None and not target.entangled and \
+            gap(s, target) <= s.f.items[tangler].range:
+        melee_attack(s, target, tangler, ENTANGLE, combat, rng=rng)
+        s.attacked = True
+        return
+    if not engaged(s, target, combat) or (s.down and item.two_handed):
+        return  # out of reach, or a two-handed weapon on the ground
+    s.attacked = True
+    if s.f.knockback and not target.down:
+        melee_attack(s, target, knockback_item(s), KNOCKBACK, combat, rng=rng, parriable=False)
+    elif s.f.disarm and target.item().name != "fist" and target.wield != FIST:
+        melee_attack(s, target, s.wield, DISARM, combat, rng=rng)
+    else:
+        melee_attack(s, target, s.wield, STRIKE, combat, rng=rng)
+
+
+def knockback_item(s: FighterState) -> int:
+    """Seed 004: a knock-back is usually made with a shield (not underwater), else bare."""
+    if s.item_ok[OFF] and s.f.items[OFF].shield and not s.f.underwater:
+        return OFF
+    return FIST
+
+
+# --- 6. extra attacks --------------------------------------------------------------------------
+
+
+def extra_attacks(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
+    """Seed 004: on a DEX x 3 roll, one extra (melee) attack on the last DEX rank at 50% or
+    the normal chance, the lower; all of the next round's attacks are forfeited."""
+    ready = sorted((s for s in combat.fighters if s.standing), key=lambda s: -s.tiebreak)
+    for s in ready:
+        if not (s.f.extra_attack and s.attacked and s.target is not None):
+            continue
+        target = combat.fighters[s.target]
+        if not (target.standing and s.item().kind == MELEE and engaged(s, target, combat)
+                and s.can_strike() and not (s.down and s.item().two_handed)):
+            continue
+        if percentile_roll(combat, 3 * s.f.DEX, rng=rng):
+            melee_attack(s, target, s.wield, STRIKE, combat, rng=rng, extra=True)
+            s.forfeit_next = True
+
+
+# --- 7. end of round ---------------------------------------------------------------------------
+
+
+def end_of_round(combat: Combat) -> None:
+    """Defences reset; forfeits and dropped weapons carry into the next round only."""
+    for s in combat.fighters:
+        s.defended = False
+        s.forfeit, s.forfeit_next = s.forfeit_next, False
+        s.no_parry, s.no_parry_next = s.no_parry_next, False
+        s.reload_left = max(0, s.reload_left - 1)
+        s.moved, s.charging, s.attacked = 0.0, False, False
+
+
+# --- the whole fight -----------------------------------------------------------------------
+
+
+def winning_side(combat: Combat) -> int | None:
+    sides = {s.side for s in combat.fighters if s.standing}
+    if len(sides) == 1:
+        return sides.pop()
+    return DRAW if not sides else None
+
+
+def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
+    """One round, steps 1 to 7."""
+    combat.round_no = round_no
+    for s in combat.fighters:   # this round's order among equal DEX ranks
+        s.tiebreak = float(rng.random())
+    recover_from_stun(combat, rng=rng)
+    choose_targets(combat)
+    brace(combat)
+    move(combat, round_no, rng=rng)
+    declare(combat)
+    act(combat, round_no, rng=rng)
+    extra_attacks(combat, round_no, rng=rng)
+    end_of_round(combat)
+
+
+def reference_trial(fight: PercentileFight, rng: np.random.Generator) -> TrialOutcome:
+    """Play one whole fight round by round until it is decided or ``max_rounds`` pass."""
+    combat = Combat.start(fight)
+    for round_no in range(1, fight.max_rounds + 1):
+        play_round(combat, round_no, rng=rng)
+        winner = winning_side(combat)
+        if winner is not None:
+            return TrialOutcome(winner, round_no, tuple(s.status for s in combat.fighters))
+    return TrialOutcome(DRAW, fight.max_rounds, tuple(s.status for s in combat.fighters))
+
+
+def reference_run(fight: PercentileFight, n_trials: int,
+                  rng: np.random.Generator) -> list[TrialOutcome]:
+    """``n_trials`` independent fights from one generator."""
+    return [reference_trial(fight, rng) for _ in range(n_trials)]
+
+

@@ -1,0 +1,592 @@
+"""The scalar reference's fighter state and blows: chances, rolls, defences, damage, fumbles.
+
+Part of the readable reference (``reference.py`` has the round). One function per rule step
+of docs/rules/percentile.md, "A blow"; every roll is made here with literal dice.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from balance.dice import Dice, parse
+from balance.dice.resistance import resistance_chance
+from balance.engine.distance import start_positions
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
+from balance.rules.percentile import tables as tb
+from balance.rules.percentile.damage import roll_dice
+from balance.rules.percentile.fighters import (
+    BREAK,
+    DB_HALF,
+    DB_NONE,
+    DODGE,
+    DROP,
+    FALL,
+    FIST,
+    HIT_SELF,
+    LOSE_ATTACK,
+    MAIN,
+    MELEE,
+    NO_DEFENCE,
+    OFF,
+    PARRY,
+    SIDE,
+    THROWN,
+    UNBREAKABLE,
+    Fighter,
+    FightRules,
+    Item,
+    PercentileFight,
+)
+
+STRIKE, KNOCKBACK, DISARM, ENTANGLE = 0, 1, 2, 3
+
+
+def d100(rng: np.random.Generator) -> int:
+    """Percentile dice."""
+    return int(rng.integers(1, 101))
+
+
+# --- state -------------------------------------------------------------------------------
+
+
+@dataclass
+class FighterState:
+    """One fighter's changing state; its fixed numbers are in ``f``."""
+
+    index: int
+    f: Fighter
+    pos: float
+    hp: int = 0
+    status: int = STANDING
+    down: bool = False
+    stunned: bool = False
+    mounted: bool = False
+    wield: int = MAIN                 # the item in hand for attacks
+    item_ok: list[bool] = field(default_factory=list)
+    item_hp: list[int] = field(default_factory=list)
+    ammo: int = 0
+    reload_left: int = 0
+    entangled: bool = False
+    held_until: int = 0               # entangled: held through this round
+    forfeit: bool = False             # no attack this round (extra attack, fumble)
+    forfeit_next: bool = False
+    no_parry: bool = False            # dropped weapon: no parry this round
+    no_parry_next: bool = False
+    draw_pending: bool = False        # five DEX ranks owed to draw the new weapon
+    defended: bool = False            # its one defence of the round is used
+    volleyed: int = 0                 # rounds of volley fire so far
+    # this round
+    target: int | None = None
+    moved: float = 0.0
+    charging: bool = False
+    bracing: bool = False
+    key: int = 0
+    aim_steps: int = 0
+    attacked: bool = False
+    tiebreak: float = 0.0             # this round's order among equal DEX ranks (higher first)
+
+    @property
+    def side(self) -> int:
+        return self.f.side
+
+    @property
+    def standing(self) -> bool:
+        return self.status == STANDING
+
+    def item(self, slot: int | None = None) -> Item:
+        return self.f.items[self.wield if slot is None else slot]
+
+    def spear_set(self) -> bool:
+        """Braced with a thrusting long weapon: set against a charge."""
+        item = self.item()
+        return self.bracing and item.kind == MELEE and item.thrusting and item.length == tb.LONG
+
+    def can_strike(self) -> bool:
+        """Able to swing this instant (for free attacks and ripostes)."""
+        return (self.standing and not self.stunned and not self.entangled
+                and self.item().kind == MELEE and not (self.down and self.item().two_handed))
+
+    def fall(self) -> None:
+        """Falls down; a rider is thrown from the saddle (seed 004)."""
+        self.down = True
+        self.mounted = False
+
+
+@dataclass
+class Combat:
+    """Everyone in one fight, in scenario order, with the fight's numbers."""
+
+    fighters: list[FighterState]
+    fight: PercentileFight
+    round_no: int = 0
+
+    @property
+    def rules(self) -> FightRules:
+        return self.fight.rules
+
+    @property
+    def levels(self) -> tb.Levels:
+        return self.fight.levels
+
+    @classmethod
+    def start(cls, fight: PercentileFight) -> Combat:
+        """Fresh states: full hit points, side positions, items in hand."""
+        pos = start_positions(fight.side_of, list(fight.side_distance))
+        states = []
+        for i, f in enumerate(fight.fighters):
+            states.append(FighterState(
+                index=i, f=f, pos=float(pos[i]), hp=f.hp, down=f.starts_down,
+                mounted=f.mounted, item_ok=[it.present for it in f.items],
+                item_hp=[it.hp for it in f.items], ammo=f.ammo))
+        return cls(states, fight)
+
+    def exhausted(self, s: FighterState, round_no: int) -> bool:
+        """Seed 004, fatigue (when declared): exhausted after CON x 10 rounds."""
+        return self.rules.fatigue and bool(rule(tb.exhausted, round_no, s.f.CON))
+
+    def fumble_multiplier(self, s: FighterState, round_no: int) -> int:
+        """Seed 004: fatigue doubles or quadruples fumbles; underwater doubles them."""
+        mult = rule(tb.fatigue_fumble_multiplier, round_no, s.f.CON) if self.rules.fatigue else 1
+        return mult * (2 if s.f.underwater else 1)
+
+
+def gap(a: FighterState, b: FighterState) -> float:
+    return abs(a.pos - b.pos)
+
+
+def engaged(a: FighterState, b: FighterState, combat: Combat) -> bool:
+    """Within touching distance: the exchange is hand to hand (seed 004)."""
+    return gap(a, b) <= combat.rules.reach + 1e-6
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def rule(fn, *args) -> int:
+    """A shared table function on plain numbers, as an int, remembered: the reference asks
+    the same few questions again and again, and numpy on scalars is slow."""
+    return int(fn(*args))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def thresholds(chance: int, levels: tb.Levels, multiplier: int) -> tuple[int, int, int, int]:
+    """(critical, special, success, fumble) ranges of a chance, from the shared tables
+    (cached: the reference meets the same few chances again and again)."""
+    return (int(tb.critical_range(chance, levels)), int(tb.special_range(chance, levels)),
+            int(tb.success_range(chance, levels)),
+            int(tb.fumble_range(chance, levels, multiplier)))
+
+
+def level_from_roll(roll: int, chance: int, levels: tb.Levels, multiplier: int = 1) -> int:
+    """The success level of one d100 roll (the tables' ``success_level``, for one int)."""
+    critical, special, success, fumble = thresholds(chance, levels, multiplier)
+    if roll <= critical:
+        return tb.CRITICAL
+    if roll <= special:
+        return tb.SPECIAL
+    if roll <= success:
+        return tb.SUCCESS
+    return tb.FUMBLE if roll > 100 - fumble else tb.FAILURE
+
+
+def percentile_roll(combat: Combat, chance: int, *, rng: np.random.Generator) -> bool:
+    """A plain percentile roll (characteristic x N, Dodge): success or better."""
+    return d100(rng) <= thresholds(int(chance), combat.levels, 1)[2]
+
+
+def entangle_item(s: FighterState) -> int | None:
+    """The entangling item a fighter with policy ``entangle`` throws or lashes first: the off
+    hand's (a net), else the main weapon's (a whip); None if it has none left."""
+    if not s.f.entangle:
+        return None
+    for slot in (OFF, MAIN):
+        if s.item_ok[slot] and s.f.items[slot].entangles and not s.f.items[slot].shield:
+            return slot
+    return None
+
+
+# --- weapons in hand -----------------------------------------------------------------------
+
+
+def fall_back(s: FighterState) -> None:
+    """The weapon in hand is gone: draw the sidearm (five DEX ranks unless 101%+), else fists."""
+    if s.wield != SIDE and s.item_ok[SIDE]:
+        s.wield = SIDE
+        s.draw_pending = not s.f.items[SIDE].draw_free
+    else:
+        s.wield = FIST
+
+
+def break_item(s: FighterState, slot: int) -> None:
+    """An item breaks (seed 004: parries and fumbles break weapons)."""
+    if slot == FIST or s.f.items[slot].hp >= UNBREAKABLE:
+        return
+    s.item_ok[slot] = False
+    if slot == s.wield:
+        fall_back(s)
+
+
+def switch_to_melee(s: FighterState) -> None:
+    """Seed 004: at touching distance missile combat becomes hand to hand; the shooter drops
+    the missile weapon and draws a sidearm (this round's five DEX ranks) or fights bare."""
+    s.item_ok[s.wield] = False
+    fall_back(s)
+
+
+# --- chances -------------------------------------------------------------------------------
+
+
+def level_of(x: FighterState) -> int:
+    """Height for seed 004's superior position: a rider counts as higher."""
+    return max(-1, min(1, x.f.level + (1 if x.mounted else 0)))
+
+
+def situational_skill(s: FighterState, item: Item, skill: int, *, noisy: bool,
+                      weapon: bool = True) -> int:
+    """A skill in this fighter's situation: for a weapon (or shield), Ride caps it and an
+    undeployable weapon (or a non-thrusting one underwater) is at a quarter; then the light
+    (a Dodge, ``weapon=False``, only feels the light)."""
+    if weapon and s.mounted:
+        skill = rule(tb.rider_skill, skill, s.f.ride)
+    if weapon and (not rule(tb.deployable, item.space, s.f.clearance)
+                   or (s.f.underwater and not item.thrusting)):
+        skill = rule(tb.quarter, skill)
+    if s.f.light == tb.BRIGHT:
+        return skill
+    return rule(tb.light_skill, skill, s.f.light, s.f.search, s.f.INT, s.f.POW, s.f.listen,
+                noisy, weapon)
+
+
+def melee_chance(s: FighterState, t: FighterState, slot: int) -> int:
+    """Attack chance in hand to hand: skill in the situation, height and fighting while
+    down, then cover (partial or full) halves it (seed 004)."""
+    item = s.item(slot)
+    chance = situational_skill(s, item, item.attack, noisy=t.f.noisy)
+    chance += rule(tb.height_modifier, level_of(s), level_of(t), item.length, t.item().length)
+    chance += rule(tb.down_modifier, s.down, t.down)
+    if t.f.cover:
+        chance = rule(tb.ceil_div, chance, 2)
+    return chance
+
+
+def missile_chance(s: FighterState, t: FighterState, slot: int, divisor: int) -> int:
+    """Missile chance: skill in the situation, angle and target SIZ (before range, as the
+    seed says), then range band, point blank, volley and partial cover as one fraction
+    rounded up; careful aim adds 10% a step of that; a small part halves it (aim in full)."""
+    item = s.item(slot)
+    chance = situational_skill(s, item, item.attack, noisy=t.f.noisy)
+    chance += rule(tb.angle_modifier, s.f.level, t.f.level, s.f.steep)
+    chance += rule(tb.target_size_modifier, t.f.SIZ)
+    num = 2 if rule(tb.point_blank, gap(s, t), s.f.DEX) else 1
+    den = divisor * (3 if s.f.volley else 1) * (2 if t.f.cover else 1)
+    chance = rule(tb.ceil_div, chance * num, den)
+    bonus = rule(tb.aim_bonus, chance, s.aim_steps, gap(s, t), item.range) if s.aim_steps else 0
+    if s.f.small_part:
+        chance = rule(tb.ceil_div, chance, 2)
+    return chance + bonus
+
+
+def roll_level(s: FighterState, chance: int, combat: Combat, *,
+               rng: np.random.Generator) -> int:
+    return level_from_roll(d100(rng), int(chance), combat.levels,
+                           combat.fumble_multiplier(s, combat.round_no))
+
+
+# --- defence -------------------------------------------------------------------------------
+
+
+def parry_slot(t: FighterState) -> int | None:
+    """What the defender parries with: the off hand (shield, or the second weapon of a
+    two-weapon fighter), else the weapon in hand; a shield is useless underwater."""
+    off = t.f.items[OFF]
+    if t.item_ok[OFF] and off.can_parry and not (off.shield and t.f.underwater):
+        return OFF
+    if t.item_ok[t.wield] and t.item().can_parry:
+        return t.wield
+    return None
+
+
+def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodgeable: bool,
+           rng: np.random.Generator) -> tuple[bool, int | None]:
+    """The defender's one parry or dodge of the round against a successful attack.
+
+    Returns (stopped, the slot that parried or None). A critical attack is stopped only by
+    a critical parry or dodge (rule option). A fumbled parry draws on the fumble table; a
+    fumbled dodge is a fall.
+    """
+    if not t.standing or t.defended or combat.exhausted(t, combat.round_no):
+        return False, None
+    slot = parry_slot(t) if parriable and not t.no_parry else None
+    can_dodge = dodgeable and not t.down
+    choice = t.f.defence
+    if choice == PARRY:
+        use = "parry" if slot is not None else None
+    elif choice == DODGE:
+        use = "dodge" if can_dodge else None
+    elif choice == NO_DEFENCE:
+        use = None
+    else:
+        use = "parry" if slot is not None else "dodge" if can_dodge else None
+    if use is None:
+        return False, None
+    t.defended = True
+    if use == "parry":
+        item = t.item(slot)
+        chance = situational_skill(t, item, item.parry, noisy=False)
+    else:
+        dodge = rule(tb.rider_dodge, t.f.dodge) if t.mounted else t.f.dodge
+        chance = situational_skill(t, t.item(), dodge, noisy=False, weapon=False)
+    got = roll_level(t, chance, combat, rng=rng)
+    if got == tb.FUMBLE:
+        if use == "parry":
+            fumble(t, slot, combat, rng=rng)
+        else:
+            t.fall()
+        return False, None
+    stopped = got >= tb.SUCCESS and (level < tb.CRITICAL or got == tb.CRITICAL
+                                     or not combat.rules.critical_needs_critical)
+    return stopped, (slot if use == "parry" and stopped else None)
+
+
+# --- damage --------------------------------------------------------------------------------
+
+
+def roll_damage(s: FighterState, t: FighterState, slot: int, level: int, combat: Combat, *,
+                missile: bool = False, rng: np.random.Generator) -> int:
+    """A blow's rolled damage, before armour: the weapon (twice for an impale; halved dice
+    for a pulled blow), plus the damage bonus that applies, less 1 underwater, halved beyond
+    double range."""
+    item = s.item(slot)
+    impale = level >= tb.SPECIAL and item.thrusting
+    if s.f.pull_blows:
+        dice = _dice_only(item.damage, rng) + (_dice_only(item.damage, rng) if impale else 0)
+        weapon = dice // 2
+    else:
+        weapon = roll_dice(item.damage, rng) + (roll_dice(item.damage, rng) if impale else 0)
+    bonus = 0
+    if s.f.pull_blows or item.db_mode == DB_NONE or (s.down and not missile):
+        pass
+    elif s.charging and not missile:
+        bonus = roll_dice(s.f.horse_db_text, rng)   # seed 004: the horse's bonus
+    elif item.db_mode == DB_HALF:
+        bonus = roll_dice(s.f.half_db_text, rng)
+    else:
+        bonus = roll_dice(s.f.db_text, rng)
+    if not missile and s.spear_set() and t.charging:
+        bonus += roll_dice(t.f.horse_db_text, rng)  # seed 004: a braced spear adds it too
+    total = max(0, weapon + bonus)
+    if not missile and s.f.underwater and not impale:
+        total = max(0, total - 1)
+    if missile and rule(tb.half_damage_at, gap(s, t), item.range):
+        total //= 2
+    return total
+
+
+def _dice_only(text: str, rng: np.random.Generator) -> int:
+    """Only the dice of a damage expression, rolled (a pulled blow ignores modifiers)."""
+    return sum(sign * roll_dice(str(term), rng) for sign, term in parse(text).terms
+               if isinstance(term, Dice))
+
+
+def raw_harm(t: FighterState, amount: int, combat: Combat, *,
+             rng: np.random.Generator) -> None:
+    """Hit points lost (armour already counted): death at 0 or below; a major wound (half
+    the hit points in one blow) drops the fighter, and out of the fight unless CON x
+    ``rules.major_wound_roll`` is rolled (0: always out)."""
+    if amount <= 0:
+        return
+    t.hp -= amount
+    if t.hp <= 0:
+        t.status = DEAD
+        return
+    if rule(tb.is_major_wound, amount, t.f.hp) and t.standing:
+        t.fall()
+        mult = combat.rules.major_wound_roll
+        if mult == 0 or not percentile_roll(combat, mult * t.f.CON, rng=rng):
+            t.status = UNCONSCIOUS
+
+
+def wound(s: FighterState, t: FighterState, slot: int, rolled: int, level: int,
+          combat: Combat, *, missile: bool = False, rng: np.random.Generator) -> None:
+    """Armour (rolled or fixed; none against a critical or an aimed small part), then the
+    knockout rule if declared, else hit points."""
+    ignores = level == tb.CRITICAL or (missile and s.f.small_part)
+    armour = 0 if ignores else roll_dice(t.f.armour_text, rng)
+    final = max(0, rolled - armour)
+    if s.f.knockout and t.f.humanoid and not missile:
+        # Seed 004: major-wound damage knocks out harmlessly; less does the weapon's
+        # minimum damage and may stun.
+        if rule(tb.is_major_wound, final, t.f.hp):
+            if t.standing:
+                t.status = UNCONSCIOUS
+            return
+        raw_harm(t, s.item(slot).minimum, combat, rng=rng)
+        stun_check(t, combat, rng=rng)
+        return
+    raw_harm(t, final, combat, rng=rng)
+
+
+def stun_check(t: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
+    """Seed 004: a jolt stuns on a roll above CON x 5."""
+    if t.standing and not percentile_roll(combat, 5 * t.f.CON, rng=rng):
+        t.stunned = True
+
+
+# --- fumbles -------------------------------------------------------------------------------
+
+
+def fumble(s: FighterState, slot: int, combat: Combat, *, rng: np.random.Generator) -> None:
+    """Draw an effect from the fumble table (weights) and apply it to the fumbler."""
+    weights = combat.fight.fumble_weights
+    total = sum(weights)
+    if total == 0:
+        return
+    pick = float(rng.random()) * total
+    effect = next(k for k, w in enumerate(np.cumsum(weights)) if pick < w)
+    if effect == LOSE_ATTACK:
+        s.forfeit_next = True
+    elif effect == DROP:
+        s.forfeit_next = s.no_parry_next = True
+    elif effect == BREAK:
+        break_item(s, slot)
+    elif effect == HIT_SELF:
+        rolled = roll_damage(s, s, slot, tb.SUCCESS, combat,
+                             missile=s.item(slot).kind != MELEE, rng=rng)
+        wound_self(s, rolled, combat, rng=rng)
+    elif effect == FALL:
+        s.fall()
+
+
+def wound_self(s: FighterState, rolled: int, combat: Combat, *,
+               rng: np.random.Generator) -> None:
+    armour = roll_dice(s.f.armour_text, rng)
+    raw_harm(s, max(0, rolled - armour), combat, rng=rng)
+
+
+# --- blows ---------------------------------------------------------------------------------
+
+
+def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat: Combat, *,
+                 rng: np.random.Generator, parriable: bool = True, defendable: bool = True,
+                 extra: bool = False, riposte: bool = False) -> None:
+    """One hand-to-hand attack: roll, the defence, then the blow's effect."""
+    chance = melee_chance(s, t, slot)
+    if extra:
+        chance = rule(tb.extra_attack_chance, chance)
+    level = roll_level(s, chance, combat, rng=rng)
+    if level == tb.FUMBLE:
+        fumble(s, slot, combat, rng=rng)
+        return
+    if level < tb.SUCCESS:
+        return
+    stopped, parried_with = (defend(t, level, combat, parriable=parriable, dodgeable=True,
+                                    rng=rng) if defendable else (False, None))
+    if mode == KNOCKBACK:
+        if not stopped:
+            knock_back(s, t, combat, rng=rng)
+        return
+    if mode == DISARM:
+        # Seed 004: STR against STR on the Resistance Table wrenches the weapon away; the
+        # disarmed fighter is kept from drawing another (yields).
+        if not stopped and d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR)):
+            t.status = YIELDED
+        return
+    if mode == ENTANGLE:
+        if not stopped:
+            t.entangled, t.held_until = True, combat.round_no + 1
+        return
+    rolled = roll_damage(s, t, slot, level, combat, rng=rng)
+    if stopped:
+        if parried_with is not None:
+            excess = parry_takes(t, parried_with, rolled, combat)
+            if excess:
+                wound(s, t, slot, excess, level, combat, rng=rng)
+            if (parried_with == OFF and not t.f.items[OFF].shield and t.f.riposte
+                    and not riposte and t.item_ok[OFF] and t.can_strike() and s.standing):
+                melee_attack(t, s, OFF, STRIKE, combat, rng=rng, riposte=True)
+        return
+    wound(s, t, slot, rolled, level, combat, rng=rng)
+    wear(s, slot)
+
+
+def parry_takes(t: FighterState, slot: int, rolled: int, combat: Combat) -> int:
+    """Seed 004: the parrying item breaks if the blow's rolled damage exceeds its hit points;
+    the excess then passes to the defender (rule option)."""
+    if rolled <= t.item_hp[slot]:
+        return 0
+    excess = rolled - t.item_hp[slot]
+    break_item(t, slot)
+    return excess if combat.rules.broken_parry_passes_excess else 0
+
+
+def wear(s: FighterState, slot: int) -> None:
+    """Seed 004: an improvised weapon loses a hit point every time it lands a blow."""
+    if s.f.items[slot].improvised and s.item_ok[slot]:
+        s.item_hp[slot] -= 1
+        if s.item_hp[slot] <= 0:
+            break_item(s, slot)
+
+
+def knock_back(s: FighterState, t: FighterState, combat: Combat, *,
+               rng: np.random.Generator) -> None:
+    """Seed 004: pushed a yard per point of STR over SIZ (at least one); a DEX roll or a
+    fall (a rider is unhorsed); the jolt may stun (CON x 5)."""
+    yards = rule(tb.knockback_yards, s.f.STR, t.f.SIZ)
+    away = np.sign(t.pos - s.pos) or (1.0 if t.index > s.index else -1.0)
+    t.pos = float(np.float32(t.pos + away * yards))
+    if t.mounted:
+        t.fall()
+    elif not percentile_roll(combat, 5 * t.f.DEX, rng=rng):
+        t.fall()
+    stun_check(t, combat, rng=rng)
+
+
+def missile_volley(s: FighterState, t: FighterState, combat: Combat, *,
+                   rng: np.random.Generator) -> bool:
+    """This round's shots with a missile or thrown weapon; False if no shot was possible.
+
+    No shot while braced, down, underwater, reloading, out of range (seed 004 bands) or at a
+    target in full cover. A volley fires two or three shots; the weapon's reload follows.
+    Thrown weapons and arrows use ammunition; an empty hand falls back to the sidearm.
+    """
+    item = s.item()
+    if (s.bracing or s.down or s.f.underwater or s.reload_left or s.ammo <= 0
+            or t.f.cover == 2):
+        return False
+    divisor = rule(tb.range_divisor, gap(s, t), item.range, item.kind == THROWN)
+    if divisor == 0:
+        return False
+    shots = rule(tb.volley_shots, item.volley, s.volleyed, s.f.CON) if s.f.volley else 1
+    for _ in range(shots):
+        if not t.standing or s.ammo <= 0 or s.item().kind == MELEE:
+            break  # the target fell, or the weapon is spent, dropped or broken
+        shoot(s, t, divisor, combat, rng=rng)
+        s.ammo -= 1
+    if s.f.volley:
+        s.volleyed += 1
+    s.reload_left = item.reload + 1 if item.reload else 0
+    if s.ammo <= 0 and s.item().kind != MELEE:
+        s.item_ok[s.wield] = False
+        fall_back(s)
+    return True
+
+
+def shoot(s: FighterState, t: FighterState, divisor: int, combat: Combat, *,
+          rng: np.random.Generator) -> None:
+    """One missile: no parry or dodge; a carried shield may block an ordinary hit."""
+    slot = s.wield
+    chance = missile_chance(s, t, slot, divisor)
+    level = roll_level(s, chance, combat, rng=rng)
+    if level == tb.FUMBLE:
+        fumble(s, slot, combat, rng=rng)
+        return
+    if level < tb.SUCCESS:
+        return
+    if t.item_ok[OFF] and t.f.items[OFF].shield and not t.f.underwater and \
+            rule(tb.missile_blockable, level, s.item(slot).thrusting):
+        block = rule(tb.shield_block_chance, t.f.items[OFF].shield_size, t.bracing)
+        if d100(rng) <= block:
+            return
+    rolled = roll_damage(s, t, slot, level, combat, missile=True, rng=rng)
+    wound(s, t, slot, rolled, level, combat, missile=True, rng=rng)

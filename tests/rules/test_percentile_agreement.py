@@ -1,0 +1,159 @@
+"""The vectorised percentile kernel against the scalar reference: same rules, same numbers.
+
+Each fight is played by the kernel (``FAST`` trials) and by the readable reference (``SLOW``
+trials) at fixed seeds; the winner, round and final-status distributions must be
+homogeneous by a chi-square test, rejecting only at p < 1e-6. Bins are pooled (in order)
+until each expects at least five trials of the smaller sample: a long tail of rare round
+counts would otherwise make the test meaningless. The fights are chosen so that between them
+every optional rule of the kernel acts (see ``test_every_optional_rule_is_exercised``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.stats import chi2_contingency
+
+import balance
+from balance.engine.run import run_fight, run_reference
+from balance.rules import get
+
+ALPHA = 1e-6
+FAST, SLOW = 50_000, 2_000
+SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "percentile"
+
+
+def member(attack: int = 60, **kw) -> dict:
+    base = {"characteristics": {"STR": 13, "CON": 12, "SIZ": 13, "DEX": 12},
+            "skills": {"attack": attack, "shield": attack - 5}, "weapon": "broadsword",
+            "shield": "full_shield", "armour": "leather"}
+    for key, value in kw.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            base[key] = {**base[key], **value}
+        elif value is None:
+            base.pop(key, None)
+        else:
+            base[key] = value
+    return base
+
+
+def fight(*sides: list[dict], max_rounds: int = 40, **kw) -> dict:
+    names = "abcdefgh"
+    out = {"name": "agreement", "ruleset": "percentile", "trials": 1000, "seed": 1,
+           "max_rounds": max_rounds,
+           "sides": [{"name": names[i], "members": m} for i, m in enumerate(sides)]}
+    out.update(kw)
+    return out
+
+
+FIGHTS = {
+    "sword_and_shield_duel": SCENARIOS / "sword_and_shield_duel.yaml",
+    "fight_in_the_dark": SCENARIOS / "fight_in_the_dark.yaml",
+    "archer_vs_charge": SCENARIOS / "archer_vs_charging_spearman.yaml",
+    "corridor_one_vs_three": fight(
+        [member(85, armour="half_plate")],
+        [member(50, shield="half_shield", count=3)], situation={"space": "corridor"}),
+    "three_vs_two": fight(
+        [member(70), member(55, weapon="long_spear", shield=None),
+         member(50, weapon="short_sword", shield=None, off_hand="dagger",
+                skills={"off_hand": 50})],
+        [member(75, armour="half_plate", policy={"extra_attack": True}),
+         member(65, weapon="great_axe", shield=None, policy={"defence": "dodge"})]),
+    "pitch_dark_noisy_cramped": fight(
+        [member(70, weapon="long_spear", shield=None, skills={"listen": 60})],
+        [member(55, weapon="dagger", shield=None, noisy=True,
+                situation={"light": "semi_dark"})],
+        situation={"light": "pitch_dark", "space": "cramped"}),
+    "knockback_disarm_knockout": fight(
+        [member(65, policy={"knockback": True}, characteristics={"STR": 17})],
+        [member(60, shield=None, off_hand="dagger", policy={"disarm": True, "riposte": True}),
+         member(55, weapon="club", shield=None, policy={"knockout": True, "pull_blows": True},
+                armour="heavy_leather")], max_rounds=20),
+    "mounted_charge_into_set_spear": fight(
+        [member(70, weapon="lance", shield="full_shield", mount="warhorse",
+                skills={"ride": 65})],
+        [member(55, weapon="long_spear", shield=None, policy={"brace": True},
+                situation={"slick": True, "position": "higher"})],
+        distance=20),
+    "net_and_trident_vs_runner": fight(
+        [member(60, weapon="trident", shield=None, off_hand="net",
+                skills={"off_hand": 55}, policy={"entangle": True})],
+        [member(55, weapon="mace", shield=None, sidearm="dagger",
+                policy={"break_off_at": 6, "break_off_by": "run"})],
+        distance=6),
+    "volleys_at_a_braced_shield_in_cover": fight(
+        [member(75, weapon="sling", shield=None, characteristics={"CON": 4},
+                policy={"volley": True}, situation={"position": "higher", "steep": True}),
+         member(60, weapon="long_bow", shield=None, policy={"aim": 10, "small_part": True},
+                sidearm="dagger")],
+        [member(60, shield="large_shield", policy={"brace": True, "movement": "hold"},
+                situation={"cover": "partial"}),
+         member(55, weapon="heavy_crossbow", shield=None, policy={"movement": "close"},
+                characteristics={"SIZ": 4})],
+        distance=60, max_rounds=20),
+    "underwater_and_tired": fight(
+        [member(60, weapon="trident", shield="half_shield", characteristics={"CON": 5})],
+        [member(60, weapon="broadsword", characteristics={"CON": 5},
+                policy={"break_off_at": 3, "break_off_by": "dodge"})],
+        situation={"underwater": True}, rules={"fatigue": True}, max_rounds=60),
+    "improvised_and_fragile": fight(
+        [member(60, weapon="improvised_club", shield="buckler")],
+        [member(60, weapon="whip", shield=None, sidearm="hand_axe",
+                policy={"entangle": True, "movement": "keep_distance"})],
+        rules={"major_wound_roll": 0, "critical_needs_critical": False,
+               "broken_parry_passes_excess": False}, max_rounds=20),
+}
+
+
+def load(spec):
+    loaded = balance.load_scenario(spec)
+    system = get("percentile")
+    return system, system.compile(loaded.model, loaded.tables)
+
+
+def pooled_p(a: np.ndarray, b: np.ndarray, min_expected: float = 5.0) -> float:
+    """p-value of a chi-square test that two count vectors share one distribution, adjacent
+    bins pooled until each expects at least ``min_expected`` of the smaller sample."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    share = min(a.sum(), b.sum()) / (a.sum() + b.sum())
+    rows, acc = [], np.zeros(2)
+    for pair in zip(a, b, strict=True):
+        acc += pair
+        if acc.sum() * share >= min_expected:
+            rows.append(acc)
+            acc = np.zeros(2)
+    if acc.sum():
+        if rows:
+            rows[-1] = rows[-1] + acc
+        else:
+            rows.append(acc)
+    if len(rows) < 2:
+        return 1.0
+    return float(chi2_contingency(np.array(rows).T)[1])
+
+
+@pytest.mark.parametrize("name", sorted(FIGHTS))
+def test_kernel_matches_reference(name: str) -> None:
+    system, compiled = load(FIGHTS[name])
+    fast = run_fight(system, compiled, FAST, seed=1)
+    slow = run_reference(system, compiled, SLOW, seed=2)
+    assert pooled_p(fast.wins, slow.wins) > ALPHA
+    assert pooled_p(fast.rounds, slow.rounds) > ALPHA
+    for i in range(len(compiled.fighters)):
+        assert pooled_p(fast.status[i], slow.status[i]) > ALPHA, compiled.fighters[i].name
+
+
+def test_every_optional_rule_is_exercised() -> None:
+    """Between them the fights switch on every rule the kernel can skip."""
+    used = set().union(*(load(spec)[1].uses for spec in FIGHTS.values()))
+    assert used >= {"small_part", "volley", "extra_attack", "disarm", "knockback", "knockout",
+                    "pull_blows", "entangle", "brace", "missiles", "mounts", "break_off",
+                    "slick", "improvised", "fatigue", "distance", "groups", "dark",
+                    "cramped", "underwater", "cover", "height", "two_weapons", "stun"}
+
+
+def test_pooling_keeps_a_real_difference() -> None:
+    assert pooled_p(np.array([5000, 5000]), np.array([400, 600])) < ALPHA
+    assert pooled_p(np.array([5000, 5000, 1, 0]), np.array([500, 500, 0, 1])) > 0.01

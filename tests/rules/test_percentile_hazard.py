@@ -1,0 +1,147 @@
+"""Seed 004's hazards as exact calculators, ``balance hazard`` and ``balance dice
+--resistance``: exact values, the JSON contract, clean errors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from balance.commands import dice as dice_command
+from balance.commands import hazard as hazard_command
+from balance.dice import Pmf
+from balance.errors import OptionError
+from balance.rules.percentile import hazards as hz
+
+
+def run(module, capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    parser = argparse.ArgumentParser(prog="balance")
+    module.register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(list(argv))
+    assert args.func(args) == 0
+    return capsys.readouterr().out
+
+
+def test_poison_json_contract(capsys) -> None:
+    doc = json.loads(run(hazard_command, capsys, "hazard", "poison", "--pot", "16", "--con",
+                         "12", "--json"))
+    # POT 16 against CON 12: 50% + 4 x 5% = 70%; overcome 16 hp, resisted half: 8
+    assert doc == {"p_overcome": pytest.approx(0.7),
+                   "damage": {"8": pytest.approx(0.3), "16": pytest.approx(0.7)}}
+
+
+def test_poison_by_name_with_death_chance_and_text(capsys) -> None:
+    out = run(hazard_command, capsys, "hazard", "poison", "--poison", "cyanide", "--con", "14",
+              "--hp", "12")
+    assert "POT 20 against CON 14" in out and "overcome: 0.800000" in out
+    assert "death (>= 12 hp lost): 0.800000" in out       # 20 kills, 10 does not
+    doc = json.loads(run(hazard_command, capsys, "hazard", "poison", "--pot", "8", "--con",
+                         "20", "--mild", "--json"))
+    assert doc == {"p_overcome": 0.0, "damage": {"0": 1.0}}
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["poison", "--poison", "arsenik", "--con", "10"], "did you mean 'arsenic'"),
+    (["poison", "--poison", "wine_of_bakshaan", "--con", "10"], "has no POT"),
+    (["poison", "--pot", "0", "--con", "10"], "--pot must be between 1 and 1000"),
+    (["fall", "--yards", "5", "--armour", "mithril"], "not a known armour"),
+    (["fire", "--source", "volcano"], "not a known fire"),
+    (["poison", "--pot", "10", "--con", "10", "--hp", "0"], "--hp must be at least 1"),
+])
+def test_hazard_errors_are_clean(argv, message, capsys) -> None:
+    parser = argparse.ArgumentParser(prog="balance")
+    hazard_command.register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["hazard", *argv])
+    with pytest.raises(OptionError, match=message):
+        args.func(args)
+
+
+def same(a: Pmf, b: Pmf) -> bool:
+    return a.to_dict() == pytest.approx(b.to_dict())
+
+
+def test_falls() -> None:
+    assert same(hz.fall(2).damage, Pmf.ndm(1, 6))            # any part of the first three yards
+    assert same(hz.fall(9).damage, Pmf.ndm(3, 6))
+    plate = hz.fall(9, plate=True)
+    assert same(plate.damage, Pmf.ndm(4, 6)) and plate.p == 0.0
+    jump = hz.fall(9, jump=40)                           # a Jump of 40% saves 1D6
+    assert jump.p == 0.4
+    assert jump.damage.mean() == pytest.approx(0.4 * 7 + 0.6 * 10.5)
+    assert same(hz.fall(0).damage, Pmf.constant(0))
+
+
+def test_drowning_exact() -> None:
+    # CON 10: x5 = 50%, then x4 = 40%, x3 = 30% held breath; a failure costs 1D6 that round
+    # and every round after. Over 2 rounds: fail in round 1 (0.5): 2D6; in round 2
+    # (0.5 x 0.6): 1D6; hold both (0.5 x 0.4): nothing.
+    result = hz.drowning(10, 2)
+    assert result.p == pytest.approx(0.8)
+    expected = {0: 0.2} | {x: 0.3 / 6 for x in range(1, 7)}
+    for x, p in Pmf.ndm(2, 6):
+        expected[x] = expected.get(x, 0.0) + 0.5 * p
+    assert result.damage.to_dict() == pytest.approx(expected)
+    no_breath = hz.drowning(10, 1, breath=False)          # starts at CON x 3
+    assert no_breath.p == pytest.approx(0.7)
+
+
+def test_drowning_in_armour() -> None:
+    assert hz.drowning(12, 10, weight="light", never_soaks=True).p == 0.0   # sea leather
+    assert hz.drowning(12, 10, weight="none").p == 0.0
+    plate = hz.drowning(12, 1, weight="plate")            # sinks: CON x 3, no breath first
+    assert plate.p == pytest.approx(1 - 0.36)
+    heavy = hz.drowning(12, 1, weight="heavy", swim=70)   # Swim fails 30%, then CON x 3
+    assert heavy.p == pytest.approx(0.3 * 0.64)
+    light = hz.drowning(12, 10, weight="light")           # afloat until soaked (25 rounds)
+    assert light.p == 0.0
+
+
+def test_fire_and_disease() -> None:
+    bare = hz.fire("1D6", 2)
+    assert same(bare.damage, Pmf.ndm(2, 6)) and bare.p == 1.0
+    armoured = hz.fire("1D6", 2, armoured=True)           # insulated 1D6 rounds
+    assert armoured.p == pytest.approx(1 / 6)
+    assert armoured.damage.to_dict()[0] == pytest.approx(5 / 6)
+    minor = hz.disease(12)                                # CON x 5 = 60% resists
+    assert minor.p == pytest.approx(0.4)
+    assert minor.damage.to_dict() == pytest.approx({0: 0.6, 1: 0.2, 2: 0.2})
+    major = hz.disease(12, major=True, hours=8)           # 1D3 an hour: 8-24 over 8 hours
+    assert major.damage.max_outcome == 24 and major.p_dead(8) == pytest.approx(0.4)
+
+
+def test_every_hazard_prints_json(capsys) -> None:
+    for argv, key in ((["fall", "--yards", "7", "--jump", "50"], "p_jump"),
+                      (["drowning", "--con", "12", "--rounds", "3", "--armour", "plate"],
+                       "p_injured"),
+                      (["fire", "--damage", "2D6", "--rounds", "2", "--armoured"], "p_burned"),
+                      (["disease", "--con", "9", "--major", "--hours", "3"], "p_caught")):
+        doc = json.loads(run(hazard_command, capsys, "hazard", *argv, "--json", "--hp", "10"))
+        assert set(doc) == {key, "damage", "p_dead"}
+        assert sum(doc["damage"].values()) == pytest.approx(1.0)
+
+
+def test_dice_resistance_option(capsys) -> None:
+    doc = json.loads(run(dice_command, capsys, "dice", "--resistance", "16", "12", "--json"))
+    assert doc == {"active": 16, "passive": 12, "p_success": 0.7}
+    doc = json.loads(run(dice_command, capsys, "dice", "--resistance", "13", "10", "--json",
+                         "--samples", "200000", "--seed", "3"))
+    assert abs(doc["sampled_p_success"] - 0.65) < 5 * (0.65 * 0.35 / 200_000) ** 0.5
+    out = run(dice_command, capsys, "dice", "--resistance", "10", "30")
+    assert "= 0.00" in out
+    # the ordinary use is unchanged
+    assert json.loads(run(dice_command, capsys, "dice", "2d6", "--json"))["mean"] == \
+        pytest.approx(7)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--resistance", "10", "10", "2d6"], "takes no dice expression"),
+    ([], "a dice expression is required"),
+    (["--resistance", "-1", "10"], "between 0 and 1000"),
+])
+def test_dice_resistance_errors(argv, message) -> None:
+    parser = argparse.ArgumentParser(prog="balance")
+    dice_command.register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["dice", *argv])
+    with pytest.raises(OptionError, match=message):
+        args.func(args)
