@@ -32,13 +32,28 @@ def run(args: argparse.Namespace) -> int:
     failed = 0
     for file in args.files:
         try:
-            loaded = load_scenario(file)
+            loaded, cells = _load(file)
         except ScenarioError as err:
             failed += 1
             sys.stderr.write("".join(f"{problem}\n" for problem in err.problems))
             continue
-        sys.stdout.write(f"{file}: ok ({summary(loaded)})\n")
+        sys.stdout.write(f"{file}: ok ({summary(loaded)}{cells})\n")
     return 1 if failed else 0
+
+
+def _load(file: str) -> tuple[LoadedScenario, str]:
+    """The scenario; a file with a ``sweep:`` block is checked cell by cell (balance sweep)."""
+    try:
+        with open(file, encoding="utf-8", errors="replace") as fh:
+            swept = any(line.startswith("sweep:") for line in fh)
+    except OSError:
+        swept = False
+    if not swept:
+        return load_scenario(file), ""
+    from balance.sweep import load_plan
+
+    plan = load_plan(file)
+    return plan.base, f", {_count(len(plan.cells), 'sweep cell')}"
 
 
 def summary(loaded: LoadedScenario) -> str:

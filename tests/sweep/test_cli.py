@@ -88,3 +88,13 @@ def test_the_shipped_budget_passes(tmp_path, capsys) -> None:
     out = capsys.readouterr().out
     assert code == 0, out
     assert "0 failed, 0 inconclusive" in out
+
+
+def test_validate_checks_every_cell_of_a_sweep(tmp_path, capsys) -> None:
+    assert main(["validate", str(SWEEPS[0])]) == 0
+    assert "sweep cells)" in capsys.readouterr().out
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(duel({"grid": {"sides.0.members.0.weapon": ["maec"]}}),
+                                  sort_keys=False))
+    assert main(["validate", str(bad)]) == 1
+    assert "'maec' is not a known weapon" in capsys.readouterr().err
