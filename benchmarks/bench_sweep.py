@@ -44,6 +44,7 @@ def timed(plan, out: str, **kw) -> tuple[float, pd.DataFrame]:
 def main() -> None:
     plan = load_plan(SCENARIO)
     assert len(plan.cells) == 100
+    load_before = os.getloadavg()[0]     # other work on the machine skews parallel timings
     with tempfile.TemporaryDirectory() as out:
         t_local, local = timed(plan, out)
         t_two, two = timed(plan, out, executor="processes", workers=2)
@@ -55,6 +56,7 @@ def main() -> None:
         "local_s": round(t_local, 2), "processes_2_s": round(t_two, 2),
         "processes_all_s": round(t_all, 2), "speedup_2": round(t_local / t_two, 2),
         "duels_per_s_processes": round(100 * 20_000 / t_all), "tables_identical": True,
+        "load_before": round(load_before, 2), "load_after": round(os.getloadavg()[0], 2),
         "python": sys.version.split()[0],
     }))
 
