@@ -63,10 +63,10 @@ class _Context:
         trials = table["trials"]
         per = f"{int(trials.iloc[0]):,}" if trials.nunique() == 1 else \
             f"{int(trials.min()):,}–{int(trials.max()):,}"
-        self.note = (f"{manifest['ruleset']}, {per} trials per cell, seed {manifest['seed']}; "
-                     "bars and ranges are Wilson 95% intervals.")
+        self.plain_note = f"{manifest['ruleset']}, {per} trials per cell, seed {manifest['seed']}."
         if manifest.get("crn_note"):
-            self.note += " Common random numbers."
+            self.plain_note += " Common random numbers."
+        self.note = self.plain_note + " Bars and ranges are Wilson 95% intervals."
         self.file_no = 0
 
     def name(self, stem: str) -> str:
@@ -233,7 +233,7 @@ def _rounds_section(ctx: _Context) -> Section:
         title = "Rounds to a decision" + (f" by {axis} (pooled over the other axes)" if axis
                                           else "")
         fig = figures.distributions(hists, title=title, x_label="round decided",
-                                    y_label="share of fights, %", note=ctx.note)
+                                    y_label="share of fights, %", note=ctx.plain_note)
         sec.pictures.append(Picture(ctx.name("rounds"), fig, title))
     axes = ctx.axes
     if len(axes) >= 2:
@@ -244,7 +244,7 @@ def _rounds_section(ctx: _Context) -> Section:
             fig = figures.heatmap(_grid(ctx, sub, rows, cols, "rounds_mean"), ctx.labels[rows],
                                   ctx.labels[cols], title=title, row_label=rows, col_label=cols,
                                   scale_label="mean rounds", centre=None, percent=False,
-                                  note=ctx.note)
+                                  note=ctx.plain_note)
             sec.pictures.append(Picture(ctx.name("rounds-mean"), fig, title))
     rows = [[*(str(r[a]) for a in axes), f"{r['rounds_mean']:.2f}", str(r["rounds_p50"]),
              str(r["rounds_p95"])] for _, r in ctx.table.iterrows()]
@@ -274,7 +274,7 @@ def _casualty_section(ctx: _Context) -> Section:
         title = "Fighters fallen per side" + (f" by {axis}" if axis else "")
         fig = figures.bars(labels, {k: np.array(v) for k, v in series.items()}, title=title,
                            x_label=axis or "cell", y_label="fighters (mean per fight)",
-                           note=ctx.note)
+                           note=ctx.plain_note)
         sec.pictures.append(Picture(ctx.name("casualties"), fig, title))
     header = [*ctx.axes, *(f"{s} fallen" for s in ctx.sides), *(f"{s} dead" for s in ctx.sides)]
     rows = [[*(str(r[a]) for a in ctx.axes), *(f"{r[f'fallen_{s}']:.2f}" for s in ctx.sides),
