@@ -1,7 +1,8 @@
 """Yags scenario and table models (seed 000). Validated once here; the rule kernels trust them.
 
 Defaults that the seed does not state are the lab's assumptions and are documented in
-``docs/rules/yags.md`` next to the reason for each.
+``docs/rules/yags.md`` next to the reason for each. Checks that need the tables (does the
+weapon fit the style, is the fighter strong enough) are made when the fight is compiled.
 """
 
 from __future__ import annotations
@@ -22,32 +23,49 @@ Style = Literal[
     "great_weapon", "two_weapons", "longshaft", "chain",
 ]
 DamageType = Literal["wounds", "mixed", "stuns"]
+# Seed 000, "Special properties"; `lance` is the lab's tag for the weapon the mounted charge
+# needs ("a mounted charge ... uses a lance").
 WeaponProperty = Literal[
     "blocking", "crushing", "heavy", "impaling", "light", "strong",
-    "throwable", "thrusting", "two_handed", "weak",
+    "throwable", "thrusting", "two_handed", "weak", "lance",
 ]
+# What a row is: a weapon, a shield (held in the off hand), or a natural weapon (a fist, a
+# bite: never dropped, disarmed or broken).
+WeaponKind = Literal["weapon", "shield", "natural"]
 ArmourProperty = Literal["bullet_proof", "mail", "soft"]
 Coverage = Literal["head", "neck", "torso", "arms", "legs"]
 Layer = Literal["soft", "mail", "plate", "helm", "coif", "other"]
 Stance = Literal["normal", "aggressive", "defensive"]
 Level = Literal["never", "light", "medium", "heavy", "critical"]
+Manoeuvre = Literal[
+    "none", "improved_damage", "massive_damage", "vital_strike", "knockdown", "disarm",
+    "overwhelm", "grapple", "trip", "charge_through",
+]
+FumbleResult = Literal["fatigue", "disarm", "break", "fail_defence"]
+Technique = Literal["mounted_combat"]
+
+# Seed 000, Melee Manoeuvres: these must be made in the aggressive stance.
+AGGRESSIVE_MANOEUVRES = ("improved_damage", "massive_damage", "vital_strike", "knockdown")
 
 Attr = Annotated[int, Field(ge=0, le=20)]
 Bonus = Annotated[int, Field(ge=0, le=100)]
+Reach = Annotated[int, Field(ge=0, le=4)]
 
 
 class Weapon(Strict):
-    """A row of the weapons table. All bonuses are zero or positive (seed 000, Advanced Weapons)."""
+    """A row of the weapons table (shields too). All bonuses are zero or positive (seed 000)."""
 
     style: Style
     attack: Bonus = 0
     defence: Bonus = 0
     damage: Bonus = 0
     damage_type: DamageType = "wounds"
-    reach: Annotated[int, Field(ge=0, le=4)] = 1
+    reach: Reach = 1
     strength: Annotated[int, Field(ge=0, le=20)] = 0
     hands: Literal[1, 2] = 1
     properties: tuple[WeaponProperty, ...] = ()
+    other_styles: tuple[Style, ...] = ()
+    kind: WeaponKind = "weapon"
     note: str = ""
 
 
@@ -63,6 +81,7 @@ class Armour(Strict):
     noisy: Annotated[int, Field(ge=0, le=10)] = 0
     vitals: Annotated[int, Field(ge=0, le=50)] = 0
     load: Annotated[float, Field(ge=0, le=1000)] = 0.0
+    pair_with_shield: bool = False
     note: str = ""
 
 
@@ -74,10 +93,12 @@ class WeaponPatch(Strict):
     defence: Bonus | None = None
     damage: Bonus | None = None
     damage_type: DamageType | None = None
-    reach: Annotated[int, Field(ge=0, le=4)] | None = None
+    reach: Reach | None = None
     strength: Annotated[int, Field(ge=0, le=20)] | None = None
     hands: Literal[1, 2] | None = None
     properties: tuple[WeaponProperty, ...] | None = None
+    other_styles: tuple[Style, ...] | None = None
+    kind: WeaponKind | None = None
     note: str | None = None
 
 
@@ -93,6 +114,7 @@ class ArmourPatch(Strict):
     noisy: Annotated[int, Field(ge=0, le=10)] | None = None
     vitals: Annotated[int, Field(ge=0, le=50)] | None = None
     load: Annotated[float, Field(ge=0, le=1000)] | None = None
+    pair_with_shield: bool | None = None
     note: str | None = None
 
 
@@ -125,7 +147,7 @@ class Attributes(Strict):
 
 
 class Skills(Strict):
-    """Combat skills, one per fighting style; an unlisted skill is 0 (untrained)."""
+    """Combat skills, one per fighting style, and riding and athletics; unlisted skills are 0."""
 
     brawl: Attr = 0
     melee_weapon: Attr = 0
@@ -135,6 +157,32 @@ class Skills(Strict):
     two_weapons: Attr = 0
     longshaft: Attr = 0
     chain: Attr = 0
+    riding: Attr = 0
+    athletics: Attr = 0
+
+
+class Fumbles(Strict):
+    """Who picks what when a roll fumbles (seed 000: you choose, unless your foe is more skilled).
+
+    Each list is an order of preference; the first result that is possible is taken (a weapon
+    must be held to be lost, ``break`` needs a weak weapon on an attack and a weapon that is
+    not strong on a defence, ``fail_defence`` is only for defences), and ``fatigue`` is always
+    possible. ``own``: what this fighter picks for its own fumbles; ``foe``: what it picks for
+    a less skilled foe's fumbles.
+    """
+
+    own: tuple[FumbleResult, ...] = ("fatigue",)
+    foe: tuple[FumbleResult, ...] = ("fail_defence", "break", "disarm", "fatigue")
+
+
+class Stunt(Strict):
+    """A stunt before each attack (seed 000, Stunts): agility x athletics against
+    ``difficulty``; success gives +5 per level to ``bonus``, failure makes the attack a fumble.
+    Stunts are slow actions."""
+
+    difficulty: Annotated[int, Field(ge=0, le=100)]
+    bonus: Literal["attack", "damage"] = "attack"
+    when: Literal["always", "first_round"] = "always"
 
 
 class Policy(Strict):
@@ -142,11 +190,41 @@ class Policy(Strict):
 
     ``defences``: ``auto`` declares one defence per foe attacking this fighter (up to the
     maximum); a number fixes it (0 is all-out attack, which gives foes counter strikes).
-    ``yield_at``: the wound or stun level at which the fighter stops fighting.
+    ``yield_at``: the wound or stun level at which the fighter stops fighting. The rest are the
+    detailed melee choices; docs/rules/yags.md describes each.
     """
 
     defences: Literal["auto"] | Annotated[int, Field(ge=0, le=6)] = "auto"
     yield_at: Level = "never"
+    manoeuvre: Manoeuvre = "none"
+    manoeuvre_when: Literal["always", "first_round"] = "always"
+    grapple_hold: Literal["limb", "neck"] = "limb"
+    holding: Literal["improve_then_break", "break", "improve", "strike"] = "improve_then_break"
+    when_held: Literal["escape", "fight"] = "escape"
+    when_prone: Literal["stand", "fight"] = "stand"
+    meet_charge: Literal["auto", "block", "dodge"] = "auto"
+    fumbles: Fumbles = Fumbles()
+    rearm: Literal["auto", "spare", "pick_up", "none"] = "auto"
+    switch_when_grappled: bool = False
+    retreat_at: Level = "never"
+    reroll_initiative_below: Annotated[int, Field(ge=0, le=200)] | None = None
+    stunt: Stunt | None = None
+    attack_mount: bool = False
+    charge: bool = False
+
+
+class Mount(Strict):
+    """A mount ridden by a member (seed 000, Mounted Combat). **Assumption**: the numbers of
+    an average riding horse; the mount does not attack, and attacks on it are against the base
+    difficulty (a ridden animal does not parry)."""
+
+    size: Annotated[int, Field(ge=1, le=100)] = 15
+    strength: Attr = 6
+    health: Attr = 5
+    soak: Annotated[int, Field(ge=0, le=200)] | None = None
+    armour: tuple[Name, ...] = ()
+    saddle: bool = True
+    warhorse: bool = False
 
 
 class Member(Strict):
@@ -157,10 +235,30 @@ class Member(Strict):
     attributes: Attributes = Attributes()
     skills: Skills = Skills()
     weapon: Name = "fist"
+    off_hand: Name | None = None
+    spare: Name | None = None
+    style: Style | None = None
+    drawn: bool = True
     armour: tuple[Name, ...] = ()
     stance: Stance = "normal"
     soak: Annotated[int, Field(ge=0, le=200)] | None = None
+    techniques: tuple[Technique, ...] = ()
+    mount: Mount | None = None
     policy: Policy = Policy()
+
+    @model_validator(mode="after")
+    def _choices_fit(self) -> Member:
+        p = self.policy
+        if p.manoeuvre in AGGRESSIVE_MANOEUVRES and self.stance != "aggressive":
+            raise ValueError(f"the {p.manoeuvre} manoeuvre needs the aggressive stance "
+                             f"(seed 000, Melee Manoeuvres); this member's stance is "
+                             f"{self.stance!r}")
+        if p.charge and (self.mount is None or not self.mount.warhorse):
+            raise ValueError("a mounted charge needs a mount that is a trained warhorse "
+                             "(mount: {warhorse: true})")
+        if p.attack_mount and self.mount is not None:
+            raise ValueError("attack_mount is for fighters on foot")
+        return self
 
 
 class Side(Strict):
@@ -174,6 +272,10 @@ class Rules(Strict):
     success_step: Annotated[int, Field(ge=1, le=50)] = 10
     base_difficulty: Annotated[int, Field(ge=0, le=100)] = 15
     fatigue_penalty: Annotated[int, Field(ge=0, le=40)] = 5
+    confined_reach: Reach | None = None
+    reach: Literal["every_attack", "closing"] = "every_attack"
+    riding_difficulty: Annotated[int, Field(ge=0, le=100)] = 15
+    exhausted_at: Annotated[int, Field(ge=1, le=100)] | None = None
 
 
 class YagsScenario(Strict):
@@ -206,7 +308,13 @@ class YagsScenario(Strict):
             for j, m in enumerate(side.members):
                 base = ("sides", i, "members", j)
                 refs.append(((*base, "weapon"), "weapons", m.weapon))
+                for key in ("off_hand", "spare"):
+                    if getattr(m, key) is not None:
+                        refs.append(((*base, key), "weapons", getattr(m, key)))
                 refs.extend(((*base, "armour", k), "armour", a) for k, a in enumerate(m.armour))
+                if m.mount is not None:
+                    refs.extend(((*base, "mount", "armour", k), "armour", a)
+                                for k, a in enumerate(m.mount.armour))
         return refs
 
 

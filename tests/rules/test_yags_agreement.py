@@ -1,9 +1,11 @@
 """The vectorised Yags kernel against the scalar reference: same rules, same distributions.
 
-Each fight is played 200,000 times by the kernel and 10,000 times by the reference, at fixed
-seeds; the winner, round and final-status distributions must be homogeneous (chi-square
-test of the two count tables), rejecting only at p < 1e-6 so that noise never fails a build
-while a real difference of a point or two in a win rate does.
+Each fight is played by the kernel and by the reference at fixed seeds; the winner, round and
+final-status distributions must be homogeneous (chi-square test of the two count tables),
+rejecting only at p < 1e-6 so that noise never fails a build while a real difference of a few
+points in a win rate does. The basic fights are hand-written ``Fighter`` rows; the detailed
+ones are scenarios, so the compile step is exercised too, and each is built so that the rules
+it names decide a large share of its fights.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import numpy as np
 import pytest
 from scipy.stats import chi2_contingency
 
+import balance
 from balance.engine.run import run_fight, run_reference
 from balance.rules import get
 from balance.rules.yags.fighters import AUTO, Fighter, YagsFight, YagsRules
@@ -28,7 +31,7 @@ def fighter(side: int, name: str, **kw) -> Fighter:
     return Fighter(side=side, name=name, **base)
 
 
-FIGHTS = {
+BASIC = {
     "mirror": [fighter(0, "a"), fighter(1, "b")],
     "aggressive_mixed_vs_defensive": [
         fighter(0, "a", stance=AGGRESSIVE, damage_type=MIXED, skill=5, attack=18),
@@ -48,6 +51,144 @@ FIGHTS = {
 }
 
 
+def m(**kw) -> dict:
+    """A member: attributes 3 unless given."""
+    member = {"attributes": {"dexterity": 3, "agility": 3, "strength": 3}}
+    member.update(kw)
+    return member
+
+
+def fight(a, b, **kw) -> dict:
+    scenario = {"name": "t", "ruleset": "yags", "max_rounds": 40,
+                "sides": [{"name": "a", "members": a if isinstance(a, list) else [a]},
+                          {"name": "b", "members": b if isinstance(b, list) else [b]}]}
+    scenario.update(kw)
+    return scenario
+
+
+# Detailed fights: (scenario, the rules it exercises).
+DETAILED = {
+    # Reach free strikes, a longshaft's +5, impaling against mail, a dagger's unarmed attacks
+    # drawing counter strikes when well parried by a martial weapon.
+    "reach_spear_vs_dagger": fight(
+        m(skills={"longshaft": 4}, weapon="spear",
+          armour=["soft_leather_jacket", "soft_leather_trousers"]),
+        m(skills={"single_weapon": 5, "brawl": 3}, weapon="dagger", armour=["mail_hauberk"],
+          stance="aggressive")),
+    # The shield's free defence (no counter strike against it), two weapons' half bonuses,
+    # an all-out attacker, more skilled fighters disarming the fumblers.
+    "shield_vs_two_weapons": fight(
+        m(skills={"weapon_and_shield": 4}, weapon="short_sword", off_hand="shield",
+          armour=["mail_vest"]),
+        [m(skills={"two_weapons": 4}, weapon="short_sword", off_hand="dagger",
+           armour=["leather_vest"]),
+         m(skills={"single_weapon": 3}, weapon="club", policy={"defences": 0})]),
+    # A great weapon (halved multiple-defence penalty, +50% size) and heavy blows against
+    # plate and a large brute (size shifts; soft armour doubled against stuns).
+    "great_axe_vs_plate_and_size": fight(
+        m(attributes={"dexterity": 3, "agility": 3, "strength": 4}, skills={"great_weapon": 4},
+          weapon="great_axe", armour=["soft_leather_jacket"]),
+        [m(skills={"single_weapon": 4}, weapon="long_sword", armour=["plate"]),
+         m(attributes={"dexterity": 2, "agility": 2, "strength": 6, "size": 15, "health": 5},
+           skills={"brawl": 4}, weapon="fist")]),
+    # Chain: +10 stance bonus, shorter weapons fumble on 1-2; the wrong style: slow, 1-2.
+    "chain_and_wrong_style": fight(
+        m(skills={"chain": 4}, weapon="flail", stance="aggressive", armour=["mail_vest"]),
+        m(skills={"weapon_and_shield": 4, "single_weapon": 1}, weapon="short_sword",
+          style="weapon_and_shield", armour=["mail_vest"])),
+    # Improved damage and vital strikes against knockdowns (prone, standing up) and an
+    # overwhelming defender; manoeuvre fatigue.
+    "damage_manoeuvres": fight(
+        [m(skills={"single_weapon": 6}, weapon="long_sword", stance="aggressive",
+           armour=["mail_hauberk"], policy={"manoeuvre": "improved_damage"}),
+         m(skills={"single_weapon": 5}, weapon="broad_sword", stance="aggressive",
+           armour=["breastplate"], policy={"manoeuvre": "vital_strike", "yield_at": "heavy"})],
+        [m(attributes={"dexterity": 4, "agility": 3, "strength": 5}, skills={"single_weapon": 5},
+           weapon="mace", stance="aggressive", armour=["mail_hauberk"],
+           policy={"manoeuvre": "knockdown"}),
+         m(skills={"single_weapon": 5}, weapon="long_sword", armour=["mail_vest"],
+           policy={"manoeuvre": "overwhelm", "yield_at": "heavy"})], max_rounds=12),
+    # Disarms (a superb one grabs the weapon), fumbles that break weak weapons, drawing a
+    # spare, picking a weapon up.
+    "disarm_and_rearm": fight(
+        m(skills={"single_weapon": 7}, weapon="long_sword", armour=["mail_vest"],
+          policy={"manoeuvre": "disarm", "fumbles": {"foe": ["disarm", "fatigue"]}}),
+        [m(skills={"single_weapon": 4}, weapon="club", spare="dagger", armour=["leather_vest"]),
+         m(skills={"single_weapon": 3}, weapon="broken_bottle",
+           policy={"rearm": "pick_up", "fumbles": {"own": ["break", "disarm", "fatigue"]}})]),
+    # Grapples on the neck, improving the hold until the foe is helpless, breaking the neck;
+    # escapes; automatic strikes when grappling an armed foe.
+    "grapple_and_break": fight(
+        m(attributes={"agility": 5, "strength": 6}, skills={"brawl": 6}, weapon="fist",
+          policy={"manoeuvre": "grapple", "grapple_hold": "neck"}),
+        m(attributes={"strength": 2}, skills={"brawl": 3, "single_weapon": 2}, weapon="knife"),
+        max_rounds=15),
+    # A held spearman drops his spear for a dagger and fights (weapons at -5 per reach when
+    # grappled); the holder strikes; breaking limbs.
+    "grapple_switch_and_limbs": fight(
+        [m(attributes={"agility": 4, "strength": 6}, skills={"brawl": 5}, weapon="fist",
+           policy={"manoeuvre": "grapple", "holding": "strike"}),
+         m(attributes={"agility": 4, "strength": 6}, skills={"brawl": 6}, weapon="fist",
+           policy={"manoeuvre": "grapple", "holding": "break"})],
+        [m(skills={"brawl": 3, "longshaft": 4}, weapon="spear", spare="dagger",
+           policy={"when_held": "fight", "switch_when_grappled": True}),
+         m(skills={"brawl": 4}, weapon="fist", policy={"when_held": "fight"})], max_rounds=12),
+    # Trips and charges through (prone, stuns from a good throw), against padded cloth.
+    "trip_and_charge_through": fight(
+        [m(attributes={"strength": 6}, skills={"brawl": 5}, weapon="fist",
+           policy={"manoeuvre": "trip"}),
+         m(attributes={"strength": 6}, skills={"brawl": 4}, weapon="fist",
+           policy={"manoeuvre": "charge_through"})],
+        m(skills={"brawl": 4}, weapon="fist", armour=["padded_jacket"]), max_rounds=15),
+    # A lancer's mounted charge (mount strength, a stun per wound), a spearman on foot
+    # striking at the mount (size shifts, the rider falls with it), riding without saddle
+    # with the mounted combat technique.
+    "mounted_charge_and_mount": fight(
+        m(skills={"longshaft": 4, "riding": 3}, weapon="lance", armour=["mail_hauberk"],
+          mount={"warhorse": True, "strength": 7, "health": 5}, policy={"charge": True}),
+        [m(skills={"longshaft": 4}, weapon="long_spear", armour=["soft_leather_jacket"],
+           policy={"attack_mount": True}),
+         m(skills={"single_weapon": 4, "riding": 2}, weapon="long_sword", mount={"saddle": False},
+           techniques=["mounted_combat"])]),
+    # Riding checks every round (losing attacks, falling off) against a rider whose wrong
+    # style forbids its technique.
+    "riding_checks": fight(
+        m(skills={"single_weapon": 4, "riding": 1}, weapon="long_sword", mount={},
+          armour=["mail_vest"]),
+        m(skills={"single_weapon": 4, "riding": 3}, weapon="long_sword",
+          mount={"saddle": False}, techniques=["mounted_combat"], style="weapon_and_shield")),
+    # Drawing weapons in round 1, stunts (first round, every round), re-rolling a bad
+    # initiative, retreating, exhaustion.
+    "other_actions": fight(
+        [m(skills={"single_weapon": 4, "athletics": 3}, weapon="broad_sword", drawn=False,
+           armour=["mail_vest"], policy={"retreat_at": "heavy", "stunt": {
+               "difficulty": 12, "bonus": "damage", "when": "first_round"}}),
+         m(attributes={"agility": 2}, skills={"single_weapon": 4, "athletics": 4},
+           weapon="short_sword",
+           policy={"reroll_initiative_below": 18, "stunt": {"difficulty": 15}})],
+        m(attributes={"dexterity": 4, "agility": 4}, skills={"single_weapon": 5},
+          weapon="long_sword", armour=["mail_hauberk"], policy={"retreat_at": "medium"}),
+        rules={"exhausted_at": 3}),
+    # Soft armour doubled against mixed and stun blows, a weak fighter short of strength, a
+    # confined space (-5 per excess reach), a single vambrace without a shield.
+    "soft_armour_strength_space": fight(
+        [m(attributes={"strength": 5}, skills={"longshaft": 5}, weapon="quarterstaff",
+           armour=["padded_jacket", "soft_leather_trousers"]),
+         m(attributes={"strength": 6, "agility": 4}, skills={"brawl": 5}, weapon="fist",
+           armour=["soft_leather_jacket"])],
+        m(attributes={"strength": 1, "dexterity": 4}, skills={"single_weapon": 6},
+          weapon="broad_sword", armour=["padded_jacket", "mail_coif", "helm", "plate_vambrace"]),
+        rules={"confined_reach": 2}, max_rounds=12),
+    # rules.reach closing: one free strike to get inside, then the longer weapon is at -5 per
+    # excess reach; retreating opens the distance again.
+    "reach_closing_and_retreat": fight(
+        m(skills={"longshaft": 4}, weapon="spear", armour=["mail_hauberk"],
+          policy={"retreat_at": "medium"}),
+        m(skills={"single_weapon": 5}, weapon="dagger", armour=["mail_hauberk"]),
+        rules={"reach": "closing"}, max_rounds=15),
+}
+
+
 def homogeneous(a: np.ndarray, b: np.ndarray) -> float:
     """p-value of a chi-square test that two count vectors share one distribution."""
     keep = (a + b) > 0
@@ -56,21 +197,33 @@ def homogeneous(a: np.ndarray, b: np.ndarray) -> float:
     return float(chi2_contingency(np.stack([a[keep], b[keep]]))[1])
 
 
-@pytest.mark.parametrize("name", sorted(FIGHTS))
-def test_kernel_matches_reference(name: str) -> None:
-    fs = FIGHTS[name]
-    n_sides = len({f.side for f in fs})
-    fight = YagsFight(tuple(fs), tuple(f"s{s}" for s in range(n_sides)), YagsRules(), 40)
+def agree(fight_: YagsFight, fast_trials: int, slow_trials: int) -> None:
     system = get("yags")
-    fast = run_fight(system, fight, 200_000, seed=1)
-    slow = run_reference(system, fight, 10_000, seed=2)
+    fast = run_fight(system, fight_, fast_trials, seed=1)
+    slow = run_reference(system, fight_, slow_trials, seed=2)
     assert homogeneous(fast.wins, slow.wins) > ALPHA
     assert homogeneous(fast.rounds, slow.rounds) > ALPHA
-    for i in range(len(fs)):
+    for i in range(len(fight_.fighters)):
         assert homogeneous(fast.status[i], slow.status[i]) > ALPHA
     # and the means agree to a few standard errors
-    rounds = np.arange(fight.max_rounds + 1)
+    rounds = np.arange(fight_.max_rounds + 1)
     mean_fast = rounds @ fast.rounds / fast.trials
     mean_slow = rounds @ slow.rounds / slow.trials
     sd = np.sqrt((rounds - mean_slow) ** 2 @ slow.rounds / slow.trials)
     assert abs(mean_fast - mean_slow) < 5 * sd / np.sqrt(slow.trials)
+
+
+@pytest.mark.parametrize("name", sorted(BASIC))
+def test_kernel_matches_reference(name: str) -> None:
+    fs = BASIC[name]
+    n_sides = len({f.side for f in fs})
+    agree(YagsFight(tuple(fs), tuple(f"s{s}" for s in range(n_sides)), YagsRules(), 40),
+          100_000, 5_000)
+
+
+@pytest.mark.parametrize("name", sorted(DETAILED))
+def test_kernel_matches_reference_detailed(name: str) -> None:
+    loaded = balance.load_scenario(DETAILED[name])
+    compiled = get("yags").compile(loaded.model, loaded.tables)
+    assert compiled.static.on.any
+    agree(compiled, 100_000, 4_000)

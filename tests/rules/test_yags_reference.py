@@ -15,25 +15,23 @@ import pytest
 from balance.engine.status import DEAD, DRAW, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.fighters import AUTO, Fighter, YagsFight, YagsRules
 from balance.rules.yags.reference import (
-    FAIL,
-    GOOD,
-    SUCCESS,
-    Combat,
-    FighterState,
-    apply_damage,
     declare,
     end_of_round,
-    gets_counter_strike,
-    health_check,
     play_round,
     reference_run,
     reference_trial,
-    resolve_attack,
     roll_initiative,
-    round_penalty,
     start_combat,
     take_action,
     winning_side,
+)
+from balance.rules.yags.reference_attack import resolve_attack
+from balance.rules.yags.reference_damage import FAIL, GOOD, SUCCESS, apply_damage, health_check
+from balance.rules.yags.reference_state import (
+    Combat,
+    FighterState,
+    can_strike,
+    round_penalty,
 )
 from balance.rules.yags.tracks import AGGRESSIVE, MIXED, NORMAL, STUNS, WOUNDS
 
@@ -158,9 +156,15 @@ def test_end_of_round_checks_and_yielding() -> None:
 # --- Attacks, fumbles and counter strikes -----------------------------------------------------
 
 
+def duel(attacker: FighterState, target: FighterState) -> Combat:
+    target.index = 1
+    return Combat([attacker, target], RULES)
+
+
 def test_fumbled_attack_misses_and_costs_fatigue() -> None:
     attacker, target = state(attack=100), FighterState(1, veteran(1, skill=9))
-    assert not resolve_attack(attacker, target, False, RULES, rng=ScriptedDice(1))
+    assert not resolve_attack(attacker, target, False, duel(attacker, target), 2,
+                              rng=ScriptedDice(1)).hit
     assert attacker.fatigue == 1 and target.wounds == 0
     assert round_penalty(attacker, RULES) == -RULES.fatigue_penalty
 
@@ -175,7 +179,7 @@ def test_fumbled_defence_chosen_by_the_more_skilled(attacker_skill: int, hit: bo
     attacker = state(attack=0, skill=attacker_skill)
     target = FighterState(1, veteran(1, defence=100))
     dice = ScriptedDice(16, 1, 10, 10) if hit else ScriptedDice(16, 1)
-    assert resolve_attack(attacker, target, True, RULES, rng=dice) == hit
+    assert resolve_attack(attacker, target, True, duel(attacker, target), 2, rng=dice).hit == hit
     assert target.fatigue == fatigue and dice.done()
     assert target.wounds == (1 if hit else 0)  # 28 against 28: one wound
 
@@ -187,7 +191,8 @@ def test_no_defence_declared_gives_the_target_a_counter_strike() -> None:
                               rng=ScriptedDice(10, 10))
         declare(combat, 1)
         attacker, target = combat.fighters
-        assert gets_counter_strike(target, attacker, 1) == expected
+        gets = target.index not in attacker.defended and can_strike(target, attacker, 1)
+        assert gets == expected
 
 
 def test_counter_strike_is_rolled_against_base_difficulty() -> None:

@@ -1,41 +1,53 @@
 """Compile a validated Yags scenario into flat per-fighter numbers the kernels use.
 
 The scalar reference and the vectorised kernel both start from :class:`YagsFight`, so they
-agree on every derived number (attack base, soak, ...) and differ only in how they roll.
-Members with ``count: k`` become k fighters. Only numpy and the standard library here: the
-scenario object is read by attribute, never imported.
+agree on every derived number (attack base, soak against each kind of blow, loadouts, ...)
+and differ only in how they roll. Members with ``count: k`` become k fighters. Only numpy and
+the standard library here: the scenario object is read by attribute, never imported.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from balance.rules.yags.tracks import (
-    DAMAGE_TYPES,
-    STANCE_ATTACK,
-    STANCE_DAMAGE,
-    STANCE_DEFENCE,
-    STANCE_EXTRA_DEFENCES,
-    STANCE_SPEED,
-    STANCES,
-    max_defences,
-)
+from balance.errors import Problem, ScenarioError
+from balance.rules.yags.armour import suit_of
+from balance.rules.yags.equipment import Loadout, Wielder, is_shield, loadouts
+from balance.rules.yags.tactics import LEVELS, UNARMED, Tactics, tactics_of
+from balance.rules.yags.tracks import STANCE_EXTRA_DEFENCES, STANCES, max_defences
 
-# Seed 000, "Making an attack": most melee skills use dexterity, brawl uses agility.
-STYLE_ATTRIBUTE = {"brawl": "agility"}
-DEFAULT_ATTRIBUTE = "dexterity"
-YIELD_LEVELS = {"never": 99, "light": 2, "medium": 3, "heavy": 4, "critical": 5}
+if TYPE_CHECKING:
+    from balance.rules.yags.static import Static
+
+YIELD_LEVELS = LEVELS
 AUTO = -1
 MAX_DEFENCES = 6
 
 
 @dataclass(frozen=True)
+class MountStats:
+    """A ridden mount's fixed numbers (seed 000, Mounted Combat)."""
+
+    size: int
+    strength: int
+    health: int
+    soak_vs: tuple[int, ...]   # base soak + barding against each kind of blow
+    heavy_suit: bool
+    saddle: bool
+    warhorse: bool
+
+
+@dataclass(frozen=True)
 class Fighter:
-    """One combatant's fixed numbers (before stance, penalties and dice)."""
+    """One combatant's fixed numbers (before stance, penalties and dice).
+
+    The first fields are the basic rules (and the main loadout); the rest default to fighting
+    exactly by the basic rules, so a ``Fighter`` written by hand in a test needs only those.
+    """
 
     side: int
     name: str
@@ -43,14 +55,50 @@ class Fighter:
     defence: int         # attribute x skill + weapon defence
     damage: int          # strength x 4 + weapon damage
     damage_type: int     # WOUNDS, MIXED or STUNS
-    soak: int            # base soak + armour protection
-    initiative: int      # agility x 4
+    soak: int            # base soak + armour protection against an ordinary blow
+    initiative: int      # agility x 4 (+ riding with the mounted combat technique)
     health: int          # health attribute: checks roll health x 4 + d20
     skill: int           # skill in the weapon's style (decides who picks a fumble result)
-    max_defences: int    # before the defensive stance's extra one
+    max_defences: int    # with the defensive stance's extra one
     stance: int          # NORMAL, AGGRESSIVE or DEFENSIVE
     defences: int        # AUTO or a fixed number to declare
     yield_at: int        # wound or stun level at which the fighter yields (99: never)
+    gear: tuple[Loadout, ...] = ()   # (MAIN, SPARE, BARE) x (free, grappled); see equipment
+    soak_vs: tuple[int, ...] = ()    # soak against each kind of blow; () = ``soak`` for all
+    heavy_suit: bool = False
+    vitals: int = 0
+    size: int = 5
+    strength: int = 3
+    agility: int = 3     # after restrictive armour
+    brawl: int = 0
+    athletics: int = 0
+    riding: int = 0
+    mounted_combat: bool = False
+    drawn: bool = True   # weapons in hand when the fight starts
+    has_spare: bool = False
+    tactics: Tactics = field(default_factory=Tactics)
+    mount: MountStats | None = None
+
+    def loadout(self, index: int) -> Loadout:
+        """Loadout ``index`` (weapon state + 3 x grappled); a hand-written fighter has one."""
+        if self.gear:
+            return self.gear[index]
+        return self.basic_loadout
+
+    @cached_property
+    def basic_loadout(self) -> Loadout:
+        """A hand-written fighter's only loadout: its basic numbers, no detailed rule."""
+        return Loadout(attack=self.attack, defence=self.defence, damage=self.damage,
+                       damage_type=self.damage_type, reach=1, kind=0, light=False,
+                       crushing=False, unarmed=False, martial=True, fumble_range=1,
+                       slow=False, great=False, longshaft=False, chain=False, shield=False,
+                       weak=False, strong=True, losable=False, skill=self.skill,
+                       free_hand=False, draw=0, size2=2 * self.size, technique=True,
+                       style="single_weapon")
+
+    def soak_against(self, kind: int) -> int:
+        """Base soak plus the suit's protection against a blow of ``kind``."""
+        return self.soak_vs[kind] if self.soak_vs else self.soak
 
 
 @dataclass(frozen=True)
@@ -58,6 +106,9 @@ class YagsRules:
     success_step: int = 10
     base_difficulty: int = 15
     fatigue_penalty: int = 5
+    riding_difficulty: int = 15
+    exhausted_at: int | None = None
+    reach_closing: bool = False     # rules.reach: closing (else every_attack)
 
 
 @dataclass(frozen=True)
@@ -84,108 +135,121 @@ class YagsFight:
 
     @cached_property
     def static(self) -> Static:
-        """The fixed numbers as arrays, with the stance folded in, for the kernel."""
+        """The fixed numbers as arrays, with the stance folded in, and which rules can act."""
+        from balance.rules.yags.static import static_of
+
         return static_of(self)
 
-    def column(self, field: str, dtype: Any = np.int16) -> np.ndarray:
+    def column(self, name: str, dtype: Any = np.int16) -> np.ndarray:
         """One fixed number for every fighter, as a (n_combatants,) array."""
-        return np.array([getattr(f, field) for f in self.fighters], dtype=dtype)
-
-
-@dataclass(frozen=True)
-class Static:
-    """Per-fighter numbers with the stance folded in, as (n_combatants,) arrays."""
-
-    side_of: np.ndarray
-    n_sides: int
-    attack: np.ndarray
-    defence: np.ndarray
-    damage: np.ndarray
-    damage_type: np.ndarray
-    soak: np.ndarray
-    health4: np.ndarray
-    skill: np.ndarray
-    max_defences: np.ndarray
-    fixed_defences: np.ndarray
-    yield_at: np.ndarray
-    speed: np.ndarray
-    initiative: np.ndarray
-    base_difficulty: int
-    success_step: int
-    fatigue_penalty: int
-
-
-def static_of(fight: YagsFight) -> Static:
-    col = fight.column
-    stance = [f.stance for f in fight.fighters]
-    by_stance = lambda table: np.array([table[s] for s in stance], dtype=np.int16)  # noqa: E731
-    r = fight.rules
-    return Static(
-        side_of=fight.side_of,
-        n_sides=len(fight.side_names),
-        attack=col("attack") + by_stance(STANCE_ATTACK),
-        defence=col("defence") + by_stance(STANCE_DEFENCE),
-        damage=col("damage") + by_stance(STANCE_DAMAGE),
-        damage_type=col("damage_type", np.int8),
-        soak=col("soak"),
-        health4=4 * col("health"),
-        skill=col("skill"),
-        max_defences=col("max_defences", np.int8),
-        fixed_defences=col("defences", np.int8),
-        yield_at=col("yield_at", np.int8),
-        speed=by_stance(STANCE_SPEED),
-        initiative=col("initiative"),
-        base_difficulty=r.base_difficulty,
-        success_step=r.success_step,
-        fatigue_penalty=r.fatigue_penalty,
-    )
-
+        return np.array([getattr(f, name) for f in self.fighters], dtype=dtype)
 
 
 def compile_fight(scenario: Any, tables: Any) -> YagsFight:
-    """Turn a validated ``YagsScenario`` and its resolved ``Tables`` into a :class:`YagsFight`."""
+    """Turn a validated ``YagsScenario`` and its resolved ``Tables`` into a :class:`YagsFight`.
+
+    Raises :class:`ScenarioError` for equipment the rules forbid (a shield as the weapon, a
+    two-handed weapon with an off-hand item, a weapon far too heavy, ...).
+    """
     fighters: list[Fighter] = []
+    r = scenario.rules
     for side_index, side in enumerate(scenario.sides):
         for member_index, member in enumerate(side.members):
             base = member.name or (side.name if len(side.members) == 1 else
                                    f"{side.name}.{member_index}")
+            where = f"sides[{side_index}].members[{member_index}]"
+            one = _fighter(side_index, base, member, tables, r, where)
             for k in range(member.count):
                 name = base if member.count == 1 else f"{base}#{k + 1}"
-                fighters.append(_fighter(side_index, name, member, tables))
-    r = scenario.rules
+                fighters.append(one if member.count == 1 else _renamed(one, name))
     return YagsFight(
         fighters=tuple(fighters),
         side_names=tuple(s.name for s in scenario.sides),
-        rules=YagsRules(r.success_step, r.base_difficulty, r.fatigue_penalty),
+        rules=YagsRules(r.success_step, r.base_difficulty, r.fatigue_penalty,
+                        r.riding_difficulty, r.exhausted_at, r.reach == "closing"),
         max_rounds=scenario.max_rounds,
     )
 
 
-def _fighter(side: int, name: str, member: Any, tables: Any) -> Fighter:
-    a, weapon = member.attributes, tables.weapons[member.weapon]
-    skill = getattr(member.skills, weapon.style)
-    attribute = getattr(a, STYLE_ATTRIBUTE.get(weapon.style, DEFAULT_ATTRIBUTE))
-    armour = sum(tables.armour[p].protection for p in member.armour)
+def _renamed(f: Fighter, name: str) -> Fighter:
+    from dataclasses import replace
+
+    return replace(f, name=name)
+
+
+def _fighter(side: int, name: str, member: Any, tables: Any, rules: Any,
+             where: str) -> Fighter:
+    a, w = member.attributes, tables.weapons
+    weapon, off = w[member.weapon], w.get(member.off_hand) if member.off_hand else None
+    spare = w[member.spare] if member.spare else None
+    suit = suit_of(member.armour, tables.armour, shield=is_shield(off))
+    # Seed 000, Restrictive: armour takes agility off combat rolls, initiative included.
+    agility = max(0, a.agility - suit.restrictive)
+    who = Wielder(agility, a.dexterity, a.strength, a.size, member.skills,
+                  rules.confined_reach, where)
+    gear = loadouts(who, weapon, off, spare, member.style, w["fist"])
+    main = gear[0]
+    tactics = tactics_of(member.policy)
+    _check_tactics(tactics, main, weapon, where)
     # Lab's assumption: base soak is 4 x health (12 for the typical health 3, as seed 000's
     # "an adult human will usually have a base soak of 12"), unless the member sets `soak`.
-    soak = (member.soak if member.soak is not None else 4 * a.health) + armour
+    base_soak = member.soak if member.soak is not None else 4 * a.health
+    soak_vs = tuple(base_soak + p for p in suit.protection)
     stance = STANCES[member.stance]
-    defences = AUTO if member.policy.defences == "auto" else member.policy.defences
+    riding = member.skills.riding
+    technique = "mounted_combat" in member.techniques
+    # Seed 000: the mounted combat technique adds riding to initiative (and to every melee
+    # roll); the wrong style allows no techniques.
+    initiative = 4 * agility + (riding if member.mount and technique and main.technique else 0)
     return Fighter(
         side=side,
         name=name,
-        attack=attribute * skill + weapon.attack,
-        defence=attribute * skill + weapon.defence,
-        damage=4 * a.strength + weapon.damage,
-        damage_type=DAMAGE_TYPES[weapon.damage_type],
-        soak=soak,
-        initiative=4 * a.agility,
+        attack=main.attack,
+        defence=main.defence,
+        damage=main.damage,
+        damage_type=main.damage_type,
+        soak=soak_vs[0],
+        initiative=initiative,
         health=a.health,
-        skill=skill,
+        skill=main.skill,
         # Lab's assumption: never more than 6, where the seed's multiple-defence table ends.
         max_defences=min(MAX_DEFENCES,
-                         max_defences(a.agility, a.perception) + STANCE_EXTRA_DEFENCES[stance]),
+                         max_defences(agility, a.perception) + STANCE_EXTRA_DEFENCES[stance]),
         stance=stance,
-        defences=defences,
+        defences=AUTO if member.policy.defences == "auto" else member.policy.defences,
         yield_at=YIELD_LEVELS[member.policy.yield_at],
+        gear=gear,
+        soak_vs=soak_vs,
+        heavy_suit=suit.heavy,
+        vitals=suit.vitals,
+        size=a.size,
+        strength=a.strength,
+        agility=agility,
+        brawl=member.skills.brawl,
+        athletics=member.skills.athletics,
+        riding=riding,
+        mounted_combat=technique,
+        drawn=member.drawn,
+        has_spare=spare is not None,
+        tactics=tactics,
+        mount=_mount(member.mount, tables) if member.mount else None,
     )
+
+
+def _mount(m: Any, tables: Any) -> MountStats:
+    suit = suit_of(m.armour, tables.armour)
+    base = m.soak if m.soak is not None else 4 * m.health   # lab: as for people
+    return MountStats(size=m.size, strength=m.strength, health=m.health,
+                      soak_vs=tuple(base + p for p in suit.protection), heavy_suit=suit.heavy,
+                      saddle=m.saddle, warhorse=m.warhorse)
+
+
+def _check_tactics(t: Tactics, main: Loadout, weapon: Any, where: str) -> None:
+    if t.manoeuvre in UNARMED and not main.unarmed:
+        raise ScenarioError([Problem(
+            "grapple, trip and charge_through are unarmed manoeuvres (seed 000): the weapon "
+            "must be fists or another reach 0 weapon", f"{where}.policy.manoeuvre")])
+    if t.charge and "lance" not in weapon.properties:
+        raise ScenarioError([Problem("a mounted charge is made with a lance (seed 000): the "
+                                     "weapon needs the lance property", f"{where}.policy.charge")])
+

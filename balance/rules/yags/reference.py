@@ -1,89 +1,66 @@
-"""Readable scalar reference of the Yags basic combat rules (docs/rules/yags.md, seed 000).
+"""Readable scalar reference of the Yags melee rules (docs/rules/yags.md, seed 000).
 
 One fight at a time, with a small mutable state object per fighter and one function per rule
 step, written to be read side by side with the rulebook. It is the oracle that the vectorised
 kernel is tested against in distribution, so it is written independently of that kernel: only
-the table code in ``tracks`` and the compiled numbers in ``fighters`` are shared.
+the table code in ``tracks`` and ``tactics`` and the compiled numbers in ``fighters`` are
+shared. This module holds the round; ``reference_state`` the fighter's state,
+``reference_attack`` an attack and what it sets off, ``reference_damage`` what a blow does.
 
 Every d20 is ``int(rng.integers(1, 21))``; the only other draw is the initiative tie-break
-order. Numbered comments ("Round 3", "An attack 5") point at the steps of the spec.
+order. Numbered comments ("Round 3") point at the steps of the spec.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from balance.engine.status import DEAD, DRAW, STANDING, UNCONSCIOUS, YIELDED, TrialOutcome
-from balance.rules.yags.fighters import AUTO, Fighter, YagsFight, YagsRules
-from balance.rules.yags.tracks import (
-    DEFENCE_PENALTY,
-    FATAL,
-    HEALTH_CHECK_BASE,
-    MIXED,
-    STANCE_ATTACK,
-    STANCE_DAMAGE,
-    STANCE_DEFENCE,
-    STANCE_SPEED,
-    STUNS,
-    WOUNDS,
-    apply_stuns,
-    health_target,
-    levels_caused,
-    split_mixed,
-    track_penalty,
+from balance.engine.status import DRAW, YIELDED, TrialOutcome
+from balance.rules.yags.equipment import BARE, MAIN, SPARE
+from balance.rules.yags.fighters import AUTO, YagsFight
+from balance.rules.yags.reference_attack import attack_action, escape
+from balance.rules.yags.reference_damage import NATURAL_ONE, d20, end_of_round_checks
+from balance.rules.yags.reference_state import (
+    ATTACK,
+    ESCAPE,
+    NO_ACTION,
+    PICK_UP,
+    REROLL,
+    RETREAT,
+    STAND_UP,
+    Combat,
+    FighterState,
+    MountState,
+    can_act,
+    condition_penalty,
+    helpless,
+    knock_down,
+    max_defences_now,
+    round_penalty,
+    settle,
 )
+from balance.rules.yags.tactics import (
+    BREAK_LIMB,
+    BREAK_NECK,
+    DISARM_FOE,
+    HOLD_BREAK,
+    HOLD_IMPROVE,
+    HOLD_IMPROVE_THEN_BREAK,
+    IMPROVE_HOLD,
+    IMPROVED,
+    KNOCKDOWN,
+    MASSIVE,
+    NONE,
+    REARM_AUTO,
+    REARM_PICK_UP,
+    REARM_SPARE,
+    UNARMED,
+)
+from balance.rules.yags.tracks import DRAW_STEP, SLOW, STANCE_SPEED
 
-NATURAL_ONE = 1  # seed 000: a natural 1 on attack, defence, initiative or health is a fumble
+__all__ = ["Combat", "FighterState", "reference_run", "reference_trial", "round_penalty"]
 
-# Health check results.
-FAIL, SUCCESS, GOOD = 0, 1, 2
-
-# Fumble results offered by the basic rules (seed 000, "Fumbles in Combat").
-FATIGUE, FAIL_DEFENCE = "fatigue", "fail defence"
-
-
-def d20(rng: np.random.Generator) -> int:
-    """One twenty-sided die."""
-    return int(rng.integers(1, 21))
-
-
-@dataclass
-class FighterState:
-    """One fighter's changing state during a fight; its fixed numbers are in ``fighter``."""
-
-    index: int                      # position in scenario order
-    fighter: Fighter
-    initiative: int = 0             # agility x 4 + d20, rolled once per fight
-    tiebreak: int = 0               # random order among equal initiatives, drawn once
-    fumbled_initiative: bool = False
-    wounds: int = 0                 # 0..6, held at 6 (fatal) while alive
-    stuns: int = 0                  # 0..6, held at 6 (beaten)
-    fatigue: int = 0                # points from fumbles, each -rules.fatigue_penalty
-    status: int = STANDING
-    fighting_on_at_fatal: bool = False
-    # This round's declarations (Round 2).
-    target: int | None = None
-    defences: int = 0               # number of defences declared
-    defended: tuple[int, ...] = ()  # indices of the attackers those defences cover
-
-    @property
-    def side(self) -> int:
-        return self.fighter.side
-
-    @property
-    def standing(self) -> bool:
-        return self.status == STANDING
-
-
-@dataclass
-class Combat:
-    """Everyone in one fight, in scenario order, and the rule options."""
-
-    fighters: list[FighterState]
-    rules: YagsRules
-
+SADDLELESS = 5   # seed 000: without saddle and stirrups riding checks are 5 harder
 
 # --- Round 1: initiative -----------------------------------------------------------------
 
@@ -102,278 +79,255 @@ def roll_initiative(combat: Combat, *, rng: np.random.Generator) -> None:
         state.tiebreak = int(rank)
 
 
-def can_act(state: FighterState, round_no: int) -> bool:
-    """Only standing fighters act; a fumbled initiative loses round 1 (no attack, no defence)."""
-    return state.standing and not (round_no == 1 and state.fumbled_initiative)
-
-
 # --- Round 2: declarations -----------------------------------------------------------------
 
 
 def choose_target(attacker: FighterState, combat: Combat) -> int | None:
-    """Lab assumption: the first standing foe in scenario order."""
+    """Lab assumption: the first standing foe in scenario order (a grappled fighter: its
+    partner)."""
+    if attacker.partner is not None:
+        return attacker.partner
     for other in combat.fighters:
         if other.side != attacker.side and other.standing:
             return other.index
     return None
 
 
-def defences_against(defender: FighterState, attackers: list[int]) -> tuple[int, tuple[int, ...]]:
-    """How many defences ``defender`` declares, and which attackers they cover.
+def choose_manoeuvre(state: FighterState, foe: FighterState, round_no: int) -> int:
+    """The manoeuvre its policy declares, where it makes sense (lab's policy): a disarm needs
+    a weapon to take, knockdowns, trips and charges a foe on its feet, grapples a foe not
+    already grappled; unarmed manoeuvres need an unarmed fighter, and no one grapples, trips
+    or charges through from or at a horse. At a mount, only damage manoeuvres."""
+    t = state.tactics
+    m = t.manoeuvre
+    if m == NONE or (t.first_round_only and round_no != 1):
+        return NONE
+    if state.at_mount:
+        return m if m in (IMPROVED, MASSIVE) else NONE
+    if m == DISARM_FOE and not foe.gear.losable:
+        return NONE
+    if m == KNOCKDOWN and foe.prone:
+        return NONE
+    if m in UNARMED and (not state.gear.unarmed or foe.prone or foe.mounted or state.mounted
+                         or foe.partner is not None):
+        return NONE
+    return m
 
-    ``attackers`` are the foes that declared an attack on it, in scenario order. Policy
-    ``auto`` declares one per attacker, a number fixes the count (0 is all-out attack); both
-    are capped at the maximum, which already includes the defensive stance's extra one. With
-    fewer defences than attackers, the first attackers in scenario order are covered.
+
+def hold_manoeuvre(state: FighterState, held: FighterState) -> int:
+    """What a holder does with the foe it holds (policy ``holding``): improve the hold, break
+    a limb (or the neck, if that is what it holds), or strike it."""
+    breaking = BREAK_NECK if held.neck else BREAK_LIMB
+    h = state.tactics.holding
+    if h == HOLD_IMPROVE_THEN_BREAK:
+        return breaking if helpless(held) else IMPROVE_HOLD
+    if h == HOLD_BREAK:
+        return breaking
+    return IMPROVE_HOLD if h == HOLD_IMPROVE else NONE
+
+
+def draw_spare(state: FighterState) -> None:
+    """Seed 000, Drawing a weapon: drawn and used the same round, at -5 per reach of the
+    weapon to every attack and defence that round."""
+    state.weapons, state.spare_left = SPARE, False
+    state.round_mod -= DRAW_STEP * state.gear.draw
+
+
+def rearm(state: FighterState) -> bool:
+    """Its primary hand lost, it draws its spare (attacking this round) or spends the round
+    picking up a dropped weapon, as its policy ``rearm`` says. True if it picks up."""
+    r = state.tactics.rearm
+    if state.spare_left and r in (REARM_AUTO, REARM_SPARE):
+        draw_spare(state)
+        return False
+    return (state.main_down or state.spare_down) and r in (REARM_AUTO, REARM_PICK_UP)
+
+
+def choose_action(state: FighterState, combat: Combat, round_no: int) -> None:
+    """What a fighter does this round, in this order of precedence (lab's policy): re-roll a
+    bad initiative (round 1), escape or fight its grapple, stand up, retreat, get a weapon
+    back, attack."""
+    t = state.tactics
+    state.action, state.target, state.manoeuvre = NO_ACTION, None, NONE
+    state.at_mount = state.charging = state.stunting = state.retreating = False
+    if not can_act(state, round_no):
+        return
+    if round_no == 1 and state.initiative < t.reroll_below:
+        state.action = REROLL            # seed 000: no move, attack nor defence this round
+        return
+    if state.partner is not None:
+        held = combat.fighters[state.partner]
+        if not state.holding and t.escape:
+            state.action, state.target = ESCAPE, state.partner
+            return
+        if t.switch_when_grappled and state.weapons == MAIN and state.spare_left and \
+                state.fighter.loadout(SPARE).reach < state.gear.reach:
+            state.main_down = True       # seed 000: dropping a weapon is free
+            draw_spare(state)
+        state.action, state.target = ATTACK, state.partner
+        state.manoeuvre = hold_manoeuvre(state, held) if state.holding else NONE
+        return
+    if state.prone and t.stand:
+        state.action = STAND_UP
+        return
+    if max(state.wounds, state.stuns) >= t.retreat_at:
+        state.action, state.retreating = RETREAT, True
+        for foe in combat.fighters:     # giving ground: foes who got inside are outside again
+            if foe.closed == state.index:
+                foe.closed = None
+        return
+    if state.weapons == BARE and rearm(state):
+        state.action = PICK_UP
+        return
+    target = choose_target(state, combat)
+    if target is not None:
+        state.action, state.target = ATTACK, target
+
+
+def choose_attack(state: FighterState, combat: Combat, round_no: int) -> None:
+    """How it attacks, once every fighter has chosen its action (so a foe drawing its spare
+    this round already holds it): at a mount, with a manoeuvre, as a mounted charge, with a
+    stunt."""
+    t = state.tactics
+    foe = combat.fighters[state.target]
+    state.at_mount = t.attack_mount and foe.mounted
+    state.manoeuvre = choose_manoeuvre(state, foe, round_no)
+    state.charging = t.charge and round_no == 1 and state.mounted
+    state.stunting = t.stunt_difficulty >= 0 and (round_no == 1 or not t.stunt_first_round)
+
+
+def declare_defences(state: FighterState, combat: Combat, round_no: int) -> None:
+    """How many defences it declares, and which attackers they cover.
+
+    Policy ``auto`` declares one per foe attacking it, a number fixes the count (0 is all-out
+    attack); both capped at its maximum. With fewer defences than attackers, the first
+    attackers in scenario order are covered. A shield gives a free defence against the target
+    of its attack, not counted (seed 000, Weapon and shield). Grappled, it can defend only
+    against its partner; re-rolling initiative (the focused stance), none.
     """
-    wanted = len(attackers) if defender.fighter.defences == AUTO else defender.fighter.defences
-    count = min(wanted, defender.fighter.max_defences)
-    return count, tuple(attackers[:count])
+    state.defences, state.defended = 0, ()
+    if not can_act(state, round_no) or state.action == REROLL:
+        return
+    attackers = [o.index for o in combat.fighters
+                 if o.action == ATTACK and o.target == state.index]
+    if state.partner is not None:
+        attackers = [i for i in attackers if i == state.partner]
+    free: tuple[int, ...] = ()
+    if state.gear.shield and state.action == ATTACK and state.partner is None:
+        free = (state.target,)
+    others = [i for i in attackers if i not in free]
+    wanted = len(others) if state.fighter.defences == AUTO else state.fighter.defences
+    state.defences = min(wanted, max_defences_now(state))
+    state.defended = free + tuple(others[:state.defences])
 
 
-def declare(combat: Combat, round_no: int) -> None:
-    """Seed 000, "Declaring Actions": every fighter who can act picks a target and defences.
+def riding_check(state: FighterState, combat: Combat, *, rng: np.random.Generator) -> bool:
+    """Seed 000: agility x riding against 15 (20 without saddle and stirrups)."""
+    die = d20(rng)
+    total = state.fighter.agility * state.fighter.riding + condition_penalty(state, combat.rules)
+    target = combat.rules.riding_difficulty + (0 if state.mount.stats.saddle else SADDLELESS)
+    return die != NATURAL_ONE and total + die >= target
 
-    Declaration order (increasing initiative) does not matter here: targets depend only on
-    who is standing, and defences only on the declared targets.
+
+def riding_checks(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
+    """Seed 000, Mounted Combat: a rider who declared attacks or defences and lacks the
+    mounted combat technique checks each round; failing, it loses its attack and checks again
+    to stay on (failing that, it falls, prone)."""
+    for state in combat.fighters:
+        busy = state.action == ATTACK or state.defended
+        if state.mounted and busy and can_act(state, round_no) and not state.technique:
+            if not riding_check(state, combat, rng=rng):
+                if state.action == ATTACK:
+                    state.action = NO_ACTION
+                if not riding_check(state, combat, rng=rng):
+                    knock_down(state)
+
+
+def declare(combat: Combat, round_no: int, *, rng: np.random.Generator | None = None) -> None:
+    """Seed 000, "Declaring Actions": every fighter who can act picks an action and target,
+    then its defences; riders then check to stay in the saddle.
+
+    Declaration order (increasing initiative) does not matter here: actions depend only on
+    each fighter's own state and who is standing, and defences only on the declared actions.
     """
     for state in combat.fighters:
-        state.target = choose_target(state, combat) if can_act(state, round_no) else None
+        state.round_mod = 0
+        if round_no == 1 and not state.fighter.drawn:
+            state.round_mod -= DRAW_STEP * state.gear.draw   # drawing its weapons
     for state in combat.fighters:
-        if can_act(state, round_no):
-            attackers = [o.index for o in combat.fighters if o.target == state.index]
-            state.defences, state.defended = defences_against(state, attackers)
-        else:
-            state.defences, state.defended = 0, ()
-
-
-# --- Round 3: penalties ----------------------------------------------------------------------
-
-
-def round_penalty(state: FighterState, rules: YagsRules) -> int:
-    """Penalty on an attack or defence roll, taken when the roll is made (so a wound taken
-    earlier in the round already counts: seed 000, wounds are "a penalty to all actions").
-
-    Wound level + stun level (seed 000 tables; "their penalties add together") + fatigue
-    (lab assumption: ``rules.fatigue_penalty`` a point) + multiple defences (seed 000,
-    "Declaring Defenses": 1: 0, 2: -10, 3: -20, ...).
-    """
-    return (
-        int(track_penalty(state.wounds))
-        + int(track_penalty(state.stuns))
-        - rules.fatigue_penalty * state.fatigue
-        + int(DEFENCE_PENALTY[state.defences])
-    )
+        choose_action(state, combat, round_no)
+    for state in combat.fighters:
+        if state.action == ATTACK and state.partner is None:
+            choose_attack(state, combat, round_no)
+    for state in combat.fighters:
+        declare_defences(state, combat, round_no)
+    if rng is not None and any(s.mounted for s in combat.fighters):
+        riding_checks(combat, round_no, rng=rng)
 
 
 # --- Round 4: actions --------------------------------------------------------------------------
 
 
+def speed(state: FighterState) -> int:
+    """Seed 000: fast (aggressive), normal or slow (defensive); prone, stunts and the wrong
+    style make a fighter's actions slow."""
+    if state.prone or state.stunting or state.gear.slow:
+        return SLOW
+    return STANCE_SPEED[state.stance_now]
+
+
 def action_order(combat: Combat) -> list[FighterState]:
-    """Seed 000: fast, then normal, then slow actions, each in decreasing initiative.
-
-    Speed comes from stance (aggressive is fast, defensive slow; seed 000, "Stance").
-    """
-    return sorted(
-        combat.fighters,
-        key=lambda s: (STANCE_SPEED[s.fighter.stance], -s.initiative, s.tiebreak),
-    )
+    """Fast, then normal, then slow actions, each in decreasing initiative. Lab assumption:
+    the order is settled when actions are declared; a fighter knocked down later in the round
+    still acts in its place (with the prone penalties)."""
+    return sorted(combat.fighters, key=lambda s: (speed(s), -s.initiative, s.tiebreak))
 
 
-def take_action(attacker: FighterState, combat: Combat, round_no: int, *,
+def take_action(state: FighterState, combat: Combat, round_no: int, *,
                 rng: np.random.Generator) -> None:
-    """Perform one fighter's declared attack, then the target's counter strike if it has one.
-
-    A fighter no longer standing does not act; an attack on a fallen target is lost (lab
-    assumption: no re-targeting within a round).
-    """
-    if not can_act(attacker, round_no) or attacker.target is None:
+    """Perform one fighter's declared action. A fighter no longer able to act does nothing;
+    an attack on a fallen target is lost (lab assumption: no re-targeting within a round)."""
+    if state.action == NO_ACTION or not can_act(state, round_no):
         return
-    target = combat.fighters[attacker.target]
-    if not target.standing:
-        return
-    resolve_attack(attacker, target, attacker.index in target.defended, combat.rules, rng=rng)
-    if gets_counter_strike(target, attacker, round_no):
-        counter_strike(target, attacker, combat.rules, rng=rng)
-
-
-def gets_counter_strike(target: FighterState, attacker: FighterState, round_no: int) -> bool:
-    """Seed 000: attacking someone you declared no defence against gives them a counter strike.
-
-    The target must still be standing and able to act this round.
-    """
-    return target.index not in attacker.defended and can_act(target, round_no)
-
-
-def counter_strike(striker: FighterState, victim: FighterState, rules: YagsRules, *,
-                   rng: np.random.Generator) -> None:
-    """Seed 000, "Counter strike": an immediate attack against the base difficulty.
-
-    The victim is not defending against it; the striker uses its own stance and penalties.
-    It never triggers another counter strike.
-    """
-    resolve_attack(striker, victim, False, rules, rng=rng)
-
-
-def fumble_result(fumbler: FighterState, opponent: FighterState, *, defending: bool) -> str:
-    """Seed 000, "Fumbles in Combat": you choose the result unless your opponent's skill is higher.
-
-    Lab policy: the fumbler takes a point of fatigue; a more skilled opponent picks "fail
-    defence" for a fumbled defence, and fatigue for a fumbled attack (already a miss).
-    """
-    if opponent.fighter.skill > fumbler.fighter.skill and defending:
-        return FAIL_DEFENCE
-    return FATIGUE
-
-
-def resolve_attack(attacker: FighterState, target: FighterState, defending: bool,
-                   rules: YagsRules, *, rng: np.random.Generator) -> bool:
-    """One attack (seed 000, "Making an attack"): rolls, fumbles, and damage on a hit.
-
-    Returns whether it hit. ``defending`` says whether the target declared a defence against
-    this attacker; if not, the attack roll is against ``rules.base_difficulty``.
-    """
-    # An attack 1: attribute x skill + weapon + stance + penalties + d20.
-    attack_die = d20(rng)
-    attack_roll = (attacker.fighter.attack + STANCE_ATTACK[attacker.fighter.stance]
-                   + round_penalty(attacker, rules) + attack_die)
-    # An attack 2: the defence roll, or the base difficulty.
-    difficulty = rules.base_difficulty
-    if defending:
-        defence_die = d20(rng)
-        difficulty = (target.fighter.defence + STANCE_DEFENCE[target.fighter.stance]
-                      + round_penalty(target, rules) + defence_die)
-        # An attack 4: a fumbled defence is not a miss by itself; the result is chosen.
-        if defence_die == NATURAL_ONE:
-            if fumble_result(target, attacker, defending=True) == FAIL_DEFENCE:
-                difficulty = rules.base_difficulty
-            else:
-                target.fatigue += 1
-    # An attack 4: a fumbled attack always misses, and costs the attacker a point of fatigue.
-    if attack_die == NATURAL_ONE:
-        if fumble_result(attacker, target, defending=False) == FATIGUE:
-            attacker.fatigue += 1
-        return False
-    # An attack 3: equal or greater hits.
-    if attack_roll < difficulty:
-        return False
-    levels = roll_damage(attacker, target, rng=rng)
-    apply_damage(target, levels, attacker.fighter.damage_type, rules, rng=rng)
-    return True
-
-
-def roll_damage(attacker: FighterState, target: FighterState, *,
-                rng: np.random.Generator) -> int:
-    """Seed 000, "Inflicting Damage": damage roll against soak roll; neither fumbles.
-
-    One level if the damage roll is at least the soak roll, plus one per 5 points above it.
-    Lab assumption: no penalties on either roll.
-    """
-    damage_roll = (attacker.fighter.damage + STANCE_DAMAGE[attacker.fighter.stance]
-                   + d20(rng))
-    soak_roll = target.fighter.soak + d20(rng)
-    return int(levels_caused(damage_roll, soak_roll))
-
-
-# --- Damage, tracks and health checks -------------------------------------------------------
-
-
-def apply_damage(state: FighterState, levels: int, damage_type: int, rules: YagsRules, *,
-                 rng: np.random.Generator) -> None:
-    """Put ``levels`` of damage of one type on the tracks, with the health checks it calls.
-
-    Wounds add up; stuns follow the stun rule (replace, add one, or nothing); mixed damage puts
-    ceil(levels / 2) on stuns and floor(levels / 2) on wounds, both added cumulatively
-    (seed 000, "Mixed Damage"). For mixed damage the wound check comes first, and a fighter
-    it puts out makes no stun check.
-    """
-    if levels <= 0:
-        return
-    if damage_type == WOUNDS:
-        add_wounds(state, levels, rules, rng=rng)
-    elif damage_type == STUNS:
-        set_stuns(state, int(apply_stuns(state.stuns, levels)), rules, rng=rng)
-    elif damage_type == MIXED:
-        stuns, wounds = split_mixed(levels)
-        add_wounds(state, wounds, rules, rng=rng)
-        set_stuns(state, state.stuns + stuns, rules, rng=rng)
-    else:
-        raise ValueError(f"unknown damage type {damage_type!r}")
-
-
-def add_wounds(state: FighterState, wounds: int, rules: YagsRules, *,
-               rng: np.random.Generator) -> None:
-    """Seed 000, wounds: damage taking you to fatal (6) or beyond calls a health check.
-
-    The target is 20 + 5 per wound beyond 6. Failure or fumble: dead; success: unconscious;
-    good success: fights on, checking again at the end of every round. The track is held at
-    6: "you will never be in a state worse than fatally wounded".
-    """
-    if wounds <= 0:
-        return
-    total = state.wounds + wounds
-    state.wounds = min(total, FATAL)
-    if total < FATAL:
-        return
-    result = health_check(state.fighter.health, int(health_target(total)), rules, rng=rng)
-    if result == FAIL:
-        state.status = DEAD
-    elif result == SUCCESS:
-        state.status = UNCONSCIOUS
-    state.fighting_on_at_fatal = state.standing
-
-
-def set_stuns(state: FighterState, total: int, rules: YagsRules, *,
-              rng: np.random.Generator) -> None:
-    """Seed 000, stuns: a blow that raises the track to beaten (6) or beyond calls a check.
-
-    The target is 20 + 5 per stun beyond 6. Failure: unconscious; success: still standing.
-    The track is held at 6. A fighter already out makes no check.
-    """
-    before = state.stuns
-    state.stuns = min(total, FATAL)
-    if total > before and total >= FATAL and state.standing:
-        result = health_check(state.fighter.health, int(health_target(total)), rules, rng=rng)
-        if result == FAIL:
-            state.status = UNCONSCIOUS
-
-
-def health_check(health: int, target: int, rules: YagsRules, *,
-                 rng: np.random.Generator) -> int:
-    """Health x 4 + d20 against ``target``: FAIL, SUCCESS, or GOOD (by ``success_step`` or more).
-
-    A natural 1 always fails (seed 000: "If you fumble the check, then you also die").
-    """
-    roll = d20(rng)
-    total = 4 * health + roll
-    if roll == NATURAL_ONE or total < target:
-        return FAIL
-    return GOOD if total - target >= rules.success_step else SUCCESS
+    if state.action == STAND_UP:
+        state.prone = False
+    elif state.action == PICK_UP:
+        if state.main_down:
+            state.weapons, state.main_down = MAIN, False
+        elif state.spare_down:
+            state.weapons, state.spare_down = SPARE, False
+    elif state.action == ESCAPE:
+        if state.partner is not None:
+            escape(state, combat.fighters[state.partner], combat, rng=rng)
+    elif state.action == ATTACK:
+        target = combat.fighters[state.target]
+        if target.standing and state.partner in (None, target.index):
+            attack_action(state, target, combat, round_no, rng=rng)
+    settle(combat)
 
 
 # --- Round 5: end of round ---------------------------------------------------------------------
 
 
 def end_of_round(combat: Combat, *, rng: np.random.Generator) -> None:
-    """Seed 000, "End of Round": checks to stay alive and conscious, then yielding.
-
-    A fighter fighting on at fatal wounds checks at 20 or dies; a beaten fighter still standing
-    checks at 20 or falls unconscious ("every round they wish to act"). Then any fighter whose
-    wound or stun level has reached its ``yield_at`` yields.
-    """
+    """Seed 000, "End of Round": checks to stay alive and conscious (riders' mounts too), then
+    exhaustion and yielding, then re-rolled initiatives."""
+    rules = combat.rules
     for state in combat.fighters:
-        if state.standing and state.fighting_on_at_fatal:
-            if health_check(state.fighter.health, HEALTH_CHECK_BASE, combat.rules,
-                            rng=rng) == FAIL:
-                state.status = DEAD
-                state.fighting_on_at_fatal = False
-        if state.standing and state.stuns >= FATAL:
-            if health_check(state.fighter.health, HEALTH_CHECK_BASE, combat.rules,
-                            rng=rng) == FAIL:
-                state.status = UNCONSCIOUS
+        end_of_round_checks(state, rules, rng=rng)
+        if state.mounted:
+            end_of_round_checks(state.mount, rules, rng=rng)
+    settle(combat)
     for state in combat.fighters:
-        if state.standing and max(state.wounds, state.stuns) >= state.fighter.yield_at:
+        if not state.standing:
+            continue
+        tired = rules.exhausted_at is not None and state.fatigue >= rules.exhausted_at
+        if tired or max(state.wounds, state.stuns) >= state.fighter.yield_at:
             state.status = YIELDED
+    settle(combat)
+    for state in combat.fighters:
+        if state.action == REROLL:
+            state.initiative = state.fighter.initiative + d20(rng)   # keep whatever is rolled
 
 
 def winning_side(combat: Combat) -> int | None:
@@ -389,14 +343,20 @@ def winning_side(combat: Combat) -> int | None:
 
 def start_combat(fight: YagsFight, *, rng: np.random.Generator) -> Combat:
     """Fresh states for every fighter, with initiative rolled."""
-    combat = Combat([FighterState(i, f) for i, f in enumerate(fight.fighters)], fight.rules)
+    states = []
+    for i, f in enumerate(fight.fighters):
+        state = FighterState(i, f, spare_left=f.has_spare)
+        if f.mount is not None:
+            state.mount, state.mounted = MountState(f.mount), True
+        states.append(state)
+    combat = Combat(states, fight.rules)
     roll_initiative(combat, rng=rng)
     return combat
 
 
 def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
     """Seed 000, "The Combat Round": declare, act by speed, book-keep."""
-    declare(combat, round_no)
+    declare(combat, round_no, rng=rng)
     for state in action_order(combat):
         take_action(state, combat, round_no, rng=rng)
     end_of_round(combat, rng=rng)
@@ -424,3 +384,4 @@ def reference_run(fight: YagsFight, n_trials: int,
                   rng: np.random.Generator) -> list[TrialOutcome]:
     """``n_trials`` independent fights from one generator."""
     return [reference_trial(fight, rng) for _ in range(n_trials)]
+

@@ -1,0 +1,249 @@
+"""What a blow does (seed 000, "Inflicting Damage", "Advanced Armour", "Size effects on
+Damage", the damage manoeuvres), vectorised over the trials of the hits.
+
+In a basic fight a blow is the damage roll against the seated soak, and its levels go on the
+tracks by the weapon's type; the detailed rules (armour by kind of blow, damage types
+shifted by light weapons and size, mounts as targets, vitals) join only where ``s.on`` says.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balance.engine.pick import Pick
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
+from balance.rules.yags import gear
+from balance.rules.yags.gear import fighter
+from balance.rules.yags.rolls import d20, d20_where
+from balance.rules.yags.static import Static
+from balance.rules.yags.tactics import (
+    BREAK_LIMB,
+    BREAK_LIMB_LEVELS,
+    BREAK_NECK,
+    BREAK_NECK_BASE,
+    BREAK_NECK_LEVELS,
+    CRUSHING_KNOCKBACK,
+    DAMAGE_BONUS,
+    KNOCKDOWN,
+    KNOCKDOWN_STRENGTH,
+    N_MANOEUVRES,
+    VITAL,
+)
+from balance.rules.yags.tracks import (
+    BROKEN_LIMB_PENALTY,
+    EXTRA_LEVEL_STEP,
+    FATAL,
+    HEALTH_CHECK_BASE,
+    INEFFECTIVE,
+    MIXED,
+    N_KINDS,
+    STUNLIKE,
+    STUNS,
+    TRACK_PENALTY,
+    WOUNDS,
+    apply_stuns,
+    health_target,
+    levels_caused,
+    shift_type,
+    size_shift,
+)
+
+BONUS = np.array([DAMAGE_BONUS.get(m, 0) for m in range(N_MANOEUVRES)], dtype=np.int16)
+
+
+def blow(state, s: Static, ctx, att: Pick, tgt: Pick, rng: np.random.Generator, *,
+         manoeuvre: np.ndarray | None = None, to_damage: np.ndarray | None = None) -> None:
+    """Damage from the hits of ``att`` on ``tgt`` (one entry per hit)."""
+    if not s.on.any:
+        # The basic rules: the damage roll against the seated soak, the weapon's type.
+        d = d20(rng, (2, att.rows.size))
+        levels = levels_caused(att.get(state.damage) + d[0], tgt.get(state.soak) + d[1])
+        harmed = np.flatnonzero(levels)
+        if harmed.size:
+            harm(state, s, ctx, tgt.sub(harmed), att.sub(harmed).get(state.damage_type),
+                 levels[harmed], rng)
+        return
+    x = state.x
+    h = att.rows.size
+    base = att.get(state.damage_type).astype(np.int16)
+    damage = att.get(state.damage)
+    if manoeuvre is not None:
+        base = np.where(manoeuvre == KNOCKDOWN, STUNS, base)   # knockdown: stun damage
+        damage = damage + BONUS[manoeuvre]
+    if to_damage is not None:
+        damage = damage + to_damage
+    on_mount = np.zeros(h, dtype=bool)
+    if s.on.mounted:
+        who_a = att.get(state.who).astype(np.intp)
+        damage = damage + (att.get(x("charging")) > 0) * fighter(s, "mount_strength", who_a)
+        on_mount = (att.get(x("at_mount")) > 0) & (tgt.get(x("mounted")) > 0)
+    if s.on.armour_kinds:
+        kind = att.get(x("kind")) | STUNLIKE * ((base == MIXED) | (base == STUNS))
+        flat = tgt.get(state.who).astype(np.intp) * N_KINDS + kind
+        soak = np.where(on_mount, s.mount_soak_vs[flat], s.soak_vs[flat])
+    else:
+        soak = tgt.get(state.soak)
+    d = d20(rng, (2, h))
+    roll = damage + d[0]
+    levels = levels_caused(roll, soak + d[1])
+    kind_of = base
+    if s.on.shifts:
+        who_t = tgt.get(state.who).astype(np.intp)
+        heavy = np.where(on_mount, fighter(s, "mount_heavy_suit", who_t),
+                         fighter(s, "heavy_suit", who_t))
+        size = np.where(on_mount, fighter(s, "mount_size", who_t), fighter(s, "size", who_t))
+        shift = (att.get(x("light")) > 0) * heavy + size_shift(att.get(x("size2")), 2 * size)
+        kind_of = shift_type(base, shift)
+    if not (s.on.manoeuvres or s.on.mounted):
+        harmed = np.flatnonzero(levels)
+        if harmed.size:
+            harm(state, s, ctx, tgt.sub(harmed), kind_of[harmed], levels[harmed], rng)
+        return
+    _detailed(state, s, ctx, att, tgt, rng, manoeuvre, on_mount, levels, kind_of, roll)
+
+
+def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mount, levels,
+              kind_of, roll) -> None:
+    """The extras of the damage manoeuvres and mounted charges, in the reference's order:
+    a broken neck, the damage, a broken limb, the charge's stuns, knockdown, vital strike."""
+    x = state.x
+    h = levels.size
+    m = np.zeros(h, dtype=np.int16) if manoeuvre is None else manoeuvre
+    neck = (m == BREAK_NECK) & (levels >= BREAK_NECK_LEVELS)
+    if neck.any():
+        rows = np.flatnonzero(neck)
+        t = tgt.sub(rows)
+        fall_fatally_wounded(state, s, ctx, t)
+        vitals = _vitals(state, s, t)
+        d = d20(rng, rows.size)
+        failed = (d == 1) | (t.get(state.health4) + vitals + d < BREAK_NECK_BASE + levels[rows])
+        t.put(state.status, np.full(rows.size, DEAD, dtype=np.int8), failed)
+    wounds = np.zeros(h, dtype=np.int16)
+    person = ~neck & ~on_mount & (levels > 0)
+    if person.any():
+        rows = np.flatnonzero(person)
+        wounds[rows] = harm(state, s, ctx, tgt.sub(rows), kind_of[rows], levels[rows], rng)
+    mount = on_mount & (levels > 0)
+    if mount.any():
+        rows = np.flatnonzero(mount)
+        wounds[rows] = harm_mount(state, s, tgt.sub(rows), kind_of[rows], levels[rows], rng)
+    limb = (m == BREAK_LIMB) & (levels >= BREAK_LIMB_LEVELS)
+    if limb.any():
+        rows = np.flatnonzero(limb)
+        t = tgt.sub(rows)
+        t.add(x("limbs"), np.ones(rows.size, dtype=np.int16))
+        harm(state, s, ctx, t, np.full(rows.size, WOUNDS, dtype=np.int16),
+             np.ones(rows.size, dtype=np.int16), rng)
+    if s.on.mounted:
+        charged = (att.get(x("charging")) > 0) & (wounds > 0)
+        if charged.any():
+            # Seed 000, Mounted charge: a stun for every wound dealt, from the shock.
+            stuns = np.full(h, STUNS, dtype=np.int16)
+            both = np.flatnonzero(charged & ~on_mount)
+            if both.size:
+                harm(state, s, ctx, tgt.sub(both), stuns[both], wounds[both], rng)
+            both = np.flatnonzero(charged & on_mount)
+            if both.size:
+                harm_mount(state, s, tgt.sub(both), stuns[both], wounds[both], rng)
+    up = tgt.get(state.status) == STANDING
+    if s.on.prone:
+        who_t = tgt.get(state.who).astype(np.intp)
+        knockback = roll + CRUSHING_KNOCKBACK * (att.get(x("crushing")) > 0)
+        down = (m == KNOCKDOWN) & up & (knockback > KNOCKDOWN_STRENGTH
+                                        * fighter(s, "strength", who_t))
+        if down.any():
+            gear.knock_down(state, s, tgt.sub(np.flatnonzero(down)))
+    vital = (m == VITAL) & (wounds >= 1) & up
+    if vital.any():
+        # Seed 000, Vital strike: health x Size against 20 + 5 x wounds, or fall.
+        rows = np.flatnonzero(vital)
+        t = tgt.sub(rows)
+        who_t = t.get(state.who).astype(np.intp)
+        d = d20(rng, rows.size)
+        total = fighter(s, "health", who_t) * fighter(s, "size", who_t) + _vitals(state, s, t)
+        failed = (d == 1) | (total + d < HEALTH_CHECK_BASE + EXTRA_LEVEL_STEP * wounds[rows])
+        if failed.any():
+            fall_fatally_wounded(state, s, ctx, t.sub(np.flatnonzero(failed)))
+
+
+def _vitals(state, s: Static, t: Pick) -> np.ndarray | int:
+    """The armour's vitals bonus to health checks right after a hit (seed 000, Vitals)."""
+    if not s.on.vitals:
+        return 0
+    return fighter(s, "vitals", t.get(state.who).astype(np.intp))
+
+
+def take(w0, s0, status, kind, levels, health, vitals, step, rng, ineffective=True):
+    """New tracks and status of bodies taking ``levels`` of damage of ``kind`` (seed 000):
+    wounds add; stuns replace, add one or do nothing; mixed puts half (rounded up) on stuns
+    and half on wounds, both added; ineffective is stun damage halved, rounded down. Reaching
+    fatal wounds checks health (``health`` is health x 4, ``vitals`` the armour's bonus or
+    None): fail dies, success falls unconscious, good fights on; reaching beaten stuns checks:
+    fail falls unconscious. ``ineffective``: the kinds may include ineffective damage.
+    Returns (w1, s1, status, wounds added)."""
+    half = levels // 2
+    mixed = kind == MIXED
+    add_wounds = (kind == WOUNDS) * levels + mixed * half
+    hit = (kind == STUNS) * levels
+    if ineffective:
+        hit = hit + (kind == INEFFECTIVE) * half
+    if vitals is not None:
+        health = health + vitals
+    w1 = w0 + add_wounds
+    s1 = apply_stuns(s0, hit) + mixed * (levels - half)
+    check = (add_wounds > 0) & (w1 >= FATAL)
+    if check.any():
+        d = d20_where(rng, check)
+        margin = health + d - health_target(w1)
+        failed = (d == 1) | (margin < 0)
+        status = np.where(check & failed, DEAD,
+                          np.where(check & (margin < step), UNCONSCIOUS, status))
+    check = (s1 > s0) & (s1 >= FATAL) & (status == STANDING)
+    if check.any():
+        d = d20_where(rng, check)
+        failed = (d == 1) | (health + d < health_target(s1))
+        status = np.where(check & failed, UNCONSCIOUS, status)
+    return np.minimum(w1, FATAL), np.minimum(s1, FATAL), status, add_wounds
+
+
+def harm(state, s: Static, ctx, tgt: Pick, kind, levels, rng) -> np.ndarray:
+    """Apply ``levels`` (>= 1) of damage of ``kind`` to the places of ``tgt``, keeping their
+    penalties in step; returns the wounds added."""
+    vitals = _vitals(state, s, tgt) if s.on.vitals else None
+    w1, s1, status, wounds = take(tgt.get(state.wounds), tgt.get(state.stuns),
+                                  tgt.get(state.status), kind, levels, tgt.get(state.health4),
+                                  vitals, s.success_step, rng, s.on.shifts)
+    new = TRACK_PENALTY[w1] + TRACK_PENALTY[s1] - s.fatigue_penalty * tgt.get(state.fatigue)
+    if s.on.grapple:
+        x = state.x
+        new = (new - tgt.get(x("hold")) * tgt.get(state.skill)
+               + BROKEN_LIMB_PENALTY * tgt.get(x("limbs")))
+    tgt.add(ctx.rpen, new - tgt.get(state.penalty))
+    tgt.put(state.penalty, new)
+    tgt.put(state.wounds, w1)
+    tgt.put(state.stuns, s1)
+    tgt.put(state.status, status)
+    return wounds
+
+
+def harm_mount(state, s: Static, tgt: Pick, kind, levels, rng) -> np.ndarray:
+    """Damage to the mounts of ``tgt``'s riders (seed 000, Fighting Large Animals)."""
+    x = state.x
+    health4 = 4 * fighter(s, "mount_health", tgt.get(state.who).astype(np.intp))
+    w1, s1, status, wounds = take(tgt.get(x("m_wounds")), tgt.get(x("m_stuns")),
+                                  tgt.get(x("m_status")), kind, levels, health4, None,
+                                  s.success_step, rng)
+    tgt.put(x("m_wounds"), w1)
+    tgt.put(x("m_stuns"), s1)
+    tgt.put(x("m_status"), status)
+    return wounds
+
+
+def fall_fatally_wounded(state, s: Static, ctx, t: Pick) -> None:
+    """Seed 000, Vital strike and Break neck: dropped, fatally wounded (the lab counts the
+    fighter unconscious: out of the fight and dying)."""
+    size = t.rows.size if t.rows is not None else t.n
+    t.put(state.wounds, np.full(size, FATAL, dtype=np.int8))
+    up = t.get(state.status) == STANDING
+    t.put(state.status, np.full(size, UNCONSCIOUS, dtype=np.int8), up)
+    gear.sync_penalty(state, s, ctx.rpen)

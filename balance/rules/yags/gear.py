@@ -1,0 +1,230 @@
+"""What each place fights with, and the detailed rules' per-place state (vectorised).
+
+``MORE`` names the rows of ``YagsState.more``: first the seated loadout's facts (reach,
+kind of blow, style flags, ...), rewritten by :func:`refresh` whenever a place's hands,
+position, grapple, retreat or mount change; then that state itself; then this round's
+declarations. Only used in fights where some detailed rule can act.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balance.engine.pick import Pick
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
+from balance.rules.yags.equipment import N_WEAPON_STATES
+from balance.rules.yags.rolls import d20, d20_where
+from balance.rules.yags.static import (
+    GRAPPLED_MODE,
+    LOADOUT_FIELDS,
+    N_LOADOUTS,
+    N_MODES,
+    PRONE_MODE,
+    RETREAT_MODE,
+    Static,
+)
+from balance.rules.yags.tactics import REROLL
+from balance.rules.yags.tracks import (
+    BROKEN_LIMB_PENALTY,
+    FATAL,
+    HEALTH_CHECK_BASE,
+    NORMAL_SPEED,
+    SLOW,
+    STANCE_SPEED,
+    TRACK_PENALTY,
+)
+
+MORE_LOADOUT = tuple(f for f in LOADOUT_FIELDS if f not in ("skill", "damage_type"))
+MORE = (*MORE_LOADOUT, "weapons", "spare_left", "main_down", "spare_down", "prone",
+        "partner", "holding", "hold", "neck", "limbs", "mounted", "m_wounds", "m_stuns",
+        "m_status", "action", "manoeuvre", "at_mount", "charging", "stunting", "retreating",
+        "lost", "init", "tie", "closed")
+ROW = {name: i for i, name in enumerate(MORE)}
+SPEED_OF = np.array([STANCE_SPEED[i] for i in range(len(STANCE_SPEED))], dtype=np.int16)
+
+
+def place_of(pick: Pick, size: int) -> np.ndarray:
+    """The place a pick points at, for each of its trials."""
+    if pick.flat is None:
+        return np.full(size, pick.row, dtype=np.intp)
+    return pick.flat // pick.n
+
+
+def fighter(s: Static, name: str, who: np.ndarray) -> np.ndarray:
+    """A per-fighter number for each seated fighter ``who``."""
+    return s.fighter[name][who]
+
+
+def seat(state, s: Static, roll: np.ndarray, tie: np.ndarray) -> None:
+    """The detailed state at the start of a fight: spares sheathed, riders mounted, nobody
+    grappled, initiative totals and tie-break ranks kept for re-ordering."""
+    who = state.who.astype(np.intp)
+    x = state.x
+    x("partner")[:] = -1
+    x("closed")[:] = -1
+    x("spare_left")[:] = fighter(s, "has_spare", who)
+    x("mounted")[:] = fighter(s, "has_mount", who)
+    x("init")[:] = s.initiative[who] + roll
+    rank = x("tie")
+    for i in range(tie.shape[0]):
+        for j in range(tie.shape[0]):
+            if j != i:
+                rank[i] += tie[j] < tie[i]
+    refresh(state, s)
+
+
+def refresh(state, s: Static, pick: Pick | None = None) -> None:
+    """Rewrite a place's seated numbers from its hands, grapple, position, retreat and mount
+    (all places, or those of ``pick``)."""
+    def get(arr):
+        return arr if pick is None else pick.get(arr)
+
+    def put(arr, values):
+        if pick is None:
+            arr[...] = values
+        else:
+            pick.put(arr, values)
+
+    x = state.x
+    who = get(state.who).astype(np.intp)
+    grappled = (get(x("partner")) >= 0).astype(np.intp)
+    prone = get(x("prone")).astype(np.intp)
+    key = who * N_LOADOUTS + get(x("weapons")) + N_WEAPON_STATES * grappled
+    # Prone over grappled over retreating over the declared stance.
+    mode = prone * PRONE_MODE + (1 - prone) * (
+        grappled * GRAPPLED_MODE + (1 - grappled) * get(x("retreating")) * RETREAT_MODE)
+    idx = key * N_MODES + mode
+    attack, defence, damage = s.numbers[0][idx], s.numbers[1][idx], s.numbers[2][idx]
+    if s.on.mounted:
+        # Seed 000: riding adds to attacks from horseback; with the technique, to all rolls.
+        ride = fighter(s, "riding", who) * get(x("mounted"))
+        tech = ride * fighter(s, "mounted_combat", who) * s.loadout["technique"][key]
+        attack, defence, damage = attack + ride, defence + tech, damage + tech
+    put(state.attack, attack)
+    put(state.defence, defence)
+    put(state.damage, damage)
+    put(state.damage_type, s.loadout["damage_type"][key])
+    put(state.skill, s.loadout["skill"][key])
+    for name in MORE_LOADOUT:
+        put(x(name), s.loadout[name][key])
+
+
+def penalty_now(state, s: Static) -> np.ndarray:
+    """(c, n): wound + stun + fatigue penalties, a hold's attribute penalty (-skill a point)
+    and -40 a broken limb."""
+    x = state.x
+    pen = (TRACK_PENALTY[state.wounds] + TRACK_PENALTY[state.stuns]
+           - s.fatigue_penalty * state.fatigue)
+    if s.on.grapple:
+        pen = pen - x("hold") * state.skill + BROKEN_LIMB_PENALTY * x("limbs")
+    return pen
+
+
+def sync_penalty(state, s: Static, rpen: np.ndarray | None) -> None:
+    """Bring ``penalty`` (and this round's ``rpen``) up to date after changes."""
+    new = penalty_now(state, s)
+    if rpen is not None:
+        rpen += new - state.penalty
+    state.penalty[...] = new
+
+
+def condition(state, s: Static, pick: Pick) -> np.ndarray:
+    """Wound + stun + fatigue penalties of a pick's places: what skill checks suffer."""
+    return (TRACK_PENALTY[pick.get(state.wounds)] + TRACK_PENALTY[pick.get(state.stuns)]
+            - s.fatigue_penalty * pick.get(state.fatigue))
+
+
+def helpless(state, s: Static) -> np.ndarray:
+    """(c, n): held with a penalty at least its strength or agility (seed 000, Grapple)."""
+    x = state.x
+    if not s.on.grapple:
+        return np.zeros(state.status.shape, dtype=bool)
+    who = state.who.astype(np.intp)
+    least = np.minimum(fighter(s, "strength", who), fighter(s, "agility", who))
+    return (x("partner") >= 0) & (x("holding") == 0) & (x("hold") >= least)
+
+
+def order_key(state, s: Static) -> np.ndarray:
+    """(c, n) float: acting order this round, ascending: speed class (prone, stunts and the
+    wrong style are slow; grappled normal; a retreat defensive), then initiative, then tie."""
+    x = state.x
+    who = state.who.astype(np.intp)
+    base = SPEED_OF[fighter(s, "stance", who)]
+    grappled = x("partner") >= 0
+    slow = (x("prone") > 0) | (x("slow") > 0) | (x("stunting") > 0)
+    speed = np.where(slow, SLOW, np.where(grappled, NORMAL_SPEED,
+                                          np.where(x("retreating") > 0, SLOW, base)))
+    return speed * 100000.0 - x("init") * 100.0 + x("tie")
+
+
+def lose_weapon(state, s: Static, pick: Pick, recoverable: np.ndarray) -> None:
+    """The weapon in the primary hand of a pick's places is lost (the off-hand item never
+    is); a dropped weapon can be picked up, a broken or grabbed one cannot."""
+    x = state.x
+    weapons = pick.get(x("weapons"))
+    pick.put(x("main_down"), np.maximum(pick.get(x("main_down")), (weapons == 0) * recoverable))
+    pick.put(x("spare_down"), np.maximum(pick.get(x("spare_down")),
+                                         (weapons == 1) * recoverable))
+    pick.put(x("weapons"), np.full(weapons.shape, 2, dtype=np.int16))
+    refresh(state, s, pick)
+
+
+def knock_down(state, s: Static, pick: Pick) -> None:
+    """Knocked to the ground: prone (a rider falls off its mount)."""
+    x = state.x
+    ones = np.ones(pick.get(x("prone")).shape, dtype=np.int16)
+    pick.put(x("prone"), ones)
+    pick.put(x("mounted"), 0 * ones)
+    refresh(state, s, pick)
+
+
+def settle(state, s: Static, rpen: np.ndarray | None = None) -> None:
+    """Grapples with a fallen partner end; a rider whose mount has fallen falls, prone."""
+    x = state.x
+    changed = False
+    if s.on.grapple:
+        partner = x("partner")
+        n = partner.shape[1]
+        up = state.status == STANDING
+        held = partner >= 0
+        flat = np.maximum(partner, 0).astype(np.intp) * n + np.arange(n)
+        broken = held & ~(up & up.ravel()[flat])
+        if broken.any():
+            for name, value in (("partner", -1), ("holding", 0), ("hold", 0), ("neck", 0)):
+                x(name)[broken] = value
+            changed = True
+    if s.on.mounted:
+        fell = (x("mounted") > 0) & (x("m_status") != STANDING)
+        if fell.any():
+            x("mounted")[fell] = 0
+            x("prone")[fell] = 1
+            changed = True
+    if changed:
+        refresh(state, s)
+        sync_penalty(state, s, rpen)
+
+
+def mount_end_of_round(state, s: Static, rng: np.random.Generator) -> None:
+    """Seed 000, End of Round, for mounts: at fatal wounds check at 20 or die; beaten, check
+    at 20 or fall unconscious (and the rider with it)."""
+    x = state.x
+    status = x("m_status")
+    health4 = 4 * fighter(s, "mount_health", state.who.astype(np.intp))
+    ridden = x("mounted") > 0
+    at_fatal = ridden & (status == STANDING) & (x("m_wounds") >= FATAL)
+    if at_fatal.any():
+        d = d20_where(rng, at_fatal)
+        status[at_fatal & ((d == 1) | (health4 + d < HEALTH_CHECK_BASE))] = DEAD
+    beaten = ridden & (status == STANDING) & (x("m_stuns") >= FATAL)
+    if beaten.any():
+        d = d20_where(rng, beaten)
+        status[beaten & ((d == 1) | (health4 + d < HEALTH_CHECK_BASE))] = UNCONSCIOUS
+
+
+def reroll_initiative(state, s: Static, rng: np.random.Generator) -> None:
+    """Seed 000, Re-evaluating Initiative: at the end of the round, roll again and keep it."""
+    x = state.x
+    again = x("action") == REROLL
+    if again.any():
+        who = state.who.astype(np.intp)
+        x("init")[again] = (s.initiative[who] + d20(rng, who.shape))[again]

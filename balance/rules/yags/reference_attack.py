@@ -1,0 +1,409 @@
+"""Readable scalar reference, part 3: an attack and everything it sets off (seed 000,
+"Making an attack", "Reach", "Free Strikes", "Fumbles in Combat", "Melee Manoeuvres").
+
+One function per rule step. Numbered comments ("An attack 3") point at docs/rules/yags.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from balance.engine.status import DEAD
+from balance.rules.yags.reference_damage import (
+    FAIL,
+    NATURAL_ONE,
+    add_wounds,
+    apply_damage,
+    blow_kind,
+    blow_type,
+    d20,
+    fall_fatally_wounded,
+    health_check,
+    roll_levels,
+    set_stuns,
+)
+from balance.rules.yags.reference_state import (
+    Combat,
+    FighterState,
+    can_act,
+    can_strike,
+    condition_penalty,
+    defends,
+    knock_down,
+    lose_weapon,
+    release,
+    round_penalty,
+    settle,
+)
+from balance.rules.yags.tactics import (
+    BREAK_LIMB,
+    BREAK_LIMB_LEVELS,
+    BREAK_NECK,
+    BREAK_NECK_BASE,
+    BREAK_NECK_LEVELS,
+    CHARGE_THROUGH,
+    CRUSHING_KNOCKBACK,
+    DAMAGE_BONUS,
+    DISARM_FOE,
+    FREE_STRIKE_FOR,
+    GRAPPLE,
+    IMPROVE_HOLD,
+    KNOCKDOWN,
+    KNOCKDOWN_STRENGTH,
+    MEET_BLOCK,
+    MEET_DODGE,
+    NONE,
+    OVERWHELM,
+    TIRING,
+    TRIP,
+    VITAL,
+    fumble_choice,
+    required_level,
+)
+from balance.rules.yags.tracks import (
+    AUTOMATIC_STRIKE,
+    BREAK,
+    DEFENCE_PENALTY,
+    DEFENSIVE,
+    DISARM,
+    EXTRA_LEVEL_STEP,
+    FAIL_DEFENCE,
+    FATIGUE,
+    HEALTH_CHECK_BASE,
+    NO_STRIKE,
+    OVERWHELM_STEP,
+    RETREAT_STEP,
+    STANCE_ATTACK,
+    STUNS,
+    apply_stuns,
+    merge_strikes,
+    success_level,
+)
+
+LONGSHAFT_DEFENCE = 5      # seed 000, Longshaft: +5 defence against a shorter weapon
+STUNT_STEP = 5             # seed 000, Stunts: +5 to attack or damage per level of success
+REACH_STEP = 5             # seed 000, Reach: -5 per excess level of reach
+SUPERB = 4
+
+
+@dataclass
+class Outcome:
+    """What an attack roll came to, for the counter strikes that follow it."""
+
+    hit: bool = False
+    good_parry: bool = False       # the defence beat the attack roll by a good success
+    failed_disarm: bool = False
+
+
+# --- An attack, step by step ---------------------------------------------------------------
+
+
+def attack_action(a: FighterState, t: FighterState, combat: Combat, round_no: int, *,
+                  rng: np.random.Generator) -> None:
+    """A fighter's declared attack (or manoeuvre) on ``t``: the strikes it draws before, the
+    attack, then the counter strike it draws after (seed 000, Free Strikes)."""
+    close = a.partner == t.index   # grapple partners are inside each other's reach
+    m = a.manoeuvre
+    reach_a, reach_t = a.gear.reach, t.gear.reach
+    coming_in = not close and reach_t > reach_a
+    inside = combat.rules.reach_closing and a.closed == t.index
+    # An attack 1: free strikes for a longer weapon (rules.reach closing: only until the
+    # shorter weapon has got inside) and for grapples, trips and charges; several merge into
+    # an automatic strike; a longer weapon ignores one strike.
+    free = int(coming_in and not inside) + int(m in FREE_STRIKE_FOR)
+    ignore = int(not close and reach_a > reach_t)
+    before = int(merge_strikes(free, ignore)) if can_strike(t, a, round_no) else NO_STRIKE
+    ignore_left = ignore and free == 0
+    if before != NO_STRIKE:
+        strike(t, a, combat, round_no, automatic=before == AUTOMATIC_STRIKE, rng=rng)
+        settle(combat)
+        if not a.standing:
+            return
+    if coming_in and combat.rules.reach_closing:
+        a.closed = t.index
+    if m == CHARGE_THROUGH:
+        charge_through(a, t, combat, round_no, rng=rng)
+        return
+    out = resolve_attack(a, t, defends(t, a, round_no) and not a.at_mount, combat, round_no,
+                         manoeuvre=m, stunt=a.stunting, rng=rng)
+    a.charging = False
+    settle(combat)
+    # An attack 8: counter strikes after: attacking a foe you do not defend against, an
+    # unarmed attack well parried by a martial weapon, a failed unarmed disarm. One at most.
+    unarmed = a.gear.unarmed
+    triggers = (int(t.index not in a.defended) + int(out.good_parry and unarmed
+                                                     and t.gear.martial)
+                + int(out.failed_disarm and unarmed))
+    if triggers - int(ignore_left) >= 1 and a.standing and t.standing and \
+            can_strike(t, a, round_no):
+        strike(t, a, combat, round_no, automatic=False, rng=rng)
+        settle(combat)
+
+
+def strike(striker: FighterState, victim: FighterState, combat: Combat, round_no: int, *,
+           automatic: bool, rng: np.random.Generator) -> None:
+    """Seed 000: a free or counter strike is an ordinary attack that the victim defends if its
+    defences cover the striker; an automatic strike allows no defence. Strikes draw no
+    further strikes."""
+    defending = not automatic and defends(victim, striker, round_no)
+    resolve_attack(striker, victim, defending, combat, round_no, rng=rng)
+
+
+def reach_bonus(a: FighterState, t: FighterState, closing: bool) -> int:
+    """Attack roll changes that depend on the weapons' reach (seed 000): a great weapon
+    longer than the target's halves the multiple-defence penalty; a longshaft fighter in the
+    defensive stance loses its -10 against a shorter weapon; (rules.reach closing) a weapon
+    used against a foe that has got inside its reach is at -5 per level of reach it exceeds
+    the foe's by."""
+    ga = a.gear
+    excess = ga.reach - t.gear.reach
+    if a.partner == t.index or excess <= 0:
+        return 0
+    bonus = -REACH_STEP * excess if closing and t.closed == a.index else 0
+    if ga.great:
+        bonus += -int(DEFENCE_PENALTY[a.defences]) // 2
+    elif ga.longshaft and a.stance_now == DEFENSIVE:
+        bonus += -STANCE_ATTACK[DEFENSIVE]
+    return bonus
+
+
+def defence_bonus(t: FighterState, a: FighterState) -> int:
+    """Defence roll changes: longshaft +5 against a shorter weapon (seed 000); retreating,
+    +3 per metre given, as many metres as its agility (seed 000, Retreat)."""
+    bonus = RETREAT_STEP * t.fighter.agility if t.retreating else 0
+    gt = t.gear
+    if gt.longshaft and t.partner != a.index and gt.reach > a.gear.reach:
+        bonus += LONGSHAFT_DEFENCE
+    return bonus
+
+
+def fumble_range(a: FighterState, t: FighterState) -> int:
+    """Attack rolls fumble at or below this: 1, or 2 with the wrong style or against a chain
+    weapon longer than the attacker's (seed 000)."""
+    ga, gt = a.gear, t.gear
+    chain = gt.chain and t.partner != a.index and ga.reach < gt.reach
+    return max(ga.fumble_range, 2 if chain else 1)
+
+
+def stunt_check(a: FighterState, combat: Combat, *, rng: np.random.Generator) -> int:
+    """Seed 000, Stunts: agility x athletics against the stunt's difficulty. Returns the
+    levels of success, 0 on a failure (a natural 1 fails)."""
+    die = d20(rng)
+    total = a.fighter.agility * a.fighter.athletics + condition_penalty(a, combat.rules) + die
+    target = a.tactics.stunt_difficulty
+    if die == NATURAL_ONE or total < target:
+        return 0
+    return int(success_level(total - target, combat.rules.success_step))
+
+
+def resolve_attack(a: FighterState, t: FighterState, defending: bool, combat: Combat,
+                   round_no: int, *, rng: np.random.Generator, manoeuvre: int = NONE,
+                   stunt: bool = False) -> Outcome:
+    """One attack roll (seed 000, "Making an attack"): stunt, rolls, fumbles, and what a
+    success does. ``defending``: the target rolls a defence, else the base difficulty."""
+    rules = combat.rules
+    stunt_bonus = 0
+    if stunt:
+        # An attack 2: a failed stunt makes the attack a fumble.
+        levels = stunt_check(a, combat, rng=rng)
+        if not levels:
+            take_fumble(a, t, defending=False)
+            return Outcome()
+        stunt_bonus = STUNT_STEP * levels
+    to_damage = stunt_bonus if a.tactics.stunt_damage else 0
+    to_attack = stunt_bonus - to_damage
+    # An attack 3: attribute x skill + weapon + stance + penalties + d20.
+    die = d20(rng)
+    attack, _, _ = a.numbers()
+    roll = (attack + round_penalty(a, rules) + reach_bonus(a, t, rules.reach_closing)
+            + to_attack + die)
+    # An attack 4: the defence roll, or the base difficulty.
+    difficulty, parried = rules.base_difficulty, None
+    if defending:
+        defence_die = d20(rng)
+        _, defence, _ = t.numbers()
+        parried = defence + round_penalty(t, rules) + defence_bonus(t, a) + defence_die
+        difficulty = parried
+        if defence_die <= t.gear.fumble_range:
+            # A fumbled defence is not a miss by itself; the result is chosen.
+            result = fumble_result(t, a, defending=True)
+            if result == FAIL_DEFENCE:
+                difficulty, parried = rules.base_difficulty, None
+            else:
+                apply_fumble(t, result)
+    good_parry = parried is not None and parried - roll >= rules.success_step
+    # An attack 5: a fumbled attack always misses.
+    if die <= fumble_range(a, t):
+        take_fumble(a, t, defending=False)
+        return Outcome(good_parry=good_parry, failed_disarm=manoeuvre == DISARM_FOE)
+    # An attack 6: equal or greater hits; a manoeuvre needs its level of success.
+    level = int(success_level(roll - difficulty, rules.success_step)) if roll >= difficulty else 0
+    neck = a.tactics.neck
+    if level < int(required_level(manoeuvre, neck)) or level == 0:
+        return Outcome(good_parry=good_parry, failed_disarm=manoeuvre == DISARM_FOE)
+    land(a, t, manoeuvre, level, to_damage, combat, round_no, rng=rng)
+    return Outcome(hit=True)
+
+
+# --- Fumbles ------------------------------------------------------------------------------
+
+
+def fumble_result(fumbler: FighterState, opponent: FighterState, *, defending: bool) -> int:
+    """Seed 000: you choose the fumble result unless your opponent's skill (in the style each
+    is using) is higher. Each picks by its policy: the first result possible."""
+    g = fumbler.gear
+    if opponent.gear.skill > g.skill:
+        prefs = opponent.tactics.foe_fumbles
+    else:
+        prefs = fumbler.tactics.own_fumbles
+    return fumble_choice(prefs, defending=defending, losable=g.losable, weak=g.weak,
+                         strong=g.strong)
+
+
+def apply_fumble(fumbler: FighterState, result: int) -> None:
+    """A point of fatigue, or the primary weapon lost: dropped, or broken for good."""
+    if result == FATIGUE:
+        fumbler.fatigue += 1
+    elif result == DISARM:
+        lose_weapon(fumbler)
+    elif result == BREAK:
+        lose_weapon(fumbler, recoverable=False)
+
+
+def take_fumble(a: FighterState, t: FighterState, *, defending: bool) -> None:
+    apply_fumble(a, fumble_result(a, t, defending=defending))
+
+
+# --- What a success does -------------------------------------------------------------------
+
+
+def land(a: FighterState, t: FighterState, m: int, level: int, to_damage: int,
+         combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
+    """The effect of a successful attack or manoeuvre (seed 000, Melee Manoeuvres)."""
+    if m == OVERWHELM:
+        t.round_mod -= OVERWHELM_STEP * level      # the rest of this round, against anyone
+    elif m == DISARM_FOE:
+        # A superb disarm with a free hand grabs the weapon: it cannot be picked up.
+        lose_weapon(t, recoverable=not (level >= SUPERB and a.gear.free_hand))
+    elif m == GRAPPLE:
+        grapple(a, t, combat, round_no, rng=rng)
+    elif m == TRIP:
+        trip(a, t, combat, rng=rng)
+    elif m == IMPROVE_HOLD:
+        t.hold += level - 1       # good: +1, and +1 per level beyond
+    else:
+        blow(a, t, m, to_damage, combat, rng=rng)
+    if m in TIRING:
+        a.fatigue += 1            # seed 000: fatigue after the manoeuvre, only on success
+
+
+def blow(a: FighterState, t: FighterState, m: int, to_damage: int, combat: Combat, *,
+         rng: np.random.Generator) -> None:
+    """Damage from a hit: armour by the kind of blow, damage type shifted by light weapons and
+    size, and the damage manoeuvres' extras."""
+    rules = combat.rules
+    body = t.mount if a.at_mount and t.mounted else t
+    on_mount = body is not t
+    base = STUNS if m == KNOCKDOWN else a.gear.damage_type   # knockdown: stun damage
+    kind = blow_kind(a.gear.kind, base)
+    soak = body.stats.soak_vs[kind] if on_mount else t.fighter.soak_against(kind)
+    _, _, damage = a.numbers()
+    damage += DAMAGE_BONUS.get(m, 0) + to_damage
+    if a.charging:
+        damage += a.mount.stats.strength          # seed 000, Mounted charge
+    levels, damage_roll = roll_levels(damage, soak, rng=rng)
+    heavy = body.stats.heavy_suit if on_mount else t.fighter.heavy_suit
+    size = body.stats.size if on_mount else t.fighter.size
+    kind_of_damage = blow_type(base, light=a.gear.light, heavy_suit=heavy,
+                               attacker_size2=a.gear.size2, target_size=size)
+    vitals = 0 if on_mount else t.fighter.vitals
+    if m == BREAK_NECK and levels >= BREAK_NECK_LEVELS:
+        break_neck(t, levels, combat, rng=rng)
+        return
+    wounds = apply_damage(body, levels, kind_of_damage, rules, rng=rng, vitals=vitals)
+    if m == BREAK_LIMB and levels >= BREAK_LIMB_LEVELS:
+        t.limbs += 1                               # -40 to use it, and a wound at once
+        add_wounds(t, 1, rules, rng=rng, vitals=vitals)
+    if a.charging and wounds:
+        # Seed 000, Mounted charge: a stun for each wound dealt, from the shock.
+        set_stuns(body, int(apply_stuns(body.stuns, wounds)), rules, rng=rng, vitals=vitals)
+    knockback = damage_roll + CRUSHING_KNOCKBACK * a.gear.crushing
+    if m == KNOCKDOWN and t.standing and knockback > KNOCKDOWN_STRENGTH * t.fighter.strength:
+        knock_down(t)
+    if m == VITAL and wounds >= 1 and t.standing:
+        # Seed 000, Vital strike: health x Size against 20 + 5 x wounds caused, or fall.
+        target = HEALTH_CHECK_BASE + EXTRA_LEVEL_STEP * wounds
+        if health_check(t.health, target, rules, rng=rng, bonus=vitals,
+                        multiplier=t.fighter.size) == FAIL:
+            fall_fatally_wounded(t)
+
+
+def break_neck(t: FighterState, levels: int, combat: Combat, *,
+               rng: np.random.Generator) -> None:
+    """Seed 000, Break neck: fatally wounded at once, and a health x 4 check against 10 +
+    levels caused to stay alive."""
+    fall_fatally_wounded(t)
+    if health_check(t.health, BREAK_NECK_BASE + levels, combat.rules, rng=rng,
+                    bonus=t.fighter.vitals) == FAIL:
+        t.status = DEAD
+
+
+# --- Grappling and other unarmed manoeuvres -----------------------------------------------
+
+
+def contest(a: FighterState, t: FighterState, combat: Combat, *, rng: np.random.Generator,
+            a_strength: int | None = None) -> int:
+    """A contest of strength x brawl (seed 000): ``a`` wins on an equal or higher roll.
+    Returns ``a``'s levels of success, 0 if it lost. Lab's assumption: contests take the
+    condition penalties and never fumble."""
+    rules = combat.rules
+    strength = a.fighter.strength if a_strength is None else a_strength
+    ra = strength * a.fighter.brawl + condition_penalty(a, rules) + d20(rng)
+    rt = t.fighter.strength * t.fighter.brawl + condition_penalty(t, rules) + d20(rng)
+    return int(success_level(ra - rt, rules.success_step)) if ra >= rt else 0
+
+
+def grapple(a: FighterState, t: FighterState, combat: Combat, round_no: int, *,
+            rng: np.random.Generator) -> None:
+    """Seed 000, Grapple: a contest to keep hold; won, the target is held at -1 attribute per
+    level of success and loses the rest of its actions this round."""
+    levels = contest(a, t, combat, rng=rng)
+    if not levels:
+        return
+    a.partner, t.partner = t.index, a.index
+    a.holding, t.holding = True, False
+    t.hold, t.neck = levels, a.tactics.neck
+    t.lost_round = round_no
+
+
+def trip(a: FighterState, t: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
+    """Seed 000, Trip: a contest to throw; won, the target is prone, and takes a stun per
+    extra level of success (the lab's tripper always takes them)."""
+    levels = contest(a, t, combat, rng=rng)
+    if levels:
+        knock_down(t)
+        apply_damage(t, levels - 1, STUNS, combat.rules, rng=rng, vitals=t.fighter.vitals)
+
+
+def escape(t: FighterState, holder: FighterState, combat: Combat, *,
+           rng: np.random.Generator) -> None:
+    """Seed 000, Escape hold: strength x brawl against the holder's, with the hold's penalty
+    taken off the escaper's strength; winning breaks the hold."""
+
+    if contest(t, holder, combat, rng=rng, a_strength=max(0, t.fighter.strength - t.hold)):
+        release(t, combat)
+
+
+def charge_through(a: FighterState, t: FighterState, combat: Combat, round_no: int, *,
+                   rng: np.random.Generator) -> None:
+    """Seed 000, Charge through: the defender steps aside (nothing happens) or blocks (a
+    contest of strength x brawl; the loser is knocked prone). Lab's policy ``auto``: block
+    when at least as strong a brawler; a defender who cannot act blocks."""
+    meet = t.tactics.meet_charge
+    strong = t.fighter.strength * t.fighter.brawl >= a.fighter.strength * a.fighter.brawl
+    dodge = can_act(t, round_no) and (meet == MEET_DODGE or (meet != MEET_BLOCK and not strong))
+    if dodge:
+        return
+    knock_down(t if contest(a, t, combat, rng=rng) else a)

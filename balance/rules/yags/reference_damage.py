@@ -1,0 +1,164 @@
+"""Readable scalar reference, part 2: what a blow does (seed 000, "Inflicting Damage",
+"Stun Damage", "Mixed Damage", "Advanced Armour", "Size effects on Damage").
+
+A *body* is anything with ``wounds``, ``stuns``, ``status``, ``health`` and
+``fighting_on_at_fatal``: a fighter, or the mount it rides. Every d20 is
+``int(rng.integers(1, 21))``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
+from balance.rules.yags.fighters import YagsRules
+from balance.rules.yags.tracks import (
+    FATAL,
+    INEFFECTIVE,
+    MIXED,
+    NO_DAMAGE,
+    STUNLIKE,
+    STUNS,
+    WOUNDS,
+    apply_stuns,
+    health_target,
+    levels_caused,
+    shift_type,
+    size_shift,
+    split_mixed,
+)
+
+NATURAL_ONE = 1  # seed 000: a natural 1 on attack, defence, initiative or health is a fumble
+
+# Health check results.
+FAIL, SUCCESS, GOOD = 0, 1, 2
+
+
+def d20(rng: np.random.Generator) -> int:
+    """One twenty-sided die."""
+    return int(rng.integers(1, 21))
+
+
+def blow_kind(attack_kind: int, damage_type: int) -> int:
+    """What the armour sees: the weapon's impaling and heavy bits, and stun-like for a stun or
+    mixed blow (soft armour doubles against those: seed 000, Soft)."""
+    return attack_kind | (STUNLIKE if damage_type in (MIXED, STUNS) else 0)
+
+
+def roll_levels(damage: int, soak: int, *, rng: np.random.Generator) -> tuple[int, int]:
+    """Seed 000: damage roll against soak roll; neither fumbles. One level if the damage roll
+    is at least the soak roll, plus one per 5 points above it. Lab assumption: no penalties on
+    either roll. Returns (levels, the damage roll)."""
+    damage_roll = damage + d20(rng)
+    soak_roll = soak + d20(rng)
+    return int(levels_caused(damage_roll, soak_roll)), damage_roll
+
+
+def blow_type(base: int, *, light: bool, heavy_suit: bool, attacker_size2: int,
+              target_size: int) -> int:
+    """The damage type that lands: a light weapon against a heavy suit is one category worse
+    (seed 000, Light); size differences of 10 and 15 shift one and two categories."""
+    shift = int(light and heavy_suit) + int(size_shift(attacker_size2, 2 * target_size))
+    return int(shift_type(base, shift))
+
+
+def apply_damage(body: Any, levels: int, damage_type: int, rules: YagsRules, *,
+                 rng: np.random.Generator, vitals: int = 0) -> int:
+    """Put ``levels`` of damage of one type on a body's tracks, with the health checks it
+    calls; returns the wounds added.
+
+    Wounds add up; stuns follow the stun rule (replace, add one, or nothing); mixed damage puts
+    ceil(levels / 2) on stuns and floor(levels / 2) on wounds, both added cumulatively
+    (seed 000, "Mixed Damage"); ineffective damage is stun damage with the levels halved,
+    rounded down. For mixed damage the wound check comes first, and a body it puts out makes
+    no stun check. ``vitals``: the armour's bonus to these checks (seed 000, Vitals).
+    """
+    if levels <= 0 or damage_type == NO_DAMAGE:
+        return 0
+    if damage_type == WOUNDS:
+        add_wounds(body, levels, rules, rng=rng, vitals=vitals)
+        return levels
+    if damage_type in (STUNS, INEFFECTIVE):
+        hit = levels if damage_type == STUNS else levels // 2
+        if hit:
+            set_stuns(body, int(apply_stuns(body.stuns, hit)), rules, rng=rng, vitals=vitals)
+        return 0
+    if damage_type == MIXED:
+        stuns, wounds = split_mixed(levels)
+        add_wounds(body, wounds, rules, rng=rng, vitals=vitals)
+        set_stuns(body, body.stuns + stuns, rules, rng=rng, vitals=vitals)
+        return wounds
+    raise ValueError(f"unknown damage type {damage_type!r}")
+
+
+def add_wounds(body: Any, wounds: int, rules: YagsRules, *, rng: np.random.Generator,
+               vitals: int = 0) -> None:
+    """Seed 000, wounds: damage taking you to fatal (6) or beyond calls a health check.
+
+    The target is 20 + 5 per wound beyond 6. Failure or fumble: dead; success: unconscious;
+    good success: fights on, checking again at the end of every round. The track is held at
+    6: "you will never be in a state worse than fatally wounded".
+    """
+    if wounds <= 0:
+        return
+    total = body.wounds + wounds
+    body.wounds = min(total, FATAL)
+    if total < FATAL:
+        return
+    result = health_check(body.health, int(health_target(total)), rules, rng=rng, bonus=vitals)
+    if result == FAIL:
+        body.status = DEAD
+    elif result == SUCCESS:
+        body.status = UNCONSCIOUS
+    body.fighting_on_at_fatal = body.status == STANDING
+
+
+def set_stuns(body: Any, total: int, rules: YagsRules, *, rng: np.random.Generator,
+              vitals: int = 0) -> None:
+    """Seed 000, stuns: a blow that raises the track to beaten (6) or beyond calls a check.
+
+    The target is 20 + 5 per stun beyond 6. Failure: unconscious; success: still standing.
+    The track is held at 6. A body already out makes no check.
+    """
+    before = body.stuns
+    body.stuns = min(total, FATAL)
+    if total > before and total >= FATAL and body.status == STANDING:
+        result = health_check(body.health, int(health_target(total)), rules, rng=rng,
+                              bonus=vitals)
+        if result == FAIL:
+            body.status = UNCONSCIOUS
+
+
+def health_check(health: int, target: int, rules: YagsRules, *, rng: np.random.Generator,
+                 bonus: int = 0, multiplier: int = 4) -> int:
+    """Health x 4 (+ bonus) + d20 against ``target``: FAIL, SUCCESS, or GOOD (by
+    ``success_step`` or more). A natural 1 always fails (seed 000: "If you fumble the check,
+    then you also die"). ``multiplier``: the vital strike rolls health x Size instead."""
+    roll = d20(rng)
+    total = multiplier * health + bonus + roll
+    if roll == NATURAL_ONE or total < target:
+        return FAIL
+    return GOOD if total - target >= rules.success_step else SUCCESS
+
+
+def fall_fatally_wounded(body: Any) -> None:
+    """Seed 000, Vital strike and Break neck: the target drops, fatally wounded (the lab
+    counts it unconscious: out of the fight and dying)."""
+    body.wounds = FATAL
+    if body.status == STANDING:
+        body.status = UNCONSCIOUS
+    body.fighting_on_at_fatal = False
+
+
+def end_of_round_checks(body: Any, rules: YagsRules, *, rng: np.random.Generator) -> None:
+    """Seed 000, "End of Round": a body fighting on at fatal wounds checks at 20 or dies; a
+    beaten body still standing checks at 20 or falls unconscious."""
+    if body.status == STANDING and body.fighting_on_at_fatal:
+        if health_check(body.health, 20, rules, rng=rng) == FAIL:
+            body.status = DEAD
+            body.fighting_on_at_fatal = False
+    if body.status == STANDING and body.stuns >= FATAL:
+        if health_check(body.health, 20, rules, rng=rng) == FAIL:
+            body.status = UNCONSCIOUS

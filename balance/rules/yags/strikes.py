@@ -1,0 +1,374 @@
+"""An action and the strikes it sets off (seed 000, "Making an attack", "Reach", "Free
+Strikes", "Fumbles in Combat"), vectorised over the trials of one slot.
+
+Every function takes the picks of the places involved (one place per trial) and arrays with
+one entry per trial of those picks. Detailed rules run only when ``s.on`` says they can act.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from balance.engine.pick import Pick
+from balance.engine.status import STANDING
+from balance.rules.yags import blows, gear, moves
+from balance.rules.yags.gear import fighter, place_of
+from balance.rules.yags.rolls import d20
+from balance.rules.yags.static import Static, fumble_index
+from balance.rules.yags.tactics import (
+    ATTACK,
+    CHARGE_THROUGH,
+    DISARM_FOE,
+    FREE_STRIKE_FOR,
+    GRAPPLE,
+    REQUIRED_TABLE,
+    REROLL,
+    RETREAT,
+)
+from balance.rules.yags.tracks import (
+    AUTOMATIC_STRIKE,
+    BREAK,
+    DEFENSIVE,
+    DISARM,
+    FAIL_DEFENCE,
+    FATIGUE,
+    STANCE_ATTACK,
+    merge_strikes,
+)
+
+LONGSHAFT_DEFENCE = 5      # seed 000, Longshaft: +5 defence against a shorter weapon
+STUNT_STEP = 5             # seed 000, Stunts: +5 per level of success
+REACH_STEP = 5             # seed 000, Reach: -5 per excess level of reach
+
+
+@dataclass
+class Round:
+    """What every action of a round needs: who could act when it began, the live penalty on
+    attack and defence rolls (kept up to date as fatigue, wounds and the like change), and,
+    in detailed fights, whose defences cover whom (``(c * c, n)``, row ``i * c + j``)."""
+
+    round_no: int
+    can: np.ndarray
+    rpen: np.ndarray
+    cover: np.ndarray | None = None
+
+
+# --- Who may do what -----------------------------------------------------------------------
+
+
+def can_act(state, s: Static, ctx: Round, p: Pick) -> np.ndarray:
+    """Standing, not losing round 1, not helpless in a hold, not robbed of this round."""
+    if not s.on.any:
+        return p.get(ctx.can) & (p.get(state.status) == STANDING)
+    x = state.x
+    ok = p.get(state.status) == STANDING
+    if ctx.round_no == 1:
+        ok &= ~p.get(state.slow_start)
+    if s.on.grapple:
+        who = p.get(state.who).astype(np.intp)
+        least = np.minimum(fighter(s, "strength", who), fighter(s, "agility", who))
+        held = (p.get(x("partner")) >= 0) & (p.get(x("holding")) == 0)
+        ok &= ~(held & (p.get(x("hold")) >= least)) & (p.get(x("lost")) != ctx.round_no)
+    return ok
+
+
+def can_strike(state, s: Static, ctx: Round, striker: Pick, victim: Pick) -> np.ndarray:
+    """May ``striker`` make a free or counter strike at ``victim``? Not while re-rolling or
+    retreating, nor at anyone but its partner while grappled."""
+    ok = can_act(state, s, ctx, striker)
+    if s.on.any:
+        action = striker.get(state.x("action"))
+        ok &= (action != REROLL) & (action != RETREAT)
+        if s.on.grapple:
+            partner = striker.get(state.x("partner"))
+            ok &= (partner < 0) | (partner == place_of(victim, ok.size))
+    return ok
+
+
+def declared_cover(state, s: Static, ctx: Round, victim: Pick, striker: Pick) -> np.ndarray:
+    """Did ``victim`` declare a defence (or have a free one) against ``striker``?"""
+    size = victim.rows.size if victim.rows is not None else victim.n
+    if ctx.cover is None:
+        # Basic fights: only an attacker's own target can be covered, and ``defended`` says so.
+        place = victim.row if victim.flat is None else victim.flat // victim.n
+        return (striker.get(state.target) == place) & striker.get(state.defended)
+    c = state.status.shape[0]
+    flat = (place_of(victim, size) * c + place_of(striker, size)) * victim.n + _trials(victim)
+    return ctx.cover.ravel()[flat]
+
+
+def defends(state, s: Static, ctx: Round, victim: Pick, striker: Pick) -> np.ndarray:
+    """Does ``victim`` roll a defence against ``striker`` now? Grappled, only its partner."""
+    ok = declared_cover(state, s, ctx, victim, striker)
+    if s.on.any:
+        ok &= can_act(state, s, ctx, victim)
+        if s.on.grapple:
+            partner = victim.get(state.x("partner"))
+            ok &= (partner < 0) | (partner == place_of(striker, ok.size))
+    return ok
+
+
+def _trials(p: Pick) -> np.ndarray:
+    return np.arange(p.n) if p.rows is None else p.rows
+
+
+def close(state, s: Static, a: Pick, t: Pick, size: int) -> np.ndarray | np.bool_:
+    """Grapple partners fight inside each other's reach: no reach rules between them."""
+    if not s.on.grapple:
+        return np.False_      # (not Python's False: ~False is -1)
+    return a.get(state.x("partner")) == place_of(t, size)
+
+
+# --- One slot -------------------------------------------------------------------------------
+
+
+def act(state, s: Static, ctx: Round, me: Pick, rng: np.random.Generator) -> None:
+    """The declared action of the place acting in this slot, in every open trial."""
+    tgt = Pick(me.get(state.target), me.n)
+    acting = me.get(state.attacking) & (me.get(state.status) == STANDING)
+    acting &= tgt.get(state.status) == STANDING
+    if s.on.any:
+        ok = can_act(state, s, ctx, me)
+        moves.other_actions(state, s, ctx, me, ok, rng)
+        acting &= ok & (me.get(state.x("action")) == ATTACK)
+        if s.on.grapple:
+            partner = me.get(state.x("partner"))
+            acting &= (partner < 0) | (partner == place_of(tgt, acting.size))
+    attack_action(state, s, ctx, me, tgt, acting, rng)
+
+
+def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np.ndarray,
+                  rng: np.random.Generator) -> None:
+    """A declared attack (or manoeuvre): the strikes it draws before, the attack, the counter
+    strike after (seed 000, Free Strikes)."""
+    if not acting.any():
+        return
+    x = state.x
+    n = acting.size
+    m = att.get(x("manoeuvre")) if s.on.manoeuvres else None
+    ignore_left = None
+    if s.on.reach or s.on.manoeuvres:
+        near = close(state, s, att, tgt, n)
+        ra, rt = att.get(x("reach")), tgt.get(x("reach"))
+        coming_in = (rt > ra) & ~near
+        free = coming_in.astype(np.int16)
+        if s.reach_closing:   # rules.reach closing: no more reach strikes once inside
+            free &= att.get(x("closed")) != place_of(tgt, n)
+        if m is not None:
+            free += np.isin(m, FREE_STRIKE_FOR)
+        ignore = ((ra > rt) & ~near).astype(np.int16)
+        before = merge_strikes(free, ignore) * acting
+        before *= can_strike(state, s, ctx, tgt, att)
+        ignore_left = (ignore > 0) & (free == 0)
+        rows = np.flatnonzero(before)
+        if rows.size:
+            victim, striker = att.sub(rows), tgt.sub(rows)
+            auto = before[rows] == AUTOMATIC_STRIKE
+            attack(state, s, ctx, np.ones(rows.size, dtype=bool), striker, victim,
+                   ~auto & defends(state, s, ctx, victim, striker), rng)
+            gear.settle(state, s, ctx.rpen)
+            acting &= att.get(state.status) == STANDING
+        if s.reach_closing:
+            att.put(x("closed"), place_of(tgt, n), acting & coming_in)
+    if m is not None:
+        charge = acting & (m == CHARGE_THROUGH)
+        if charge.any():
+            rows = np.flatnonzero(charge)
+            moves.charge_through(state, s, ctx, att.sub(rows), tgt.sub(rows), rng)
+            acting &= ~charge
+    if s.on.any:
+        defending = defends(state, s, ctx, tgt, att)
+        if s.on.mounted:
+            defending &= att.get(x("at_mount")) == 0
+    else:
+        defending = att.get(state.defended)
+    if not acting.any():
+        return
+    if m is None and s.on.stunts:   # a declared attack (not a strike) may carry a stunt
+        m = np.zeros(n, dtype=np.int16)
+    parried_well, failed_disarm = attack(state, s, ctx, acting, att, tgt, defending, rng,
+                                         manoeuvre=m)
+    if s.on.any:
+        if s.on.mounted:
+            att.put(x("charging"), np.zeros(n, dtype=np.int16), acting)
+        gear.settle(state, s, ctx.rpen)
+    # Counter strike: the attacker declared no defence against its target; (detailed) an
+    # unarmed attack well parried by a martial weapon; a failed unarmed disarm. One at most,
+    # and a longer weapon ignores one strike.
+    undefended = acting & ~declared_cover(state, s, ctx, att, tgt)
+    if not s.on.any:
+        # Basic rules: the attacker cannot fall in its own attack; the target must stand.
+        strike = undefended & (tgt.get(state.status) == STANDING) & tgt.get(ctx.can)
+        if strike.any():
+            attack(state, s, ctx, strike, tgt, att, np.zeros(n, dtype=bool), rng)
+        return
+    triggers = undefended.astype(np.int16)
+    if s.on.unarmed_counter or s.on.manoeuvres:
+        unarmed = att.get(x("unarmed")) > 0
+        triggers += parried_well & unarmed & (tgt.get(x("martial")) > 0)
+        triggers += failed_disarm & unarmed
+    if ignore_left is not None:
+        triggers -= ignore_left
+    strike = acting & (triggers > 0) & (att.get(state.status) == STANDING)
+    strike &= can_strike(state, s, ctx, tgt, att)
+    if not strike.any():
+        return
+    rows = np.flatnonzero(strike)
+    victim, striker = att.sub(rows), tgt.sub(rows)
+    attack(state, s, ctx, np.ones(rows.size, dtype=bool), striker, victim,
+           defends(state, s, ctx, victim, striker), rng)
+    gear.settle(state, s, ctx.rpen)
+
+
+# --- An attack roll --------------------------------------------------------------------------
+
+
+def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pick,
+           defending: np.ndarray, rng: np.random.Generator, *,
+           manoeuvre: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Places ``att`` attack places ``tgt`` in the trials where ``acting``; in place.
+
+    Returns (the defence beat the attack by a good success, a disarm failed), per trial (or
+    False where those rules cannot act). Strikes pass no ``manoeuvre``; declared attacks pass
+    one where manoeuvres or stunts can act.
+    """
+    n = acting.size
+    rpen = ctx.rpen
+    d = d20(rng, (2, n))  # attack, defence
+    roll = att.get(state.attack) + att.get(rpen) + d[0]
+    parry = tgt.get(state.defence) + tgt.get(rpen) + d[1]
+    attack_at = defence_at = 1
+    to_damage = stunt_fail = None
+    if s.on.any:
+        roll, parry, attack_at, defence_at = _reach_and_style(state, s, att, tgt, roll, parry)
+        if s.on.stunts and manoeuvre is not None:
+            stunt_fail, to_damage, roll = _stunts(state, s, acting, att, roll, rng)
+            defending = defending & ~stunt_fail
+    attack_fumble = acting & (d[0] <= attack_at)
+    if stunt_fail is not None:
+        attack_fumble |= stunt_fail
+    defence_fumble = acting & defending & (d[1] <= defence_at)
+    # Fumble results: by the basic rules' default, the fumbler takes fatigue unless the foe
+    # is more skilled and picks "fail defence" for a fumbled defence.
+    if s.on.fumble_policies:
+        fail_def = _fumbles(state, s, ctx, att, tgt, attack_fumble, defence_fumble)
+    else:
+        foe_picks = att.get(state.skill) > tgt.get(state.skill)
+        fail_def = defence_fumble & foe_picks
+        if attack_fumble.any():
+            tire(state, s, ctx, att, attack_fumble)
+        tired = defence_fumble & ~foe_picks
+        if tired.any():
+            tire(state, s, ctx, tgt, tired)
+    use_parry = defending & ~fail_def
+    against = s.base_difficulty + use_parry * (parry - s.base_difficulty)
+    hit = acting & ~attack_fumble & (roll >= against)
+    parried_well = failed_disarm = False
+    if s.on.unarmed_counter:
+        parried_well = acting & use_parry & (parry - roll >= s.success_step)
+    level = None
+    if manoeuvre is not None:
+        level = 1 + (roll - against) // s.success_step
+        neck = fighter(s, "neck", att.get(state.who).astype(np.intp))
+        hit &= level >= REQUIRED_TABLE[manoeuvre] + (manoeuvre == GRAPPLE) * neck
+        failed_disarm = acting & ~hit & (manoeuvre == DISARM_FOE)
+    hits = np.flatnonzero(hit)
+    if hits.size:
+        if manoeuvre is None:
+            blows.blow(state, s, ctx, att.sub(hits), tgt.sub(hits), rng)
+        else:
+            extra = None if to_damage is None else to_damage[hits]
+            moves.land(state, s, ctx, att.sub(hits), tgt.sub(hits), manoeuvre[hits],
+                       level[hits], extra, rng)
+    return parried_well, failed_disarm
+
+
+def _reach_and_style(state, s: Static, att: Pick, tgt: Pick, roll, parry):
+    """Rolls and fumble ranges by the weapons' reach and styles (seed 000): a great weapon
+    longer than its target halves the multiple-defence penalty; a defensive longshaft loses
+    its -10 against a shorter weapon and parries it at +5; a shorter weapon fumbles on 1-2
+    against a chain; the wrong style fumbles on 1-2."""
+    x = state.x
+    n = roll.size
+    attack_at = defence_at = 1
+    if s.on.reach:
+        near = close(state, s, att, tgt, n)
+        ra, rt = att.get(x("reach")), tgt.get(x("reach"))
+        longer, shorter = (ra > rt) & ~near, (ra < rt) & ~near
+        if s.reach_closing:   # used on a foe inside its reach: -5 per level it exceeds by
+            inside = longer & (tgt.get(x("closed")) == place_of(att, n))
+            roll = roll - inside * REACH_STEP * (ra - rt)
+        great = longer & (att.get(x("great")) > 0)
+        roll = roll + great * ((-att.get(state.defence_penalty)) // 2)
+        defensive = (fighter(s, "stance", att.get(state.who).astype(np.intp)) == DEFENSIVE) \
+            & (att.get(x("prone")) == 0) & (att.get(x("partner")) < 0)
+        roll = roll - longer * (att.get(x("longshaft")) > 0) * defensive * STANCE_ATTACK[DEFENSIVE]
+        parry = parry + shorter * (tgt.get(x("longshaft")) > 0) * LONGSHAFT_DEFENCE
+        attack_at = 1 + (shorter & (tgt.get(x("chain")) > 0))
+    if s.on.wide_fumbles:
+        attack_at = np.maximum(attack_at, att.get(x("fumble_range")))
+        defence_at = tgt.get(x("fumble_range"))
+    return roll, parry, attack_at, defence_at
+
+
+def _stunts(state, s: Static, acting, att: Pick, roll, rng):
+    """Seed 000, Stunts: agility x athletics against the stunt's difficulty before the attack;
+    success adds +5 per level to attack or damage, failure makes the attack a fumble."""
+    x = state.x
+    n = acting.size
+    stunting = acting & (att.get(x("stunting")) > 0)
+    fail = np.zeros(n, dtype=bool)
+    to_damage = np.zeros(n, dtype=np.int16)
+    if not stunting.any():
+        return fail, to_damage, roll
+    who = att.get(state.who).astype(np.intp)
+    die = d20(rng, n)
+    total = (fighter(s, "agility", who) * fighter(s, "athletics", who)
+             + gear.condition(state, s, att) + die)
+    target = fighter(s, "stunt_difficulty", who)
+    ok = (die != 1) & (total >= target)
+    fail = stunting & ~ok
+    bonus = stunting * ok * STUNT_STEP * (1 + (total - target) // s.success_step)
+    damage = fighter(s, "stunt_damage", who) > 0
+    return fail, bonus * damage, roll + bonus * ~damage
+
+
+def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
+             defence_fumble) -> np.ndarray:
+    """Each fumble's result, picked by the fumbler, or by its foe if more skilled, from their
+    policies (seed 000); applied at once. Returns where the defence fails."""
+    x = state.x
+    fail_def = np.zeros(attack_fumble.size, dtype=bool)
+    for fumbled, me, foe, defending in ((defence_fumble, tgt, att, 1),
+                                        (attack_fumble, att, tgt, 0)):
+        rows = np.flatnonzero(fumbled)
+        if not rows.size:
+            continue
+        me_, foe_ = me.sub(rows), foe.sub(rows)
+        foe_picks = foe_.get(state.skill) > me_.get(state.skill)
+        chooser = np.where(foe_picks, foe_.get(state.who), me_.get(state.who)).astype(np.intp)
+        idx = fumble_index(chooser, foe_picks.astype(np.intp), defending,
+                           me_.get(x("losable")).astype(np.intp),
+                           me_.get(x("weak")).astype(np.intp),
+                           me_.get(x("strong")).astype(np.intp))
+        result = s.fumble_choice[idx]
+        tired = result == FATIGUE
+        if tired.any():
+            tire(state, s, ctx, me_, tired)
+        lost = (result == DISARM) | (result == BREAK)
+        if lost.any():
+            sub = np.flatnonzero(lost)
+            gear.lose_weapon(state, s, me_.sub(sub), result[sub] == DISARM)
+        if defending:
+            fail_def[rows] = result == FAIL_DEFENCE
+    return fail_def
+
+
+def tire(state, s: Static, ctx: Round, who: Pick, mask: np.ndarray) -> None:
+    """A point of fatigue for ``who`` where ``mask`` holds."""
+    who.add(state.fatigue, mask)
+    step = mask * np.int16(-s.fatigue_penalty)
+    who.add(state.penalty, step)
+    who.add(ctx.rpen, step)

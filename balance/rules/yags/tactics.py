@@ -1,0 +1,130 @@
+"""A fighter's choices where the rules leave them to the player, as small ints and bools
+(the scenario's ``policy``), and the fixed facts of each manoeuvre (seed 000, Melee
+Manoeuvres). Shared by both engines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from balance.rules.yags.tracks import BREAK, DISARM, FAIL_DEFENCE, FATIGUE, FUMBLE_RESULTS
+
+# Actions a fighter declares for a round.
+NO_ACTION, ATTACK, STAND_UP, PICK_UP, ESCAPE, RETREAT, REROLL = range(7)
+
+# Manoeuvres a fighter may declare with an attack; the last three are what a grappler does
+# with a foe it holds.
+(NONE, IMPROVED, MASSIVE, VITAL, KNOCKDOWN, DISARM_FOE, OVERWHELM, GRAPPLE, TRIP,
+ CHARGE_THROUGH, IMPROVE_HOLD, BREAK_LIMB, BREAK_NECK) = range(13)
+MANOEUVRES = {"none": NONE, "improved_damage": IMPROVED, "massive_damage": MASSIVE,
+              "vital_strike": VITAL, "knockdown": KNOCKDOWN, "disarm": DISARM_FOE,
+              "overwhelm": OVERWHELM, "grapple": GRAPPLE, "trip": TRIP,
+              "charge_through": CHARGE_THROUGH}
+N_MANOEUVRES = 13
+# Seed 000: the level of success each needs (1 success, 2 good, 3 excellent, 4 superb); a
+# grapple on the neck needs excellent (see ``required_level``). A charge through makes no
+# attack roll.
+REQUIRED = {NONE: 1, IMPROVED: 3, MASSIVE: 4, VITAL: 3, KNOCKDOWN: 2, DISARM_FOE: 3,
+            OVERWHELM: 1, GRAPPLE: 2, TRIP: 2, CHARGE_THROUGH: 1, IMPROVE_HOLD: 2,
+            BREAK_LIMB: 2, BREAK_NECK: 3}
+DAMAGE_BONUS = {IMPROVED: 5, MASSIVE: 10}            # seed 000
+TIRING = (IMPROVED, MASSIVE, VITAL, KNOCKDOWN)       # seed 000: a point of fatigue on success
+UNARMED = (GRAPPLE, TRIP, CHARGE_THROUGH)            # seed 000: unarmed manoeuvres
+FREE_STRIKE_FOR = (GRAPPLE, TRIP, CHARGE_THROUGH)    # seed 000: the target gets a free strike
+NO_DAMAGE_MANOEUVRES = (DISARM_FOE, OVERWHELM, GRAPPLE, TRIP, CHARGE_THROUGH, IMPROVE_HOLD)
+GRAPPLE_NECK_LEVEL = 3
+BREAK_LIMB_LEVELS, BREAK_NECK_LEVELS = 2, 3          # seed 000: damage levels to break
+KNOCKDOWN_STRENGTH = 10                               # seed 000: damage roll > strength x 10
+CRUSHING_KNOCKBACK = 5                                # seed 000: crushing +5 for knockback
+BREAK_NECK_BASE = 10                                  # seed 000: health x 4 against 10 + levels
+
+# What a grappler does once it holds its foe (policy ``holding``).
+HOLD_IMPROVE_THEN_BREAK, HOLD_BREAK, HOLD_IMPROVE, HOLD_STRIKE = range(4)
+HOLDING = {"improve_then_break": HOLD_IMPROVE_THEN_BREAK, "break": HOLD_BREAK,
+           "improve": HOLD_IMPROVE, "strike": HOLD_STRIKE}
+MEET_AUTO, MEET_BLOCK, MEET_DODGE = range(3)
+MEET = {"auto": MEET_AUTO, "block": MEET_BLOCK, "dodge": MEET_DODGE}
+REARM_AUTO, REARM_SPARE, REARM_PICK_UP, REARM_NONE = range(4)
+REARM = {"auto": REARM_AUTO, "spare": REARM_SPARE, "pick_up": REARM_PICK_UP,
+         "none": REARM_NONE}
+LEVELS = {"never": 99, "light": 2, "medium": 3, "heavy": 4, "critical": 5}
+
+
+@dataclass(frozen=True)
+class Tactics:
+    """A fighter's policy as numbers. The defaults are the basic rules' behaviour."""
+
+    manoeuvre: int = NONE
+    first_round_only: bool = False
+    neck: bool = False                 # grapple the neck (excellent) rather than a limb (good)
+    holding: int = HOLD_IMPROVE_THEN_BREAK
+    escape: bool = True                # when held: try to escape, rather than fight on
+    stand: bool = True                 # when prone: stand up, rather than fight from the floor
+    meet_charge: int = MEET_AUTO
+    own_fumbles: tuple[int, ...] = (FATIGUE,)
+    foe_fumbles: tuple[int, ...] = (FAIL_DEFENCE, BREAK, DISARM, FATIGUE)
+    rearm: int = REARM_AUTO
+    switch_when_grappled: bool = False
+    retreat_at: int = 99               # wound or stun level at which it starts retreating
+    reroll_below: int = -1             # re-roll an initiative total below this (-1: never)
+    stunt_difficulty: int = -1         # -1: no stunts
+    stunt_damage: bool = False         # the stunt's bonus goes to damage rather than attack
+    stunt_first_round: bool = False
+    attack_mount: bool = False
+    charge: bool = False               # opens with a mounted charge
+
+
+def tactics_of(policy: Any) -> Tactics:
+    """Compile a validated ``Policy`` model."""
+    stunt = policy.stunt
+    return Tactics(
+        manoeuvre=MANOEUVRES[policy.manoeuvre],
+        first_round_only=policy.manoeuvre_when == "first_round",
+        neck=policy.grapple_hold == "neck",
+        holding=HOLDING[policy.holding],
+        escape=policy.when_held == "escape",
+        stand=policy.when_prone == "stand",
+        meet_charge=MEET[policy.meet_charge],
+        own_fumbles=tuple(FUMBLE_RESULTS[r] for r in policy.fumbles.own),
+        foe_fumbles=tuple(FUMBLE_RESULTS[r] for r in policy.fumbles.foe),
+        rearm=REARM[policy.rearm],
+        switch_when_grappled=policy.switch_when_grappled,
+        retreat_at=LEVELS[policy.retreat_at],
+        reroll_below=(-1 if policy.reroll_initiative_below is None
+                      else policy.reroll_initiative_below),
+        stunt_difficulty=-1 if stunt is None else stunt.difficulty,
+        stunt_damage=stunt is not None and stunt.bonus == "damage",
+        stunt_first_round=stunt is not None and stunt.when == "first_round",
+        attack_mount=policy.attack_mount,
+        charge=policy.charge,
+    )
+
+
+def required_level(manoeuvre, neck):
+    """Level of success a manoeuvre needs; a neck grapple needs excellent (seed 000)."""
+    base = REQUIRED_TABLE[manoeuvre]
+    return base + (manoeuvre == GRAPPLE) * neck * (GRAPPLE_NECK_LEVEL - REQUIRED[GRAPPLE])
+
+
+def fumble_choice(prefs: tuple[int, ...], *, defending: bool, losable: bool, weak: bool,
+                  strong: bool) -> int:
+    """The first result in ``prefs`` that is possible (seed 000, Fumbles in Combat): losing a
+    weapon needs one in hand; breaking needs a weak weapon on an attack and one that is not
+    strong on a defence; failing the defence is for defences. Fatigue is always possible."""
+    for result in prefs:
+        if result == DISARM and losable:
+            return DISARM
+        if result == BREAK and losable and ((defending and not strong)
+                                            or (not defending and weak)):
+            return BREAK
+        if result == FAIL_DEFENCE and defending:
+            return FAIL_DEFENCE
+        if result == FATIGUE:
+            return FATIGUE
+    return FATIGUE
+
+
+REQUIRED_TABLE = np.array([REQUIRED[m] for m in range(N_MANOEUVRES)], dtype=np.int16)
