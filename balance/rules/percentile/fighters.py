@@ -225,15 +225,6 @@ class PercentileFight:
         """Every fixed number as arrays for the kernel: (c,) per fighter, (4, c) per item."""
         return Static(self)
 
-    def column(self, name: str, dtype: Any = np.int16) -> np.ndarray:
-        """One fixed number for every fighter, as a (n_combatants,) array."""
-        return np.array([getattr(f, name) for f in self.fighters], dtype=dtype)
-
-    def item_column(self, name: str, dtype: Any = np.int16) -> np.ndarray:
-        """One item number for every item slot and fighter, as a (4, n_combatants) array."""
-        return np.array([[getattr(f.items[k], name) for f in self.fighters]
-                         for k in range(4)], dtype=dtype)
-
 
 # --- compiling -----------------------------------------------------------------------------
 

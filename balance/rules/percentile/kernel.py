@@ -128,7 +128,8 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
 def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Generator,
                round_no: int) -> None:
     """One round, the reference's steps 1 to 7, for every open trial."""
-    cx = Ctx(fight, fight.static, st, rng, round_no)
+    cx = Ctx(fight, fight.static, st, rng, round_no, any_down=bool(st.down.any()),
+             any_stunned=bool(st.stunned.any()))
     draw_order(cx)
     if cx.uses("stun"):
         recover_from_stun(cx)
@@ -406,14 +407,18 @@ def take_action(cx: Ctx, p: int, rows: np.ndarray) -> None:
                 freed = cx.succeeds(3 * S.DEX[p], er.size)
                 st.entangled[p, er[freed]] = False
             rows = rows[~ent]
-    if S.stand_up[p]:
+    if S.stand_up[p] and cx.any_down:
         down = st.down[p, rows]
         if down.any():
             dr = rows[down]
             up = cx.succeeds(S.dodge[p], dr.size)
             st.down[p, dr[up]] = False
             rows = rows[~down]
-    rows = rows[~(st.stunned[p, rows] | st.forfeit[p, rows])]
+    idle = st.forfeit[p, rows]
+    if cx.any_stunned:
+        idle = idle | st.stunned[p, rows]
+    if idle.any():
+        rows = rows[~idle]
     if S.break_off_at[p] > 0 and rows.size:
         leaving = (st.hp[p, rows] <= S.break_off_at[p]) & ~st.down[p, rows]
         if leaving.any():
@@ -474,8 +479,11 @@ def attack_action(cx: Ctx, p: int, rows: np.ndarray) -> None:
             st.attacked[p, rows[use]] = True
             keep = ~use
             rows, t, slot = rows[keep], at_rows(t, keep), slot[keep]
-    fight_now = in_reach(cx, p, t, rows) & ~(st.down[p, rows] & S.item_two_handed[slot, p])
-    rows, t, slot = rows[fight_now], at_rows(t, fight_now), slot[fight_now]
+    fight_now = in_reach(cx, p, t, rows)
+    if cx.any_down:
+        fight_now &= ~(st.down[p, rows] & S.item_two_handed[slot, p])
+    if not fight_now.all():
+        rows, t, slot = rows[fight_now], at_rows(t, fight_now), slot[fight_now]
     if not rows.size:
         return
     st.attacked[p, rows] = True

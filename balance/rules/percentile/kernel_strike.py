@@ -52,6 +52,8 @@ class Ctx:
     st: object            # PercentileState (kernel.py)
     rng: np.random.Generator
     round_no: int
+    any_down: bool = True      # may anyone be down / stunned this round? (work skipped if not)
+    any_stunned: bool = True
 
     @property
     def levels(self) -> tb.Levels:
@@ -106,6 +108,7 @@ def fall(cx: Ctx, who, rows) -> None:
     """Falls down; a rider is thrown from the saddle."""
     cx.st.down[who, rows] = True
     cx.st.mounted[who, rows] = False
+    cx.any_down = True
 
 
 # --- weapons in hand -----------------------------------------------------------------------
@@ -176,7 +179,8 @@ def melee_chance(cx: Ctx, a, t, rows, slot) -> np.ndarray:
         chance = chance + tb.height_modifier(level_of(cx, a, rows), level_of(cx, t, rows),
                                              S.item_length[slot, a],
                                              S.item_length[st.wield[t, rows], t])
-    chance = chance + tb.down_modifier(st.down[a, rows], st.down[t, rows])
+    if cx.any_down:
+        chance = chance + tb.down_modifier(st.down[a, rows], st.down[t, rows])
     if cx.uses("cover"):
         chance = np.where(S.cover[t] > 0, tb.ceil_div(chance, 2), chance)
     return chance
@@ -247,7 +251,7 @@ def defend(cx: Ctx, t, rows, level, *, parriable) -> tuple[np.ndarray, np.ndarra
     k = rows.size
     able = (st.status[t, rows] == STANDING) & ~st.defended[t, rows] & ~cx.exhausted(t)
     slot = np.where(parriable & ~st.no_parry[t, rows], parry_slot(cx, t, rows), NONE)
-    can_dodge = ~st.down[t, rows]
+    can_dodge = ~st.down[t, rows] if cx.any_down else True
     choice = S.defence[t]
     has_slot = slot != NONE
     use_parry = able & has_slot & ((choice == PARRY) | (choice == AUTO))
@@ -260,12 +264,18 @@ def defend(cx: Ctx, t, rows, level, *, parriable) -> tuple[np.ndarray, np.ndarra
     st.defended[at_rows(t, use), rows[use]] = True
     idx = np.flatnonzero(use)
     tt, rr, ss, up = at_rows(t, idx), rows[idx], np.maximum(at_rows(slot, idx), 0), use_parry[idx]
-    parry_skill = S.item_parry[ss, tt]
-    dodge = np.where(st.mounted[tt, rr], tb.rider_dodge(S.dodge[tt]), S.dodge[tt])
-    chance_p = situational_skill(cx, tt, rr, ss, parry_skill, noisy=False)
-    chance_d = situational_skill(cx, tt, rr, st.wield[tt, rr], dodge, noisy=False,
-                                 weapon=False)
-    got = roll_level(cx, tt, np.where(up, chance_p, chance_d))
+    parries = bool(up.any())
+    chance = np.zeros(idx.size, dtype=np.int32)
+    if parries:
+        chance = situational_skill(cx, tt, rr, ss, S.item_parry[ss, tt], noisy=False)
+    if not up.all():
+        dodge = S.dodge[tt]
+        if cx.uses("mounts"):
+            dodge = np.where(st.mounted[tt, rr], tb.rider_dodge(dodge), dodge)
+        chance_d = situational_skill(cx, tt, rr, ss, dodge, noisy=False, weapon=False)
+        chance = np.where(up, chance, chance_d) if parries else \
+            np.broadcast_to(chance_d, idx.shape)
+    got = roll_level(cx, tt, chance)
     fumbled = got == tb.FUMBLE
     if fumbled.any():
         fp = fumbled & up
@@ -293,7 +303,7 @@ def roll_damage(cx: Ctx, a, t, rows, slot, level, *, missile: bool) -> np.ndarra
                      np.where(impale, S.item_impale[slot, a], S.item_normal[slot, a]))
     mode = S.item_db_mode[slot, a]
     none = pull | (mode == DB_NONE)
-    if not missile:
+    if not missile and cx.any_down:
         none = none | st.down[a, rows]
     db = np.where(mode == DB_HALF, S.db_half[a], S.db_own[a])
     if not missile and cx.uses("mounts"):
@@ -366,6 +376,7 @@ def stun_check(cx: Ctx, t, rows) -> None:
         t, rows = at_rows(t, up), rows[up]
         stunned = ~cx.succeeds(5 * cx.S.CON[t], rows.size)
         st.stunned[at_rows(t, stunned), rows[stunned]] = True
+        cx.any_stunned = True
 
 
 # --- fumbles -------------------------------------------------------------------------------

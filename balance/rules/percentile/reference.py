@@ -116,7 +116,8 @@ def movement_wish(s: FighterState, combat: Combat) -> tuple[int, float, float]:
         near = far = float(s.f.items[tangler].range)
     else:
         near = far = reach
-    return policy, near, far
+    # positions are float32 on the shared line: compare in the same precision
+    return policy, float(np.float32(near)), float(np.float32(far))
 
 
 def move(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
