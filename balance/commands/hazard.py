@@ -103,7 +103,9 @@ def _compute(args: argparse.Namespace) -> tuple[hz.Hazard, str]:
         pot = args.pot if args.pot is not None else _poison_pot(args.poison)
         _positive("--pot", pot)
         _positive("--con", args.con)
-        return (hz.poison(pot, args.con, mild=args.mild),
+        row = _tables().resistance["standard"]
+        table = {"base": row.base, "step": row.step, "floor": row.floor, "ceiling": row.ceiling}
+        return (hz.poison(pot, args.con, mild=args.mild, table=table),
                 f"poison POT {pot} against CON {args.con}")
     if kind == "fall":
         if not 0 <= args.yards <= 10_000:

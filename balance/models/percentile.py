@@ -161,6 +161,22 @@ class Fumble(Strict):
     note: str = ""
 
 
+class Resistance(Strict):
+    """The Resistance Table's numbers: the chance at equal values, percentiles per point of
+    difference, and the limits (0 and 100: a difference of ten is certain)."""
+
+    base: Annotated[int, Field(ge=0, le=100)] = 50
+    step: Annotated[int, Field(ge=0, le=100)] = 5
+    floor: Annotated[int, Field(ge=0, le=100)] = 0
+    ceiling: Annotated[int, Field(ge=0, le=100)] = 100
+
+    @model_validator(mode="after")
+    def _limits(self) -> Resistance:
+        if self.floor > self.ceiling:
+            raise ValueError(f"floor {self.floor} is above ceiling {self.ceiling}")
+        return self
+
+
 class Fire(Strict):
     """A fire's damage each combat round to someone in it."""
 
@@ -236,6 +252,13 @@ class FumblePatch(Strict):
     note: str | None = None
 
 
+class ResistancePatch(Strict):
+    base: Annotated[int, Field(ge=0, le=100)] | None = None
+    step: Annotated[int, Field(ge=0, le=100)] | None = None
+    floor: Annotated[int, Field(ge=0, le=100)] | None = None
+    ceiling: Annotated[int, Field(ge=0, le=100)] | None = None
+
+
 class FirePatch(Strict):
     damage: DiceText | None = None
     note: str | None = None
@@ -254,6 +277,7 @@ class TablePatches(Strict):
     mounts: dict[Name, MountPatch] = Field(default_factory=dict)
     fumbles: dict[Name, FumblePatch] = Field(default_factory=dict)
     fires: dict[Name, FirePatch] = Field(default_factory=dict)
+    resistance: dict[Name, ResistancePatch] = Field(default_factory=dict)
 
 
 class Tables(Strict):
@@ -269,11 +293,12 @@ class Tables(Strict):
     mounts: dict[str, Mount]
     fumbles: dict[str, Fumble]
     fires: dict[str, Fire]
+    resistance: dict[str, Resistance]
 
 
 ROW_MODELS = {"weapons": Weapon, "shields": Shield, "armour": Armour, "poisons": Poison,
               "damage_bonus": DamageBonus, "lengths": LengthClass, "spaces": SpaceClass,
-              "mounts": Mount, "fumbles": Fumble, "fires": Fire}
+              "mounts": Mount, "fumbles": Fumble, "fires": Fire, "resistance": Resistance}
 
 
 # --- the scenario ------------------------------------------------------------------------------
@@ -394,6 +419,8 @@ class Rules(Strict):
     fatigue: bool = False
     reach: Annotated[float, Field(gt=0, le=10)] = 1.0
     charge_run: Annotated[float, Field(ge=0, le=100)] = 3.0
+    defences_per_round: Annotated[int, Field(ge=0, le=10)] = 1
+    extra_defence_penalty: Annotated[int, Field(ge=0, le=100)] = 20
 
 
 class PercentileScenario(Strict):

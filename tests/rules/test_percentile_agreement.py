@@ -75,7 +75,9 @@ FIGHTS = {
         [member(65, policy={"knockback": True}, characteristics={"STR": 17})],
         [member(60, shield=None, off_hand="dagger", policy={"disarm": True, "riposte": True}),
          member(55, weapon="club", shield=None, policy={"knockout": True, "pull_blows": True},
-                armour="heavy_leather")], max_rounds=20),
+                armour="heavy_leather")], max_rounds=20,
+        rules={"defences_per_round": 2, "extra_defence_penalty": 25},
+        tables={"resistance": {"standard": {"floor": 10, "ceiling": 90}}}),
     "mounted_charge_into_set_spear": fight(
         [member(70, weapon="lance", shield="full_shield", mount="warhorse",
                 skills={"ride": 65})],

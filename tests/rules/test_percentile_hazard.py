@@ -61,6 +61,12 @@ def same(a: Pmf, b: Pmf) -> bool:
     return a.to_dict() == pytest.approx(b.to_dict())
 
 
+def test_poison_on_a_bounded_table() -> None:
+    table = {"base": 50, "step": 5, "floor": 5, "ceiling": 95}
+    assert hz.poison(30, 10, table=table).p == pytest.approx(0.95)
+    assert hz.poison(30, 10).p == 1.0
+
+
 def test_falls() -> None:
     assert same(hz.fall(2).damage, Pmf.ndm(1, 6))            # any part of the first three yards
     assert same(hz.fall(9).damage, Pmf.ndm(3, 6))

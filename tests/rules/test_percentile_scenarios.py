@@ -136,7 +136,7 @@ def test_tables_command_lists_every_percentile_table(capsys) -> None:
     assert command(tables_cmd, ["tables", "percentile"]) == 0
     out = capsys.readouterr().out
     for table in ("weapons", "shields", "armour", "poisons", "damage_bonus", "lengths",
-                  "spaces", "mounts", "fumbles", "fires"):
+                  "spaces", "mounts", "fumbles", "fires", "resistance"):
         assert table in out
     assert command(tables_cmd, ["tables", "percentile", "poisons", "--json"]) == 0
     poisons = json.loads(capsys.readouterr().out)["poisons"]

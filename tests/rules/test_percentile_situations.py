@@ -300,6 +300,24 @@ def test_weapons_break_on_parries() -> None:
     assert more(club, improvised)
 
 
+def test_more_defences_a_round() -> None:
+    """Rule option: a second parry (at -20) against a second attacker in the same round."""
+    two = {"name": "t", "ruleset": "percentile", "trials": N, "seed": 4, "max_rounds": 40,
+           "sides": [{"name": "a", "members": [member(75, armour="half_plate")]},
+                     {"name": "b", "members": [member(50, count=2)]}]}
+    one = wins(two)
+    assert more(wins(dict(two, rules={"defences_per_round": 2})), one)
+    assert more(one, wins(dict(two, rules={"defences_per_round": 0})))
+
+
+def test_a_bounded_resistance_table_limits_disarms() -> None:
+    disarmer = member(70, policy={"disarm": True}, characteristics={"STR": 18})
+    weak = member(50, characteristics={"STR": 6})
+    certain = run(duel(disarmer, weak)).fighter_status["b"]["yielded"]
+    bounded = run(duel(disarmer, weak, tables={"resistance": {"standard": {"ceiling": 50}}}))
+    assert more(certain, bounded.fighter_status["b"]["yielded"])
+
+
 def test_major_wounds_end_fights_sooner() -> None:
     base = run(duel(member(), member()))
     harsh = run(duel(member(), member(), rules={"major_wound_roll": 0}))

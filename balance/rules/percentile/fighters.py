@@ -164,6 +164,9 @@ class FightRules:
     fatigue: bool = False
     reach: float = 1.0            # yards: touching distance, where blows are exchanged
     charge_run: float = 3.0       # yards a rider must cover, arriving, for a charge
+    defences: int = 1             # parries or dodges a round
+    extra_defence_penalty: int = 20   # percentiles off each defence after the first
+    resistance: tuple[int, int, int, int] = (50, 5, 0, 100)   # base, step, floor, ceiling
 
 
 @dataclass(frozen=True)
@@ -261,10 +264,23 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
         levels=Levels(r.critical_divisor, r.special_divisor, r.fumble_divisor,
                       r.auto_success, r.auto_failure),
         rules=FightRules(r.critical_needs_critical, r.broken_parry_passes_excess,
-                         r.major_wound_roll, r.fatigue, r.reach, r.charge_run),
+                         r.major_wound_roll, r.fatigue, r.reach, r.charge_run,
+                         r.defences_per_round, r.extra_defence_penalty,
+                         _resistance(tables)),
         pmfs=pmfs,
         fumble_weights=tuple(weights),
     )
+
+
+def _resistance(tables: Any) -> tuple[int, int, int, int]:
+    """The Resistance Table's numbers from the ``resistance`` table's ``standard`` row."""
+    row = tables.resistance["standard"]
+    return (row.base, row.step, row.floor, row.ceiling)
+
+
+def resistance_table(rules: FightRules) -> dict[str, int]:
+    """The keyword arguments of ``balance.dice.resistance`` for this fight's table."""
+    return dict(zip(("base", "step", "floor", "ceiling"), rules.resistance, strict=True))
 
 
 def _check_hands(member: Any, tables: Any, path: str) -> list[Problem]:

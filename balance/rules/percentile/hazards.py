@@ -53,10 +53,12 @@ def d6s(n: int) -> Pmf:
     return Pmf.ndm(n, 6) if n > 0 else Pmf.constant(0)
 
 
-def poison(pot: int, con: int, *, mild: bool = False) -> Hazard:
-    """Seed 004: POT against CON on the Resistance Table. Overcome: POT hit points lost;
-    resisted: half the POT (rounded down; the lab's), or nothing for a ``mild`` poison."""
-    p = resistance_p(pot, con)
+def poison(pot: int, con: int, *, mild: bool = False,
+           table: dict[str, int] | None = None) -> Hazard:
+    """Seed 004: POT against CON on the Resistance Table (``table``: its numbers, as
+    ``balance.dice.resistance`` takes them). Overcome: POT hit points lost; resisted: half
+    the POT (rounded down; the lab's), or nothing for a ``mild`` poison."""
+    p = resistance_p(pot, con, **(table or {}))
     resisted = 0 if mild else int(tb.poison_damage(pot, False))
     return Hazard("p_overcome", p, mixture([(p, Pmf.constant(pot)),
                                             (1 - p, Pmf.constant(resisted))]))

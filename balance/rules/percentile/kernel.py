@@ -70,7 +70,7 @@ class PercentileState(TrialState):
     no_parry: np.ndarray      # bool: dropped weapon, no parry this round
     no_parry_next: np.ndarray
     draw_pending: np.ndarray  # bool: five DEX ranks owed for drawing
-    defended: np.ndarray      # bool: the round's one defence is used
+    defences: np.ndarray      # int8: parries and dodges made this round
     volleyed: np.ndarray      # int16: rounds of volley fire
     target: np.ndarray        # int8, this round
     moved: np.ndarray         # float32, yards moved this round
@@ -113,7 +113,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         held_until=np.zeros((c, n), dtype=np.int16),
         forfeit=false.copy(), forfeit_next=false.copy(),
         no_parry=false.copy(), no_parry_next=false.copy(),
-        draw_pending=false.copy(), defended=false.copy(),
+        draw_pending=false.copy(), defences=np.zeros((c, n), dtype=np.int8),
         volleyed=np.zeros((c, n), dtype=np.int16),
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
         moved=np.zeros((c, n), dtype=np.float32),
@@ -540,7 +540,7 @@ def extra_attacks(cx: Ctx) -> None:
 
 
 def end_of_round(st: PercentileState) -> None:
-    st.defended[:] = False
+    st.defences[:] = 0
     st.forfeit[:] = st.forfeit_next
     st.forfeit_next[:] = False
     st.no_parry[:] = st.no_parry_next

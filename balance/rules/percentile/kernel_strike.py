@@ -37,6 +37,7 @@ from balance.rules.percentile.fighters import (
     UNBREAKABLE,
     PercentileFight,
     Static,
+    resistance_table,
 )
 
 STRIKE, KNOCKBACK, DISARM, ENTANGLE = 0, 1, 2, 3
@@ -246,10 +247,13 @@ def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
 
 
 def defend(cx: Ctx, t, rows, level, *, parriable) -> tuple[np.ndarray, np.ndarray]:
-    """(stopped, parried_with) for each row: the one defence of the round (see reference)."""
+    """(stopped, parried_with) for each row: a parry or dodge, if the round's defences are
+    not used up (see reference ``defend``)."""
     S, st = cx.S, cx.st
     k = rows.size
-    able = (st.status[t, rows] == STANDING) & ~st.defended[t, rows] & ~cx.exhausted(t)
+    used = st.defences[t, rows]
+    able = ((st.status[t, rows] == STANDING) & (used < cx.fight.rules.defences)
+            & ~cx.exhausted(t))
     slot = np.where(parriable & ~st.no_parry[t, rows], parry_slot(cx, t, rows), NONE)
     can_dodge = ~st.down[t, rows] if cx.any_down else True
     choice = S.defence[t]
@@ -261,7 +265,6 @@ def defend(cx: Ctx, t, rows, level, *, parriable) -> tuple[np.ndarray, np.ndarra
     use = use_parry | use_dodge
     if not use.any():
         return stopped, parried
-    st.defended[at_rows(t, use), rows[use]] = True
     idx = np.flatnonzero(use)
     tt, rr, ss, up = at_rows(t, idx), rows[idx], np.maximum(at_rows(slot, idx), 0), use_parry[idx]
     parries = bool(up.any())
@@ -275,6 +278,10 @@ def defend(cx: Ctx, t, rows, level, *, parriable) -> tuple[np.ndarray, np.ndarra
         chance_d = situational_skill(cx, tt, rr, ss, dodge, noisy=False, weapon=False)
         chance = np.where(up, chance, chance_d) if parries else \
             np.broadcast_to(chance_d, idx.shape)
+    penalty = cx.fight.rules.extra_defence_penalty
+    if penalty and cx.fight.rules.defences > 1:
+        chance = chance - penalty * used[idx]
+    st.defences[tt, rr] += 1
     got = roll_level(cx, tt, chance)
     fumbled = got == tb.FUMBLE
     if fumbled.any():
@@ -446,7 +453,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         return
     if mode == DISARM:
         go = ~stopped
-        won = go & (cx.d100(rows.size) <= resistance_chance(S.STR[a], S.STR[t]))
+        table = resistance_table(cx.fight.rules)
+        won = go & (cx.d100(rows.size) <= resistance_chance(S.STR[a], S.STR[t], **table))
         st.status[at_rows(t, won), rows[won]] = YIELDED
         return
     if mode == ENTANGLE:

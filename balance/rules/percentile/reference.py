@@ -336,7 +336,7 @@ def extra_attacks(combat: Combat, round_no: int, *, rng: np.random.Generator) ->
 def end_of_round(combat: Combat) -> None:
     """Defences reset; forfeits and dropped weapons carry into the next round only."""
     for s in combat.fighters:
-        s.defended = False
+        s.defences = 0
         s.forfeit, s.forfeit_next = s.forfeit_next, False
         s.no_parry, s.no_parry_next = s.no_parry_next, False
         s.reload_left = max(0, s.reload_left - 1)

@@ -39,6 +39,7 @@ from balance.rules.percentile.fighters import (
     FightRules,
     Item,
     PercentileFight,
+    resistance_table,
 )
 
 STRIKE, KNOCKBACK, DISARM, ENTANGLE = 0, 1, 2, 3
@@ -76,7 +77,7 @@ class FighterState:
     no_parry: bool = False            # dropped weapon: no parry this round
     no_parry_next: bool = False
     draw_pending: bool = False        # five DEX ranks owed to draw the new weapon
-    defended: bool = False            # its one defence of the round is used
+    defences: int = 0                 # parries and dodges made this round
     volleyed: int = 0                 # rounds of volley fire so far
     # this round
     target: int | None = None
@@ -309,13 +310,14 @@ def parry_slot(t: FighterState) -> int | None:
 
 def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodgeable: bool,
            rng: np.random.Generator) -> tuple[bool, int | None]:
-    """The defender's one parry or dodge of the round against a successful attack.
+    """The defender's parry or dodge against a successful attack (one a round by default).
 
     Returns (stopped, the slot that parried or None). A critical attack is stopped only by
     a critical parry or dodge (rule option). A fumbled parry draws on the fumble table; a
     fumbled dodge is a fall.
     """
-    if not t.standing or t.defended or combat.exhausted(t, combat.round_no):
+    if (not t.standing or t.defences >= combat.rules.defences
+            or combat.exhausted(t, combat.round_no)):
         return False, None
     slot = parry_slot(t) if parriable and not t.no_parry else None
     can_dodge = dodgeable and not t.down
@@ -330,13 +332,15 @@ def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodg
         use = "parry" if slot is not None else "dodge" if can_dodge else None
     if use is None:
         return False, None
-    t.defended = True
     if use == "parry":
         item = t.item(slot)
         chance = situational_skill(t, item, item.parry, noisy=False)
     else:
         dodge = rule(tb.rider_dodge, t.f.dodge) if t.mounted else t.f.dodge
         chance = situational_skill(t, t.item(), dodge, noisy=False, weapon=False)
+    # Rule option: more than one defence a round, each after the first at a penalty.
+    chance -= combat.rules.extra_defence_penalty * t.defences
+    t.defences += 1
     got = roll_level(t, chance, combat, rng=rng)
     if got == tb.FUMBLE:
         if use == "parry":
@@ -489,7 +493,8 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
     if mode == DISARM:
         # Seed 004: STR against STR on the Resistance Table wrenches the weapon away; the
         # disarmed fighter is kept from drawing another (yields).
-        if not stopped and d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR)):
+        table = resistance_table(combat.rules)
+        if not stopped and d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR, **table)):
             t.status = YIELDED
         return
     if mode == ENTANGLE:
