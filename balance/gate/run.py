@@ -86,7 +86,7 @@ def to_markdown(result: BudgetResult) -> str:
                      f"{show(w.value)} [{show(w.low)}, {show(w.high)}]",
                      r.claim.describe_bounds(r.percent, r.claim.difference is not None),
                      w.cell, str(len(r.cells)),
-                     f"{w.trials:,}"])
+                     f"{w.trials:,}", f"{100 * r.level:.4g}%"])
     lines = [f"# Balance budget: {b.name}", "",
              f"**{c['pass']} passed, {c['fail']} failed, {c['inconclusive']} inconclusive** "
              f"({result.budget.path}, seed {b.seed}, balance {__version__}, "
@@ -94,9 +94,9 @@ def to_markdown(result: BudgetResult) -> str:
     if b.description:
         lines += [b.description.strip(), ""]
     lines += [markdown_table(["#", "claim", "result", "value [interval]", "bound",
-                              "worst cell", "cells", "trials"], rows), ""]
+                              "worst cell", "cells", "trials", "confidence"], rows), ""]
     lines += ["Each value is the cell closest to its bound (or the worst failing cell). "
-              "Intervals are at the confidence shown per claim in check.json: the budget's "
+              "Intervals are at the confidence shown: the budget's "
               f"{100 * b.confidence:g}% split over the claim's cells and looks, so noise alone "
               "rarely fails a claim. Inconclusive claims got more trials up to the cap; they "
               "need a larger max_trials or a bound further from the truth.", ""]
