@@ -106,7 +106,8 @@ FIGHTS = {
                 policy={"break_off_at": 3, "break_off_by": "dodge"})],
         situation={"underwater": True}, rules={"fatigue": True}, max_rounds=60),
     "improvised_and_fragile": fight(
-        [member(60, weapon="improvised_club", shield="buckler")],
+        [member(60, weapon="improvised_club", shield=None, off_hand="knife",
+                skills={"off_hand": 45}, policy={"riposte": False})],
         [member(60, weapon="whip", shield=None, sidearm="hand_axe",
                 policy={"entangle": True, "movement": "keep_distance"})],
         rules={"major_wound_roll": 0, "critical_needs_critical": False,

@@ -298,6 +298,14 @@ def test_weapons_break_on_parries() -> None:
     improvised = wins(duel(member(weapon="improvised_club", shield=None),
                            member(weapon="club", shield=None)))
     assert more(club, improvised)
+    # seed 004: a second weapon is a backup when the first breaks. Both dodge (so the off
+    # hand does not parry), and the chair leg breaks on the first blow it lands.
+    brittle = {"weapons": {"improvised_club": {"hp": 1}}}
+    alone = member(weapon="improvised_club", shield=None, policy={"defence": "dodge"})
+    armed = dict(alone, off_hand="knife", skills={"attack": 60, "off_hand": 60},
+                 policy={"defence": "dodge", "riposte": False})
+    foe = member(weapon="club", shield=None, policy={"defence": "dodge"})
+    assert more(wins(duel(armed, foe, tables=brittle)), wins(duel(alone, foe, tables=brittle)))
 
 
 def test_more_defences_a_round() -> None:

@@ -116,10 +116,14 @@ def fall(cx: Ctx, who, rows) -> None:
 
 
 def fall_back(cx: Ctx, who, rows) -> None:
-    """Draw the sidearm (five DEX ranks unless 101%+), else fists."""
+    """The off-hand weapon (already in hand), else the sidearm (five DEX ranks to draw unless
+    101%+), else fists (see reference ``fall_back``)."""
     st, S = cx.st, cx.S
-    side = (st.wield[who, rows] != SIDE) & st.item_ok[SIDE, who, rows]
-    st.wield[who, rows] = np.where(side, SIDE, FIST)
+    held = st.wield[who, rows]
+    off = ((held != OFF) & st.item_ok[OFF, who, rows] & ~S.item_shield[OFF, who]
+           & (S.item_kind[OFF, who] == MELEE) & ~S.item_entangles[OFF, who])
+    side = ~off & (held != SIDE) & st.item_ok[SIDE, who, rows]
+    st.wield[who, rows] = np.where(off, OFF, np.where(side, SIDE, FIST))
     st.draw_pending[who, rows] = side & ~S.item_draw_free[SIDE, who]
 
 

@@ -211,8 +211,15 @@ def entangle_item(s: FighterState) -> int | None:
 
 
 def fall_back(s: FighterState) -> None:
-    """The weapon in hand is gone: draw the sidearm (five DEX ranks unless 101%+), else fists."""
-    if s.wield != SIDE and s.item_ok[SIDE]:
+    """The weapon in hand is gone: fight on with the off-hand weapon (already in hand; seed
+    004: two weapons give a backup), else draw the sidearm (five DEX ranks unless 101%+),
+    else fists."""
+    off = s.f.items[OFF]
+    s.draw_pending = False
+    if s.wield != OFF and s.item_ok[OFF] and not off.shield and off.kind == MELEE \
+            and not off.entangles:
+        s.wield = OFF
+    elif s.wield != SIDE and s.item_ok[SIDE]:
         s.wield = SIDE
         s.draw_pending = not s.f.items[SIDE].draw_free
     else:
