@@ -9,42 +9,23 @@ import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.targeting import NO_TARGET, first_standing_foe
+from balance.rules.yags import choices
 from balance.rules.yags.fighters import AUTO
 from balance.rules.yags.gear import fighter, helpless, refresh
-from balance.rules.yags.rolls import d20_where
-from balance.rules.yags.static import N_LOADOUTS, Static
-from balance.rules.yags.strikes import Round
+from balance.rules.yags.static import Static
 from balance.rules.yags.tactics import (
     ATTACK,
-    BREAK_LIMB,
-    BREAK_NECK,
-    DISARM_FOE,
-    ESCAPE,
-    HOLD_BREAK,
-    HOLD_IMPROVE,
-    HOLD_IMPROVE_THEN_BREAK,
-    IMPROVE_HOLD,
-    IMPROVED,
-    KNOCKDOWN,
-    MASSIVE,
-    NO_ACTION,
-    NONE,
-    PICK_UP,
-    REARM_AUTO,
-    REARM_PICK_UP,
-    REARM_SPARE,
     REROLL,
     RETREAT,
     STAND_UP,
-    UNARMED,
 )
 from balance.rules.yags.tracks import (
     DEFENCE_PENALTY,
     DEFENSIVE,
     DRAW_STEP,
     RETREAT_STEP,
-    TRACK_PENALTY,
 )
+from balance.rules.yags.turns import Round
 
 SADDLELESS = 5   # seed 000: riding checks 5 harder without saddle and stirrups
 
@@ -122,12 +103,13 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     target = np.full((c, n), NO_TARGET, dtype=np.int16)
     manoeuvre = np.zeros((c, n), dtype=np.int16)
     free = can.copy()       # not yet decided
+    before = (x("weapons").copy(), x("retreating").copy())   # what re-seating depends on
     # Precedence (lab's policy): re-roll, grapple, stand up, retreat, re-arm, attack.
     if s.on.reroll and round_no == 1:
         rr = free & (x("init") < fighter(s, "reroll_below", who))
         action[rr], free = REROLL, free & ~rr
     if s.on.grapple:
-        _grappled(state, s, free, action, target, manoeuvre, mod)
+        choices.grappled(state, s, free, action, target, manoeuvre, mod)
         free &= x("partner") < 0
     if s.on.prone:
         up = free & (x("prone") > 0) & (fighter(s, "stand", who) > 0)
@@ -143,14 +125,14 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
             closed[(closed >= 0) & back.ravel()[flat]] = -1
     x("retreating")[:] = retreating
     if s.on.gear_changes:
-        free &= ~_rearm(state, s, free, action, mod)
+        free &= ~choices.rearm(state, s, free, action, mod)
     foe = first_standing_foe(state.side, state.who, standing, s.n_sides)
     attack = free & (foe != NO_TARGET)
     action[attack] = ATTACK
     target[attack] = foe[attack]
-    refresh(state, s)
+    refresh(state, s, where=(x("weapons") != before[0]) | (x("retreating") != before[1]))
     x("action")[:] = action
-    _choose_manoeuvres(state, s, attack, target, manoeuvre, round_no)
+    choices.choose_manoeuvres(state, s, attack, target, manoeuvre, round_no)
     x("manoeuvre")[:] = manoeuvre
     cover, declared = _cover(state, s, can & (action != REROLL), action == ATTACK, target)
     state.target[:] = target
@@ -158,7 +140,7 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     state.defended[:] = cover_of(cover, target, n)
     state.defence_penalty[:] = DEFENCE_PENALTY[declared]
     if s.on.mounted:
-        _riding_checks(state, s, can, cover, rng)
+        choices.riding_checks(state, s, can, cover, rng)
     if s.on.retreat:
         # Seed 000, Retreat: +3 defence per metre, as many metres as its agility. A retreating
         # fighter makes no attack, so its round penalty carries the bonus.
@@ -172,104 +154,6 @@ def cover_of(cover: np.ndarray, target: np.ndarray, n: int) -> np.ndarray:
     flat = (np.maximum(target, 0).astype(np.intp) * c + np.arange(c)[:, None]) * n \
         + np.arange(n)
     return (target >= 0) & cover.ravel()[flat]
-
-
-def _grappled(state, s: Static, free, action, target, manoeuvre, mod) -> None:
-    """Held fighters escape (or fight their holder); holders work their hold (policy
-    ``holding``); either may first drop its weapon for a shorter spare."""
-    x = state.x
-    n = action.shape[1]
-    who = state.who.astype(np.intp)
-    partner = x("partner")
-    g = free & (partner >= 0)
-    held = g & (x("holding") == 0)
-    escape = held & (fighter(s, "escape", who) > 0)
-    action[escape] = ESCAPE
-    target[escape] = partner[escape]
-    fights = g & ~escape
-    if s.on.gear_changes:
-        spare_reach = s.loadout["reach"][who * N_LOADOUTS + 1]
-        drop = fights & (fighter(s, "switch_when_grappled", who) > 0) & (x("weapons") == 0) \
-            & (x("spare_left") > 0) & (spare_reach < x("reach"))
-        if drop.any():
-            x("main_down")[drop] = 1        # seed 000: dropping a weapon is free
-            _draw_spare(state, s, drop, mod)
-    action[fights] = ATTACK
-    target[fights] = partner[fights]
-    holder = fights & (x("holding") > 0)
-    if holder.any():
-        flat = np.maximum(partner, 0).astype(np.intp) * n + np.arange(n)
-        limp = helpless(state, s).ravel()[flat]
-        breaking = np.where(x("neck").ravel()[flat] > 0, BREAK_NECK, BREAK_LIMB)
-        h = fighter(s, "holding", who)
-        m = np.where(h == HOLD_IMPROVE_THEN_BREAK, np.where(limp, breaking, IMPROVE_HOLD),
-                     np.where(h == HOLD_BREAK, breaking,
-                              np.where(h == HOLD_IMPROVE, IMPROVE_HOLD, NONE)))
-        manoeuvre[holder] = m[holder]
-
-
-def _draw_spare(state, s: Static, where: np.ndarray, mod: np.ndarray) -> None:
-    """Seed 000, Drawing a weapon: used the same round, at -5 per reach that round."""
-    x = state.x
-    who = state.who.astype(np.intp)
-    x("weapons")[where] = 1
-    x("spare_left")[where] = 0
-    draw = s.loadout["draw"][who * N_LOADOUTS + 1]
-    mod -= (DRAW_STEP * draw * where).astype(np.int16)
-
-
-def _rearm(state, s: Static, free, action, mod) -> np.ndarray:
-    """A place whose primary hand is lost draws its spare (and attacks) or spends the round
-    picking up a dropped weapon (policy ``rearm``). Returns who picks up."""
-    x = state.x
-    who = state.who.astype(np.intp)
-    bare = free & (x("weapons") == 2)
-    r = fighter(s, "rearm", who)
-    draw = bare & (x("spare_left") > 0) & ((r == REARM_AUTO) | (r == REARM_SPARE))
-    if draw.any():
-        _draw_spare(state, s, draw, mod)
-    down = (x("main_down") > 0) | (x("spare_down") > 0)
-    pick = bare & ~draw & down & ((r == REARM_AUTO) | (r == REARM_PICK_UP))
-    action[pick] = PICK_UP
-    return pick
-
-
-def _choose_manoeuvres(state, s: Static, attack, target, manoeuvre, round_no: int) -> None:
-    """The manoeuvre each attacker's policy declares where it makes sense (see the reference's
-    ``choose_manoeuvre``); mounted charges, attacks at mounts and stunts."""
-    x = state.x
-    c, n = attack.shape
-    who = state.who.astype(np.intp)
-    free = attack & (x("partner") < 0)
-    for name in ("at_mount", "charging", "stunting"):
-        x(name)[:] = 0
-    for place in range(c):
-        rows = np.flatnonzero(free[place])
-        if not rows.size:
-            continue
-        me, foe = Pick(place, n, rows), Pick(target[place], n, rows)
-        mine = who[place, rows]
-        at_mount = np.zeros(rows.size, dtype=bool)
-        if s.on.mounted:
-            at_mount = (fighter(s, "attack_mount", mine) > 0) & (foe.get(x("mounted")) > 0)
-            x("at_mount")[place, rows] = at_mount
-            x("charging")[place, rows] = ((fighter(s, "charge", mine) > 0) & (round_no == 1)
-                                          & (me.get(x("mounted")) > 0))
-        if s.on.stunts:
-            x("stunting")[place, rows] = (fighter(s, "stunt_difficulty", mine) >= 0) & (
-                (round_no == 1) | (fighter(s, "stunt_first_round", mine) == 0))
-        if not s.on.manoeuvres:
-            continue
-        m = fighter(s, "manoeuvre", mine)
-        m = m * ((round_no == 1) | (fighter(s, "first_round_only", mine) == 0))
-        prone = foe.get(x("prone")) > 0
-        unarmed_ok = ((me.get(x("unarmed")) > 0) & ~prone & (foe.get(x("mounted")) == 0)
-                      & (me.get(x("mounted")) == 0) & (foe.get(x("partner")) < 0))
-        ok = ~at_mount | (m == IMPROVED) | (m == MASSIVE)
-        ok &= (m != DISARM_FOE) | (foe.get(x("losable")) > 0)
-        ok &= (m != KNOCKDOWN) | ~prone
-        ok &= ~np.isin(m, UNARMED) | unarmed_ok
-        manoeuvre[place, rows] = m * ok
 
 
 def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
@@ -286,59 +170,20 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     c, n = target.shape
     who = state.who
     partner = x("partner")
+    me = np.arange(c)[:, None, None]            # i, the defender, on the first axis
+    other = np.arange(c)[None, :, None]         # j, the attacker, on the second
     shield_free = attacking & (x("shield") > 0) & (partner < 0)
-    on = np.zeros((c, c, n), dtype=bool)          # on[i, j]: j attacks i
-    for i in range(c):
-        for j in range(c):
-            if i != j:
-                on[i, j] = attacking[j] & (target[j] == i) & ((partner[i] < 0)
-                                                              | (partner[i] == j))
-                on[i, j] &= ~(shield_free[i] & (target[i] == j))
+    free = shield_free[:, None, :] & (target[:, None, :] == other)
+    on = attacking[None, :, :] & (target[None, :, :] == me) & (me != other)   # j attacks i
+    on &= (partner[:, None, :] < 0) | (partner[:, None, :] == other)
+    on &= ~free
     wanted = np.where(state.fixed_defences == AUTO, on.sum(axis=1), state.fixed_defences)
     stance = fighter(s, "stance", who.astype(np.intp))
     most = np.minimum(6, state.max_defences + x("retreating") * (stance != DEFENSIVE))
     declared = np.where(can, np.minimum(wanted, most), 0).astype(np.int8)
-    cover = np.zeros((c, c, n), dtype=bool)
-    for i in range(c):
-        for j in range(c):
-            if i == j:
-                continue
-            rank = np.zeros(n, dtype=np.int8)
-            for k in range(c):
-                if k != i and k != j:
-                    rank += on[i, k] & (who[k] < who[j])
-            free = shield_free[i] & (target[i] == j)
-            cover[i, j] = can[i] & (free | (on[i, j] & (rank < declared[i])))
+    # rank[i, j]: attackers of i before j in scenario order; they take the slots first.
+    rank = np.zeros((c, c, n), dtype=np.int8)
+    for k in range(c):
+        rank += on[:, k:k + 1, :] & (who[k] < who)[None, :, :]
+    cover = can[:, None, :] & (free | (on & (rank < declared[:, None, :])))
     return cover.reshape(c * c, n), declared
-
-
-def _riding_checks(state, s: Static, can, cover, rng) -> None:
-    """Seed 000, Mounted Combat: agility x riding against 15 (+5 without a saddle) for riders
-    who declared attacks or defences without the mounted combat technique; failing, the rider
-    loses its attack and checks again to stay on, or falls, prone."""
-    x = state.x
-    c, n = can.shape
-    who = state.who.astype(np.intp)
-    busy = (x("action") == ATTACK) | cover.reshape(c, c, n).any(axis=1)
-    tech = (fighter(s, "mounted_combat", who) > 0) & (x("technique") > 0)
-    need = (x("mounted") > 0) & busy & can & ~tech
-    if not need.any():
-        return
-    target = s.riding_difficulty + SADDLELESS * (1 - fighter(s, "mount_saddle", who))
-    total = (fighter(s, "agility", who) * fighter(s, "riding", who)
-             + TRACK_PENALTY[state.wounds] + TRACK_PENALTY[state.stuns]
-             - s.fatigue_penalty * state.fatigue)
-    d = d20_where(rng, need)
-    fail = need & ((d == 1) | (total + d < target))
-    if not fail.any():
-        return
-    lose = fail & (x("action") == ATTACK)
-    x("action")[lose] = NO_ACTION
-    state.attacking[lose] = False
-    d = d20_where(rng, fail)
-    fall = fail & ((d == 1) | (total + d < target))
-    if fall.any():
-        x("prone")[fall] = 1
-        x("mounted")[fall] = 0
-        refresh(state, s)
-

@@ -65,25 +65,36 @@ def seat(state, s: Static, roll: np.ndarray, tie: np.ndarray) -> None:
     x("spare_left")[:] = fighter(s, "has_spare", who)
     x("mounted")[:] = fighter(s, "has_mount", who)
     x("init")[:] = s.initiative[who] + roll
-    rank = x("tie")
+    rank = x("tie")        # the seating's tie-break (a larger draw acts first) as a rank
     for i in range(tie.shape[0]):
         for j in range(tie.shape[0]):
             if j != i:
-                rank[i] += tie[j] < tie[i]
+                rank[i] += tie[j] > tie[i]
     refresh(state, s)
 
 
-def refresh(state, s: Static, pick: Pick | None = None) -> None:
-    """Rewrite a place's seated numbers from its hands, grapple, position, retreat and mount
-    (all places, or those of ``pick``)."""
-    def get(arr):
-        return arr if pick is None else pick.get(arr)
+def refresh(state, s: Static, pick: Pick | None = None, *,
+            where: np.ndarray | None = None) -> None:
+    """Rewrite a place's seated numbers from its hands, grapple, position, retreat and mount:
+    all places, those of ``pick``, or those where the (c, n) mask ``where`` holds."""
+    if where is not None:
+        flat = np.flatnonzero(where)
+        if not flat.size:
+            return
 
-    def put(arr, values):
-        if pick is None:
+        def get(arr):
+            return arr.ravel()[flat]
+
+        def put(arr, values):
+            arr.ravel()[flat] = values
+    elif pick is None:
+        def get(arr):
+            return arr
+
+        def put(arr, values):
             arr[...] = values
-        else:
-            pick.put(arr, values)
+    else:
+        get, put = pick.get, pick.put
 
     x = state.x
     who = get(state.who).astype(np.intp)
@@ -181,7 +192,7 @@ def knock_down(state, s: Static, pick: Pick) -> None:
 def settle(state, s: Static, rpen: np.ndarray | None = None) -> None:
     """Grapples with a fallen partner end; a rider whose mount has fallen falls, prone."""
     x = state.x
-    changed = False
+    changed = np.zeros(state.status.shape, dtype=bool)
     if s.on.grapple:
         partner = x("partner")
         n = partner.shape[1]
@@ -192,15 +203,15 @@ def settle(state, s: Static, rpen: np.ndarray | None = None) -> None:
         if broken.any():
             for name, value in (("partner", -1), ("holding", 0), ("hold", 0), ("neck", 0)):
                 x(name)[broken] = value
-            changed = True
+            changed |= broken
     if s.on.mounted:
         fell = (x("mounted") > 0) & (x("m_status") != STANDING)
         if fell.any():
             x("mounted")[fell] = 0
             x("prone")[fell] = 1
-            changed = True
-    if changed:
-        refresh(state, s)
+            changed |= fell
+    if changed.any():
+        refresh(state, s, where=changed)
         sync_penalty(state, s, rpen)
 
 
@@ -228,3 +239,11 @@ def reroll_initiative(state, s: Static, rng: np.random.Generator) -> None:
     if again.any():
         who = state.who.astype(np.intp)
         x("init")[again] = (s.initiative[who] + d20(rng, who.shape))[again]
+
+
+def tire(state, s: Static, ctx, who: Pick, mask: np.ndarray) -> None:
+    """A point of fatigue for ``who`` where ``mask`` holds."""
+    who.add(state.fatigue, mask)
+    step = mask * np.int16(-s.fatigue_penalty)
+    who.add(state.penalty, step)
+    who.add(ctx.rpen, step)

@@ -128,11 +128,13 @@ def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
         can_act = standing & ~state.slow_start if round_no == 1 else standing
         declare.update_declarations(state, standing, can_act, s.n_sides, round_no)
         ctx = strikes.Round(round_no, can_act, state.penalty + state.defence_penalty)
+    slots = [Pick(k, n) for k in range(c)]
     if s.on.dynamic_order:
+        # Speed or initiative may have changed: act in this round's order (where nothing
+        # changed it is the seating, and each slot stays a plain row).
         order = acting_order(gear.order_key(state, s))
-        slots = [Pick(order[k], n) for k in range(c)]
-    else:
-        slots = [Pick(k, n) for k in range(c)]
+        if not (order == np.arange(c)[:, None]).all():
+            slots = [Pick(order[k], n) for k in range(c)]
     for me in slots:
         strikes.act(state, s, ctx, me, rng)
     end_of_round(state, s, rng)

@@ -26,6 +26,7 @@ from balance.rules.yags.tactics import (
     TRIP,
 )
 from balance.rules.yags.tracks import OVERWHELM_STEP, STUNS
+from balance.rules.yags.turns import can_act
 
 SUPERB = 4
 
@@ -137,9 +138,7 @@ def land(state, s: Static, ctx, att: Pick, tgt: Pick, m: np.ndarray, level: np.n
         gear.sync_penalty(state, s, ctx.rpen)
     tiring = np.isin(m, TIRING)
     if tiring.any():
-        from balance.rules.yags.strikes import tire
-
-        tire(state, s, ctx, att, tiring)
+        gear.tire(state, s, ctx, att, tiring)
     _ = h
 
 
@@ -184,8 +183,6 @@ def charge_through(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Gener
     """Seed 000, Charge through: the defender steps aside (nothing happens) or blocks (a
     contest of strength x brawl; the loser is knocked prone). Policy ``auto`` blocks when at
     least as strong a brawler; a defender who cannot act blocks."""
-    from balance.rules.yags.strikes import can_act
-
     wa = a.get(state.who).astype(np.intp)
     wt = t.get(state.who).astype(np.intp)
     meet = fighter(s, "meet_charge", wt)

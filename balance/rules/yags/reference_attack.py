@@ -1,4 +1,4 @@
-"""Readable scalar reference, part 3: an attack and everything it sets off (seed 000,
+"""Readable scalar reference, part 3: an attack and the strikes it sets off (seed 000,
 "Making an attack", "Reach", "Free Strikes", "Fumbles in Combat", "Melee Manoeuvres").
 
 One function per rule step. Numbered comments ("An attack 3") point at docs/rules/yags.md.
@@ -10,55 +10,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance.engine.status import DEAD
 from balance.rules.yags.reference_damage import (
-    FAIL,
     NATURAL_ONE,
-    add_wounds,
-    apply_damage,
-    blow_kind,
-    blow_type,
     d20,
-    fall_fatally_wounded,
-    health_check,
-    roll_levels,
-    set_stuns,
 )
+from balance.rules.yags.reference_moves import charge_through, land
 from balance.rules.yags.reference_state import (
     Combat,
     FighterState,
-    can_act,
     can_strike,
     condition_penalty,
     defends,
-    knock_down,
     lose_weapon,
-    release,
     round_penalty,
     settle,
 )
 from balance.rules.yags.tactics import (
-    BREAK_LIMB,
-    BREAK_LIMB_LEVELS,
-    BREAK_NECK,
-    BREAK_NECK_BASE,
-    BREAK_NECK_LEVELS,
     CHARGE_THROUGH,
-    CRUSHING_KNOCKBACK,
-    DAMAGE_BONUS,
     DISARM_FOE,
     FREE_STRIKE_FOR,
-    GRAPPLE,
-    IMPROVE_HOLD,
-    KNOCKDOWN,
-    KNOCKDOWN_STRENGTH,
-    MEET_BLOCK,
-    MEET_DODGE,
     NONE,
-    OVERWHELM,
-    TIRING,
-    TRIP,
-    VITAL,
     fumble_choice,
     required_level,
 )
@@ -68,16 +39,11 @@ from balance.rules.yags.tracks import (
     DEFENCE_PENALTY,
     DEFENSIVE,
     DISARM,
-    EXTRA_LEVEL_STEP,
     FAIL_DEFENCE,
     FATIGUE,
-    HEALTH_CHECK_BASE,
     NO_STRIKE,
-    OVERWHELM_STEP,
     RETREAT_STEP,
     STANCE_ATTACK,
-    STUNS,
-    apply_stuns,
     merge_strikes,
     success_level,
 )
@@ -274,136 +240,3 @@ def apply_fumble(fumbler: FighterState, result: int) -> None:
 
 def take_fumble(a: FighterState, t: FighterState, *, defending: bool) -> None:
     apply_fumble(a, fumble_result(a, t, defending=defending))
-
-
-# --- What a success does -------------------------------------------------------------------
-
-
-def land(a: FighterState, t: FighterState, m: int, level: int, to_damage: int,
-         combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
-    """The effect of a successful attack or manoeuvre (seed 000, Melee Manoeuvres)."""
-    if m == OVERWHELM:
-        t.round_mod -= OVERWHELM_STEP * level      # the rest of this round, against anyone
-    elif m == DISARM_FOE:
-        # A superb disarm with a free hand grabs the weapon: it cannot be picked up.
-        lose_weapon(t, recoverable=not (level >= SUPERB and a.gear.free_hand))
-    elif m == GRAPPLE:
-        grapple(a, t, combat, round_no, rng=rng)
-    elif m == TRIP:
-        trip(a, t, combat, rng=rng)
-    elif m == IMPROVE_HOLD:
-        t.hold += level - 1       # good: +1, and +1 per level beyond
-    else:
-        blow(a, t, m, to_damage, combat, rng=rng)
-    if m in TIRING:
-        a.fatigue += 1            # seed 000: fatigue after the manoeuvre, only on success
-
-
-def blow(a: FighterState, t: FighterState, m: int, to_damage: int, combat: Combat, *,
-         rng: np.random.Generator) -> None:
-    """Damage from a hit: armour by the kind of blow, damage type shifted by light weapons and
-    size, and the damage manoeuvres' extras."""
-    rules = combat.rules
-    body = t.mount if a.at_mount and t.mounted else t
-    on_mount = body is not t
-    base = STUNS if m == KNOCKDOWN else a.gear.damage_type   # knockdown: stun damage
-    kind = blow_kind(a.gear.kind, base)
-    soak = body.stats.soak_vs[kind] if on_mount else t.fighter.soak_against(kind)
-    _, _, damage = a.numbers()
-    damage += DAMAGE_BONUS.get(m, 0) + to_damage
-    if a.charging:
-        damage += a.mount.stats.strength          # seed 000, Mounted charge
-    levels, damage_roll = roll_levels(damage, soak, rng=rng)
-    heavy = body.stats.heavy_suit if on_mount else t.fighter.heavy_suit
-    size = body.stats.size if on_mount else t.fighter.size
-    kind_of_damage = blow_type(base, light=a.gear.light, heavy_suit=heavy,
-                               attacker_size2=a.gear.size2, target_size=size)
-    vitals = 0 if on_mount else t.fighter.vitals
-    if m == BREAK_NECK and levels >= BREAK_NECK_LEVELS:
-        break_neck(t, levels, combat, rng=rng)
-        return
-    wounds = apply_damage(body, levels, kind_of_damage, rules, rng=rng, vitals=vitals)
-    if m == BREAK_LIMB and levels >= BREAK_LIMB_LEVELS:
-        t.limbs += 1                               # -40 to use it, and a wound at once
-        add_wounds(t, 1, rules, rng=rng, vitals=vitals)
-    if a.charging and wounds:
-        # Seed 000, Mounted charge: a stun for each wound dealt, from the shock.
-        set_stuns(body, int(apply_stuns(body.stuns, wounds)), rules, rng=rng, vitals=vitals)
-    knockback = damage_roll + CRUSHING_KNOCKBACK * a.gear.crushing
-    if m == KNOCKDOWN and t.standing and knockback > KNOCKDOWN_STRENGTH * t.fighter.strength:
-        knock_down(t)
-    if m == VITAL and wounds >= 1 and t.standing:
-        # Seed 000, Vital strike: health x Size against 20 + 5 x wounds caused, or fall.
-        target = HEALTH_CHECK_BASE + EXTRA_LEVEL_STEP * wounds
-        if health_check(t.health, target, rules, rng=rng, bonus=vitals,
-                        multiplier=t.fighter.size) == FAIL:
-            fall_fatally_wounded(t)
-
-
-def break_neck(t: FighterState, levels: int, combat: Combat, *,
-               rng: np.random.Generator) -> None:
-    """Seed 000, Break neck: fatally wounded at once, and a health x 4 check against 10 +
-    levels caused to stay alive."""
-    fall_fatally_wounded(t)
-    if health_check(t.health, BREAK_NECK_BASE + levels, combat.rules, rng=rng,
-                    bonus=t.fighter.vitals) == FAIL:
-        t.status = DEAD
-
-
-# --- Grappling and other unarmed manoeuvres -----------------------------------------------
-
-
-def contest(a: FighterState, t: FighterState, combat: Combat, *, rng: np.random.Generator,
-            a_strength: int | None = None) -> int:
-    """A contest of strength x brawl (seed 000): ``a`` wins on an equal or higher roll.
-    Returns ``a``'s levels of success, 0 if it lost. Lab's assumption: contests take the
-    condition penalties and never fumble."""
-    rules = combat.rules
-    strength = a.fighter.strength if a_strength is None else a_strength
-    ra = strength * a.fighter.brawl + condition_penalty(a, rules) + d20(rng)
-    rt = t.fighter.strength * t.fighter.brawl + condition_penalty(t, rules) + d20(rng)
-    return int(success_level(ra - rt, rules.success_step)) if ra >= rt else 0
-
-
-def grapple(a: FighterState, t: FighterState, combat: Combat, round_no: int, *,
-            rng: np.random.Generator) -> None:
-    """Seed 000, Grapple: a contest to keep hold; won, the target is held at -1 attribute per
-    level of success and loses the rest of its actions this round."""
-    levels = contest(a, t, combat, rng=rng)
-    if not levels:
-        return
-    a.partner, t.partner = t.index, a.index
-    a.holding, t.holding = True, False
-    t.hold, t.neck = levels, a.tactics.neck
-    t.lost_round = round_no
-
-
-def trip(a: FighterState, t: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
-    """Seed 000, Trip: a contest to throw; won, the target is prone, and takes a stun per
-    extra level of success (the lab's tripper always takes them)."""
-    levels = contest(a, t, combat, rng=rng)
-    if levels:
-        knock_down(t)
-        apply_damage(t, levels - 1, STUNS, combat.rules, rng=rng, vitals=t.fighter.vitals)
-
-
-def escape(t: FighterState, holder: FighterState, combat: Combat, *,
-           rng: np.random.Generator) -> None:
-    """Seed 000, Escape hold: strength x brawl against the holder's, with the hold's penalty
-    taken off the escaper's strength; winning breaks the hold."""
-
-    if contest(t, holder, combat, rng=rng, a_strength=max(0, t.fighter.strength - t.hold)):
-        release(t, combat)
-
-
-def charge_through(a: FighterState, t: FighterState, combat: Combat, round_no: int, *,
-                   rng: np.random.Generator) -> None:
-    """Seed 000, Charge through: the defender steps aside (nothing happens) or blocks (a
-    contest of strength x brawl; the loser is knocked prone). Lab's policy ``auto``: block
-    when at least as strong a brawler; a defender who cannot act blocks."""
-    meet = t.tactics.meet_charge
-    strong = t.fighter.strength * t.fighter.brawl >= a.fighter.strength * a.fighter.brawl
-    dodge = can_act(t, round_no) and (meet == MEET_DODGE or (meet != MEET_BLOCK and not strong))
-    if dodge:
-        return
-    knock_down(t if contest(a, t, combat, rng=rng) else a)

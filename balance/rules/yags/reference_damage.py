@@ -1,4 +1,4 @@
-"""Readable scalar reference, part 2: what a blow does (seed 000, "Inflicting Damage",
+"""Readable scalar reference, part 5: what a blow does (seed 000, "Inflicting Damage",
 "Stun Damage", "Mixed Damage", "Advanced Armour", "Size effects on Damage").
 
 A *body* is anything with ``wounds``, ``stuns``, ``status``, ``health`` and
@@ -14,8 +14,23 @@ import numpy as np
 
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
 from balance.rules.yags.fighters import YagsRules
+from balance.rules.yags.reference_state import Combat, FighterState, knock_down
+from balance.rules.yags.tactics import (
+    BREAK_LIMB,
+    BREAK_LIMB_LEVELS,
+    BREAK_NECK,
+    BREAK_NECK_BASE,
+    BREAK_NECK_LEVELS,
+    CRUSHING_KNOCKBACK,
+    DAMAGE_BONUS,
+    KNOCKDOWN,
+    KNOCKDOWN_STRENGTH,
+    VITAL,
+)
 from balance.rules.yags.tracks import (
+    EXTRA_LEVEL_STEP,
     FATAL,
+    HEALTH_CHECK_BASE,
     INEFFECTIVE,
     MIXED,
     NO_DAMAGE,
@@ -162,3 +177,57 @@ def end_of_round_checks(body: Any, rules: YagsRules, *, rng: np.random.Generator
     if body.status == STANDING and body.stuns >= FATAL:
         if health_check(body.health, 20, rules, rng=rng) == FAIL:
             body.status = UNCONSCIOUS
+
+
+# --- A blow ------------------------------------------------------------------------------
+
+
+def blow(a: FighterState, t: FighterState, m: int, to_damage: int, combat: Combat, *,
+         rng: np.random.Generator) -> None:
+    """Damage from a hit: armour by the kind of blow, damage type shifted by light weapons and
+    size, and the damage manoeuvres' extras."""
+    rules = combat.rules
+    body = t.mount if a.at_mount and t.mounted else t
+    on_mount = body is not t
+    base = STUNS if m == KNOCKDOWN else a.gear.damage_type   # knockdown: stun damage
+    kind = blow_kind(a.gear.kind, base)
+    soak = body.stats.soak_vs[kind] if on_mount else t.fighter.soak_against(kind)
+    _, _, damage = a.numbers()
+    damage += DAMAGE_BONUS.get(m, 0) + to_damage
+    if a.charging:
+        damage += a.mount.stats.strength          # seed 000, Mounted charge
+    levels, damage_roll = roll_levels(damage, soak, rng=rng)
+    heavy = body.stats.heavy_suit if on_mount else t.fighter.heavy_suit
+    size = body.stats.size if on_mount else t.fighter.size
+    kind_of_damage = blow_type(base, light=a.gear.light, heavy_suit=heavy,
+                               attacker_size2=a.gear.size2, target_size=size)
+    vitals = 0 if on_mount else t.fighter.vitals
+    if m == BREAK_NECK and levels >= BREAK_NECK_LEVELS:
+        break_neck(t, levels, combat, rng=rng)
+        return
+    wounds = apply_damage(body, levels, kind_of_damage, rules, rng=rng, vitals=vitals)
+    if m == BREAK_LIMB and levels >= BREAK_LIMB_LEVELS:
+        t.limbs += 1                               # -40 to use it, and a wound at once
+        add_wounds(t, 1, rules, rng=rng, vitals=vitals)
+    if a.charging and wounds:
+        # Seed 000, Mounted charge: a stun for each wound dealt, from the shock.
+        set_stuns(body, int(apply_stuns(body.stuns, wounds)), rules, rng=rng, vitals=vitals)
+    knockback = damage_roll + CRUSHING_KNOCKBACK * a.gear.crushing
+    if m == KNOCKDOWN and t.standing and knockback > KNOCKDOWN_STRENGTH * t.fighter.strength:
+        knock_down(t)
+    if m == VITAL and wounds >= 1 and t.standing:
+        # Seed 000, Vital strike: health x Size against 20 + 5 x wounds caused, or fall.
+        target = HEALTH_CHECK_BASE + EXTRA_LEVEL_STEP * wounds
+        if health_check(t.health, target, rules, rng=rng, bonus=vitals,
+                        multiplier=t.fighter.size) == FAIL:
+            fall_fatally_wounded(t)
+
+
+def break_neck(t: FighterState, levels: int, combat: Combat, *,
+               rng: np.random.Generator) -> None:
+    """Seed 000, Break neck: fatally wounded at once, and a health x 4 check against 10 +
+    levels caused to stay alive."""
+    fall_fatally_wounded(t)
+    if health_check(t.health, BREAK_NECK_BASE + levels, combat.rules, rng=rng,
+                    bonus=t.fighter.vitals) == FAIL:
+        t.status = DEAD

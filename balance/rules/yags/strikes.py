@@ -7,8 +7,6 @@ one entry per trial of those picks. Detailed rules run only when ``s.on`` says t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from balance.engine.pick import Pick
@@ -24,8 +22,6 @@ from balance.rules.yags.tactics import (
     FREE_STRIKE_FOR,
     GRAPPLE,
     REQUIRED_TABLE,
-    REROLL,
-    RETREAT,
 )
 from balance.rules.yags.tracks import (
     AUTOMATIC_STRIKE,
@@ -37,88 +33,11 @@ from balance.rules.yags.tracks import (
     STANCE_ATTACK,
     merge_strikes,
 )
+from balance.rules.yags.turns import Round, can_act, can_strike, close, declared_cover, defends
 
 LONGSHAFT_DEFENCE = 5      # seed 000, Longshaft: +5 defence against a shorter weapon
 STUNT_STEP = 5             # seed 000, Stunts: +5 per level of success
 REACH_STEP = 5             # seed 000, Reach: -5 per excess level of reach
-
-
-@dataclass
-class Round:
-    """What every action of a round needs: who could act when it began, the live penalty on
-    attack and defence rolls (kept up to date as fatigue, wounds and the like change), and,
-    in detailed fights, whose defences cover whom (``(c * c, n)``, row ``i * c + j``)."""
-
-    round_no: int
-    can: np.ndarray
-    rpen: np.ndarray
-    cover: np.ndarray | None = None
-
-
-# --- Who may do what -----------------------------------------------------------------------
-
-
-def can_act(state, s: Static, ctx: Round, p: Pick) -> np.ndarray:
-    """Standing, not losing round 1, not helpless in a hold, not robbed of this round."""
-    if not s.on.any:
-        return p.get(ctx.can) & (p.get(state.status) == STANDING)
-    x = state.x
-    ok = p.get(state.status) == STANDING
-    if ctx.round_no == 1:
-        ok &= ~p.get(state.slow_start)
-    if s.on.grapple:
-        who = p.get(state.who).astype(np.intp)
-        least = np.minimum(fighter(s, "strength", who), fighter(s, "agility", who))
-        held = (p.get(x("partner")) >= 0) & (p.get(x("holding")) == 0)
-        ok &= ~(held & (p.get(x("hold")) >= least)) & (p.get(x("lost")) != ctx.round_no)
-    return ok
-
-
-def can_strike(state, s: Static, ctx: Round, striker: Pick, victim: Pick) -> np.ndarray:
-    """May ``striker`` make a free or counter strike at ``victim``? Not while re-rolling or
-    retreating, nor at anyone but its partner while grappled."""
-    ok = can_act(state, s, ctx, striker)
-    if s.on.any:
-        action = striker.get(state.x("action"))
-        ok &= (action != REROLL) & (action != RETREAT)
-        if s.on.grapple:
-            partner = striker.get(state.x("partner"))
-            ok &= (partner < 0) | (partner == place_of(victim, ok.size))
-    return ok
-
-
-def declared_cover(state, s: Static, ctx: Round, victim: Pick, striker: Pick) -> np.ndarray:
-    """Did ``victim`` declare a defence (or have a free one) against ``striker``?"""
-    size = victim.rows.size if victim.rows is not None else victim.n
-    if ctx.cover is None:
-        # Basic fights: only an attacker's own target can be covered, and ``defended`` says so.
-        place = victim.row if victim.flat is None else victim.flat // victim.n
-        return (striker.get(state.target) == place) & striker.get(state.defended)
-    c = state.status.shape[0]
-    flat = (place_of(victim, size) * c + place_of(striker, size)) * victim.n + _trials(victim)
-    return ctx.cover.ravel()[flat]
-
-
-def defends(state, s: Static, ctx: Round, victim: Pick, striker: Pick) -> np.ndarray:
-    """Does ``victim`` roll a defence against ``striker`` now? Grappled, only its partner."""
-    ok = declared_cover(state, s, ctx, victim, striker)
-    if s.on.any:
-        ok &= can_act(state, s, ctx, victim)
-        if s.on.grapple:
-            partner = victim.get(state.x("partner"))
-            ok &= (partner < 0) | (partner == place_of(striker, ok.size))
-    return ok
-
-
-def _trials(p: Pick) -> np.ndarray:
-    return np.arange(p.n) if p.rows is None else p.rows
-
-
-def close(state, s: Static, a: Pick, t: Pick, size: int) -> np.ndarray | np.bool_:
-    """Grapple partners fight inside each other's reach: no reach rules between them."""
-    if not s.on.grapple:
-        return np.False_      # (not Python's False: ~False is -1)
-    return a.get(state.x("partner")) == place_of(t, size)
 
 
 # --- One slot -------------------------------------------------------------------------------
@@ -258,10 +177,10 @@ def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pic
         foe_picks = att.get(state.skill) > tgt.get(state.skill)
         fail_def = defence_fumble & foe_picks
         if attack_fumble.any():
-            tire(state, s, ctx, att, attack_fumble)
+            gear.tire(state, s, ctx, att, attack_fumble)
         tired = defence_fumble & ~foe_picks
         if tired.any():
-            tire(state, s, ctx, tgt, tired)
+            gear.tire(state, s, ctx, tgt, tired)
     use_parry = defending & ~fail_def
     against = s.base_difficulty + use_parry * (parry - s.base_difficulty)
     hit = acting & ~attack_fumble & (roll >= against)
@@ -356,7 +275,7 @@ def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
         result = s.fumble_choice[idx]
         tired = result == FATIGUE
         if tired.any():
-            tire(state, s, ctx, me_, tired)
+            gear.tire(state, s, ctx, me_, tired)
         lost = (result == DISARM) | (result == BREAK)
         if lost.any():
             sub = np.flatnonzero(lost)
@@ -364,11 +283,3 @@ def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
         if defending:
             fail_def[rows] = result == FAIL_DEFENCE
     return fail_def
-
-
-def tire(state, s: Static, ctx: Round, who: Pick, mask: np.ndarray) -> None:
-    """A point of fatigue for ``who`` where ``mask`` holds."""
-    who.add(state.fatigue, mask)
-    step = mask * np.int16(-s.fatigue_penalty)
-    who.add(state.penalty, step)
-    who.add(ctx.rpen, step)

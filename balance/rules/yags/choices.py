@@ -1,0 +1,166 @@
+"""A detailed fight's policy choices at declaration time (vectorised): grappled fighters'
+actions, re-arming, manoeuvres and how each attack is made, and riders' riding checks.
+The reference's ``reference_declare`` makes the same choices one fighter at a time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balance.engine.pick import Pick
+from balance.rules.yags.gear import fighter, helpless, refresh
+from balance.rules.yags.rolls import d20_where
+from balance.rules.yags.static import N_LOADOUTS, Static
+from balance.rules.yags.tactics import (
+    ATTACK,
+    BREAK_LIMB,
+    BREAK_NECK,
+    DISARM_FOE,
+    ESCAPE,
+    HOLD_BREAK,
+    HOLD_IMPROVE,
+    HOLD_IMPROVE_THEN_BREAK,
+    IMPROVE_HOLD,
+    IMPROVED,
+    KNOCKDOWN,
+    MASSIVE,
+    NO_ACTION,
+    NONE,
+    PICK_UP,
+    REARM_AUTO,
+    REARM_PICK_UP,
+    REARM_SPARE,
+    UNARMED,
+)
+from balance.rules.yags.tracks import DRAW_STEP, TRACK_PENALTY
+
+SADDLELESS = 5   # seed 000: riding checks 5 harder without saddle and stirrups
+
+
+def grappled(state, s: Static, free, action, target, manoeuvre, mod) -> None:
+    """Held fighters escape (or fight their holder); holders work their hold (policy
+    ``holding``); either may first drop its weapon for a shorter spare."""
+    x = state.x
+    n = action.shape[1]
+    who = state.who.astype(np.intp)
+    partner = x("partner")
+    g = free & (partner >= 0)
+    held = g & (x("holding") == 0)
+    escape = held & (fighter(s, "escape", who) > 0)
+    action[escape] = ESCAPE
+    target[escape] = partner[escape]
+    fights = g & ~escape
+    if s.on.gear_changes:
+        spare_reach = s.loadout["reach"][who * N_LOADOUTS + 1]
+        drop = fights & (fighter(s, "switch_when_grappled", who) > 0) & (x("weapons") == 0) \
+            & (x("spare_left") > 0) & (spare_reach < x("reach"))
+        if drop.any():
+            x("main_down")[drop] = 1        # seed 000: dropping a weapon is free
+            draw_spare(state, s, drop, mod)
+    action[fights] = ATTACK
+    target[fights] = partner[fights]
+    holder = fights & (x("holding") > 0)
+    if holder.any():
+        flat = np.maximum(partner, 0).astype(np.intp) * n + np.arange(n)
+        limp = helpless(state, s).ravel()[flat]
+        breaking = np.where(x("neck").ravel()[flat] > 0, BREAK_NECK, BREAK_LIMB)
+        h = fighter(s, "holding", who)
+        m = np.where(h == HOLD_IMPROVE_THEN_BREAK, np.where(limp, breaking, IMPROVE_HOLD),
+                     np.where(h == HOLD_BREAK, breaking,
+                              np.where(h == HOLD_IMPROVE, IMPROVE_HOLD, NONE)))
+        manoeuvre[holder] = m[holder]
+
+
+def draw_spare(state, s: Static, where: np.ndarray, mod: np.ndarray) -> None:
+    """Seed 000, Drawing a weapon: used the same round, at -5 per reach that round."""
+    x = state.x
+    who = state.who.astype(np.intp)
+    x("weapons")[where] = 1
+    x("spare_left")[where] = 0
+    draw = s.loadout["draw"][who * N_LOADOUTS + 1]
+    mod -= (DRAW_STEP * draw * where).astype(np.int16)
+
+
+def rearm(state, s: Static, free, action, mod) -> np.ndarray:
+    """A place whose primary hand is lost draws its spare (and attacks) or spends the round
+    picking up a dropped weapon (policy ``rearm``). Returns who picks up."""
+    x = state.x
+    who = state.who.astype(np.intp)
+    bare = free & (x("weapons") == 2)
+    r = fighter(s, "rearm", who)
+    draw = bare & (x("spare_left") > 0) & ((r == REARM_AUTO) | (r == REARM_SPARE))
+    if draw.any():
+        draw_spare(state, s, draw, mod)
+    down = (x("main_down") > 0) | (x("spare_down") > 0)
+    pick = bare & ~draw & down & ((r == REARM_AUTO) | (r == REARM_PICK_UP))
+    action[pick] = PICK_UP
+    return pick
+
+
+def choose_manoeuvres(state, s: Static, attack, target, manoeuvre, round_no: int) -> None:
+    """The manoeuvre each attacker's policy declares where it makes sense (see the reference's
+    ``choose_manoeuvre``); mounted charges, attacks at mounts and stunts."""
+    x = state.x
+    c, n = attack.shape
+    who = state.who.astype(np.intp)
+    free = attack & (x("partner") < 0)
+    for name in ("at_mount", "charging", "stunting"):
+        x(name)[:] = 0
+    for place in range(c):
+        rows = np.flatnonzero(free[place])
+        if not rows.size:
+            continue
+        me, foe = Pick(place, n, rows), Pick(target[place], n, rows)
+        mine = who[place, rows]
+        at_mount = np.zeros(rows.size, dtype=bool)
+        if s.on.mounted:
+            at_mount = (fighter(s, "attack_mount", mine) > 0) & (foe.get(x("mounted")) > 0)
+            x("at_mount")[place, rows] = at_mount
+            x("charging")[place, rows] = ((fighter(s, "charge", mine) > 0) & (round_no == 1)
+                                          & (me.get(x("mounted")) > 0))
+        if s.on.stunts:
+            x("stunting")[place, rows] = (fighter(s, "stunt_difficulty", mine) >= 0) & (
+                (round_no == 1) | (fighter(s, "stunt_first_round", mine) == 0))
+        if not s.on.manoeuvres:
+            continue
+        m = fighter(s, "manoeuvre", mine)
+        m = m * ((round_no == 1) | (fighter(s, "first_round_only", mine) == 0))
+        prone = foe.get(x("prone")) > 0
+        unarmed_ok = ((me.get(x("unarmed")) > 0) & ~prone & (foe.get(x("mounted")) == 0)
+                      & (me.get(x("mounted")) == 0) & (foe.get(x("partner")) < 0))
+        ok = ~at_mount | (m == IMPROVED) | (m == MASSIVE)
+        ok &= (m != DISARM_FOE) | (foe.get(x("losable")) > 0)
+        ok &= (m != KNOCKDOWN) | ~prone
+        ok &= ~np.isin(m, UNARMED) | unarmed_ok
+        manoeuvre[place, rows] = m * ok
+
+
+def riding_checks(state, s: Static, can, cover, rng) -> None:
+    """Seed 000, Mounted Combat: agility x riding against 15 (+5 without a saddle) for riders
+    who declared attacks or defences without the mounted combat technique; failing, the rider
+    loses its attack and checks again to stay on, or falls, prone."""
+    x = state.x
+    c, n = can.shape
+    who = state.who.astype(np.intp)
+    busy = (x("action") == ATTACK) | cover.reshape(c, c, n).any(axis=1)
+    tech = (fighter(s, "mounted_combat", who) > 0) & (x("technique") > 0)
+    need = (x("mounted") > 0) & busy & can & ~tech
+    if not need.any():
+        return
+    target = s.riding_difficulty + SADDLELESS * (1 - fighter(s, "mount_saddle", who))
+    total = (fighter(s, "agility", who) * fighter(s, "riding", who)
+             + TRACK_PENALTY[state.wounds] + TRACK_PENALTY[state.stuns]
+             - s.fatigue_penalty * state.fatigue)
+    d = d20_where(rng, need)
+    fail = need & ((d == 1) | (total + d < target))
+    if not fail.any():
+        return
+    lose = fail & (x("action") == ATTACK)
+    x("action")[lose] = NO_ACTION
+    state.attacking[lose] = False
+    d = d20_where(rng, fail)
+    fall = fail & ((d == 1) | (total + d < target))
+    if fall.any():
+        x("prone")[fall] = 1
+        x("mounted")[fall] = 0
+        refresh(state, s, where=fall)
