@@ -196,6 +196,7 @@ class Policy(Strict):
 
     defences: Literal["auto"] | Annotated[int, Field(ge=0, le=6)] = "auto"
     yield_at: Level = "never"
+    focused: bool = False
     manoeuvre: Manoeuvre = "none"
     manoeuvre_when: Literal["always", "first_round"] = "always"
     grapple_hold: Literal["limb", "neck"] = "limb"

@@ -277,3 +277,9 @@ def test_basic_fights_switch_every_detailed_rule_off() -> None:
     assert reach.static.on.reach and not reach.static.on.grapple
     same = compile_one({"skills": {"longshaft": 4}, "weapon": "spear"})   # reach 3 each
     assert not same.static.on.reach
+
+
+def test_focused_fighters_make_no_defence_rolls() -> None:
+    f = compile_one({"skills": {"weapon_and_shield": 4}, "weapon": "mace",
+                     "off_hand": "shield", "policy": {"focused": True}}).fighters[0]
+    assert f.defences == 0 and not f.gear[MAIN].shield

@@ -8,7 +8,7 @@ the standard library here: the scenario object is read by attribute, never impor
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -172,8 +172,6 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
 
 
 def _renamed(f: Fighter, name: str) -> Fighter:
-    from dataclasses import replace
-
     return replace(f, name=name)
 
 
@@ -188,6 +186,11 @@ def _fighter(side: int, name: str, member: Any, tables: Any, rules: Any,
     who = Wielder(agility, a.dexterity, a.strength, a.size, member.skills,
                   rules.confined_reach, where)
     gear = loadouts(who, weapon, off, spare, member.style, w["fist"])
+    defences = AUTO if member.policy.defences == "auto" else member.policy.defences
+    if member.policy.focused:
+        # Seed 000, Focused: no defence rolls at all, not even a shield's free one.
+        defences = 0
+        gear = tuple(replace(lo, shield=False) for lo in gear)
     main = gear[0]
     tactics = tactics_of(member.policy)
     _check_tactics(tactics, main, weapon, where)
@@ -216,7 +219,7 @@ def _fighter(side: int, name: str, member: Any, tables: Any, rules: Any,
         max_defences=min(MAX_DEFENCES,
                          max_defences(agility, a.perception) + STANCE_EXTRA_DEFENCES[stance]),
         stance=stance,
-        defences=AUTO if member.policy.defences == "auto" else member.policy.defences,
+        defences=defences,
         yield_at=YIELD_LEVELS[member.policy.yield_at],
         gear=gear,
         soak_vs=soak_vs,
