@@ -4,7 +4,7 @@ Layout: every state array is (n_places, n_trials). At the start of a fight the f
 each trial are *seated in acting order* (fast, normal, slow stance; then initiative), so in a
 fight where speed and initiative never change the fighter acting in slot k is always place k,
 a contiguous row, and only the target needs a gather. The fixed numbers of each fighter are
-seated with it. The detailed rules (``static.Flags``) keep their per-place state in one
+seated with it. The detailed rules (``flags.Flags``) keep their per-place state in one
 ``(k, n_places, n_trials)`` array, ``more``, which is empty (k = 0) when no detailed rule can
 act, so a basic fight pays nothing for them. Python loops run over slots, places and sides,
 never over trials. The rules and every assumption: ``docs/rules/yags.md``; ``reference.py``

@@ -102,7 +102,6 @@ def land(state, s: Static, ctx, att: Pick, tgt: Pick, m: np.ndarray, level: np.n
          to_damage: np.ndarray | None, rng: np.random.Generator) -> None:
     """The effects of successful attacks and manoeuvres (one entry per hit)."""
     x = state.x
-    h = m.size
 
     def sub(mask):
         rows = np.flatnonzero(mask)
@@ -127,9 +126,9 @@ def land(state, s: Static, ctx, att: Pick, tgt: Pick, m: np.ndarray, level: np.n
     if grab.any():
         rows, a, t = sub(grab)
         grapple(state, s, ctx, a, t, rng)
-    trip_ = m == TRIP
-    if trip_.any():
-        rows, a, t = sub(trip_)
+    tripping = m == TRIP
+    if tripping.any():
+        rows, a, t = sub(tripping)
         trip(state, s, ctx, a, t, rng)
     better = m == IMPROVE_HOLD
     if better.any():
@@ -139,7 +138,6 @@ def land(state, s: Static, ctx, att: Pick, tgt: Pick, m: np.ndarray, level: np.n
     tiring = np.isin(m, TIRING)
     if tiring.any():
         gear.tire(state, s, ctx, att, tiring)
-    _ = h
 
 
 def grapple(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) -> None:

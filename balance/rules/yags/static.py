@@ -1,8 +1,5 @@
-"""The compiled fight as arrays for the vectorised kernel, and which rules can act in it.
-
-Every detailed rule costs the kernel nothing in a fight where no fighter can use it: the
-flags below are worked out here, once per fight, from what each fighter can ever hold and do,
-and the kernel skips whole code paths with a plain ``if``. Tables indexed by fighter are flat
+"""The compiled fight as arrays for the vectorised kernel (``Static``), with the flags of
+``flags.py`` saying which detailed rules can act in it. Tables indexed by fighter are flat
 ``(n_fighters * k,)`` arrays, gathered as ``table[who * k + i]``.
 """
 
@@ -12,32 +9,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance.rules.yags.equipment import BARE, MAIN, N_WEAPON_STATES, SPARE, Loadout
+from balance.rules.yags.equipment import MAIN, N_WEAPON_STATES, Loadout
 from balance.rules.yags.fighters import YagsFight
+from balance.rules.yags.flags import Flags, flags_of, kinds_faced, reachable
 from balance.rules.yags.tactics import (
-    CHARGE_THROUGH,
-    DISARM_FOE,
-    GRAPPLE,
-    KNOCKDOWN,
-    NONE,
-    TRIP,
-    Tactics,
     fumble_choice,
 )
 from balance.rules.yags.tracks import (
-    BREAK,
     DEFENSIVE,
-    DISARM,
-    FATIGUE,
     GRAPPLED,
-    MIXED,
     N_KINDS,
     PRONE,
     SLOW,
     STANCE_SPEED,
-    STUNLIKE,
-    STUNS,
-    size_shift,
     stance_mods,
 )
 
@@ -52,33 +36,6 @@ TACTIC_FIELDS = ("manoeuvre", "first_round_only", "neck", "holding", "escape", "
                  "meet_charge", "rearm", "switch_when_grappled", "retreat_at", "reroll_below",
                  "stunt_difficulty", "stunt_damage", "stunt_first_round", "attack_mount",
                  "charge")
-
-
-@dataclass(frozen=True)
-class Flags:
-    """Which detailed rules can act in a fight: each is False unless some fighter can use it,
-    and the kernel skips the rule's code entirely when it is False."""
-
-    gear_changes: bool = False     # someone can lose, draw or pick up a weapon
-    fumble_policies: bool = False  # fumble choices other than the basic rules' default
-    reach: bool = False            # foes' weapons can differ in reach
-    armour_kinds: bool = False     # someone's armour differs by the kind of blow it faces
-    shifts: bool = False           # light weapons on heavy suits, or size, shift damage types
-    wide_fumbles: bool = False     # wrong style or chain weapons: fumbles on 1-2
-    manoeuvres: bool = False
-    grapple: bool = False
-    prone: bool = False            # someone can be knocked down
-    mounted: bool = False
-    shield: bool = False           # free defences
-    unarmed_counter: bool = False  # unarmed attackers against martial weapons
-    vitals: bool = False
-    draw: bool = False             # weapons drawn in round 1
-    retreat: bool = False
-    reroll: bool = False
-    stunts: bool = False
-    exhaustion: bool = False
-    dynamic_order: bool = False    # speed or initiative can change during the fight
-    any: bool = False              # any of the above: the fight is not a basic one
 
 
 @dataclass(frozen=True)
@@ -123,51 +80,23 @@ def stance_numbers(lo: Loadout, stance: int, mode: int) -> tuple[int, int, int]:
     return lo.attack + a, lo.defence + d, lo.damage + g
 
 
-def reachable(fight: YagsFight) -> list[set[int]]:
-    """The loadouts each fighter can ever hold in this fight (a fixed point: losing a weapon
-    depends on who may choose it, which depends on the loadouts of both)."""
-    fs = fight.fighters
-    grapple = any(f.tactics.manoeuvre == GRAPPLE for f in fs)
-    disarming = any(f.tactics.manoeuvre == DISARM_FOE for f in fs)
-    states = [{MAIN} for _ in fs]
-
-    def held(k: int) -> set[int]:
-        return states[k] | ({w + N_WEAPON_STATES for w in states[k]} if grapple else set())
-
-    for _ in range(4):
-        for i, f in enumerate(fs):
-            if f.tactics.switch_when_grappled and f.has_spare and grapple:
-                states[i].add(SPARE)
-            if not any(f.loadout(w).losable for w in held(i)):
-                continue
-            least = min(f.loadout(w).skill for w in held(i))
-            picks = set(f.tactics.own_fumbles[:_upto(f.tactics.own_fumbles)])
-            for j, g in enumerate(fs):
-                if g.side != f.side and max(g.loadout(w).skill for w in held(j)) > least:
-                    picks |= set(g.tactics.foe_fumbles[:_upto(g.tactics.foe_fumbles)])
-            if disarming or picks & {DISARM, BREAK}:
-                states[i] |= {BARE} | ({SPARE} if f.has_spare else set())
-    return [held(k) for k in range(len(fs))]
-
-
-def _upto(prefs: tuple[int, ...]) -> int:
-    """Preferences after the first fatigue are never reached."""
-    return prefs.index(FATIGUE) + 1 if FATIGUE in prefs else len(prefs)
-
-
 def fumble_index(who, as_foe, defending, losable, weak, strong):
     """Index into ``Static.fumble_choice``: the result fighter ``who`` picks, for its own
     fumble or (``as_foe``) a less skilled foe's, given the fumbler's roll and weapon."""
     return (((who * 2 + as_foe) * 2 + defending) * 2 + losable) * 4 + weak * 2 + strong
 
 
+def i16(values) -> np.ndarray:
+    return np.array(values, dtype=np.int16)
+
+
 def static_of(fight: YagsFight) -> Static:
+    """The kernel's arrays and flags for a compiled fight."""
     fs = fight.fighters
     r = fight.rules
     can = reachable(fight)
     on = flags_of(fight, can)
     col = fight.column
-    i16 = lambda xs: np.array(xs, dtype=np.int16)  # noqa: E731
     # The seat of the basic rules: the main loadout in the declared stance, mounted.
     main = [_seat(f) for f in fs]
     faced = kinds_faced(fight, can)
@@ -239,63 +168,3 @@ def start_speed(f) -> int:
     stunts = f.tactics.stunt_difficulty >= 0 and not f.tactics.stunt_first_round
     return SLOW if f.loadout(MAIN).slow or stunts else STANCE_SPEED[f.stance]
 
-
-def kinds_faced(fight: YagsFight, can: list[set[int]]) -> list[list[int]]:
-    """For each fighter, the kinds of blow its foes can land on it."""
-    out = []
-    for f in fight.fighters:
-        kinds = set()
-        for j, g in enumerate(fight.fighters):
-            if g.side == f.side:
-                continue
-            for i in can[j]:
-                lo = g.loadout(i)
-                kinds.add(lo.kind | (STUNLIKE if lo.damage_type in (MIXED, STUNS) else 0))
-                if g.tactics.manoeuvre == KNOCKDOWN:
-                    kinds.add(lo.kind | STUNLIKE)
-        out.append(sorted(kinds))
-    return out
-
-
-DEFAULT_FUMBLES = Tactics()
-
-
-def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
-    fs = fight.fighters
-    los = [[f.loadout(i) for i in sorted(c)] for f, c in zip(fs, can, strict=True)]
-    pairs = [(i, j) for i, f in enumerate(fs) for j, g in enumerate(fs) if f.side != g.side]
-    faced = kinds_faced(fight, can)
-    t = [f.tactics for f in fs]
-    manoeuvres = {x.manoeuvre for x in t} - {NONE}
-    mounted = any(f.mount for f in fs)
-    gear = any(len({i % N_WEAPON_STATES for i in c}) > 1 for c in can)
-    on = dict(
-        gear_changes=gear,
-        fumble_policies=gear or any(
-            (x.own_fumbles, x.foe_fumbles) != (DEFAULT_FUMBLES.own_fumbles,
-                                               DEFAULT_FUMBLES.foe_fumbles) for x in t),
-        reach=any(a.reach != b.reach for i, j in pairs for a in los[i] for b in los[j]),
-        armour_kinds=mounted or any(len({f.soak_against(k) for k in ks}) > 1
-                                    for f, ks in zip(fs, faced, strict=True)),
-        shifts=mounted or any(
-            (a.light and fs[j].heavy_suit) or size_shift(a.size2, 2 * fs[j].size) != 0
-            for i, j in pairs for a in los[i]),
-        wide_fumbles=any(lo.fumble_range > 1 or lo.chain for x in los for lo in x),
-        manoeuvres=bool(manoeuvres) or any(x.charge for x in t),
-        grapple=GRAPPLE in manoeuvres,
-        prone=bool(manoeuvres & {KNOCKDOWN, TRIP, CHARGE_THROUGH}) or mounted,
-        mounted=mounted,
-        shield=any(lo.shield for x in los for lo in x),
-        unarmed_counter=any(a.unarmed and b.martial for i, j in pairs
-                            for a in los[i] for b in los[j]),
-        vitals=any(f.vitals for f in fs),
-        draw=any(not f.drawn for f in fs),
-        retreat=any(x.retreat_at < 99 for x in t),
-        reroll=any(x.reroll_below >= 0 for x in t),
-        stunts=any(x.stunt_difficulty >= 0 for x in t),
-        exhaustion=fight.rules.exhausted_at is not None,
-    )
-    on["dynamic_order"] = any(on[k] for k in ("gear_changes", "prone", "grapple", "reroll",
-                                               "stunts", "retreat"))
-    on["any"] = any(on.values())
-    return Flags(**on)
