@@ -17,6 +17,8 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import sys
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -48,9 +50,11 @@ class ExecutorInfo:
     kind: str
     workers: int
     scheduler: str | None = None
+    start_method: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "workers": self.workers, "scheduler": self.scheduler}
+        return {"kind": self.kind, "workers": self.workers, "scheduler": self.scheduler,
+                "start_method": self.start_method}
 
 
 def check_executor(kind: str, scheduler: str | None, workers: int | None) -> None:
@@ -76,21 +80,33 @@ def open_executor(kind: str = "local", *, scheduler: str | None = None,
         yield SerialExecutor(), ExecutorInfo("local", 1)
     elif kind == "processes":
         n = workers or os.cpu_count() or 1
-        # forkserver (spawn where there is none): a clean child that never inherits this
-        # process's threads, the same on every platform and Python version.
-        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() \
-            else "spawn"
+        method = start_method()
         context = multiprocessing.get_context(method)
         if method == "forkserver":
             context.set_forkserver_preload(["balance.sweep.task"])
         pool = ProcessPoolExecutor(max_workers=n, mp_context=context)
         try:
-            yield pool, ExecutorInfo("processes", n)
+            yield pool, ExecutorInfo("processes", n, start_method=method)
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
     else:
         with _dask(scheduler, workers) as pair:
             yield pair
+
+
+def start_method() -> str:
+    """How to start worker processes: ``fork`` from a single-threaded process on Linux (the
+    workers start at once and inherit what is imported), else ``forkserver`` (a clean
+    child that never inherits threads, e.g. in a Jupyter kernel), else ``spawn``.
+
+    forkserver and spawn re-import the ``__main__`` script in every worker, so a script that
+    runs sweeps on processes needs the ``if __name__ == "__main__":`` guard.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and sys.platform.startswith("linux") and \
+            threading.active_count() == 1:
+        return "fork"
+    return "forkserver" if "forkserver" in methods else "spawn"
 
 
 @contextlib.contextmanager

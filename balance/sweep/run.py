@@ -131,10 +131,12 @@ def _drive(pool: Executor, jobs: list[CellJob], records: dict[str, dict[str, Any
 
     total = len(plan.cells)
     trials = sum(rec["tally"]["trials"] for rec in records.values())
+    # submit before the bar exists: a forking pool starts its workers at the first submit,
+    # and they should not inherit the bar's monitor thread
+    futures = [pool.submit(run_cell, job) for job in jobs]
     bar = tqdm(total=total, initial=total - len(jobs), unit="cell", file=sys.stderr,
                disable=None if progress else True, desc=plan.name[:30], leave=False,
                dynamic_ncols=True)
-    futures = [pool.submit(run_cell, job) for job in jobs]
     try:
         for future in as_completed(futures):
             result = future.result()

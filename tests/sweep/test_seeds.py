@@ -31,9 +31,18 @@ def same_cells(a: pd.DataFrame, b: pd.DataFrame) -> None:
     pd.testing.assert_frame_equal(a[NUMBERS[1:]], b[NUMBERS[1:]], check_exact=True)
 
 
-def test_processes_give_the_local_table(local) -> None:
-    pd.testing.assert_frame_equal(table(executor="processes", workers=2), local,
-                                  check_exact=True)
+@pytest.mark.parametrize("method", ["fork", "forkserver", "spawn"])
+def test_processes_give_the_local_table(local, method, monkeypatch) -> None:
+    import multiprocessing
+
+    from balance.sweep import executors
+
+    if method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"no {method} here")
+    monkeypatch.setattr(executors, "start_method", lambda: method)
+    res = run_sweep(duel(GRID), trials=1500, out=None, executor="processes", workers=2)
+    assert res.manifest["executor"]["start_method"] == method
+    pd.testing.assert_frame_equal(res.table, local, check_exact=True)
 
 
 def test_in_process_dask_cluster_gives_the_local_table(local) -> None:
