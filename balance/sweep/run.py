@@ -127,16 +127,17 @@ def _drive(pool: Executor, jobs: list[CellJob], records: dict[str, dict[str, Any
            partial: Partial | None, plan: Plan, progress: bool,
            on_cell: Callable[[CellResult], None] | None) -> None:
     """Submit every job, collect results as they finish, save each one at once."""
-    from tqdm import tqdm
-
     total = len(plan.cells)
     trials = sum(rec["tally"]["trials"] for rec in records.values())
-    # submit before the bar exists: a forking pool starts its workers at the first submit,
-    # and they should not inherit the bar's monitor thread
+    # submit before any bar exists: a forking pool starts its workers at the first submit,
+    # and they should not inherit the bar's monitor thread (no bar at all without progress)
     futures = [pool.submit(run_cell, job) for job in jobs]
-    bar = tqdm(total=total, initial=total - len(jobs), unit="cell", file=sys.stderr,
-               disable=None if progress else True, desc=plan.name[:30], leave=False,
-               dynamic_ncols=True)
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, initial=total - len(jobs), unit="cell", file=sys.stderr,
+                   disable=None, desc=plan.name[:30], leave=False, dynamic_ncols=True)
     try:
         for future in as_completed(futures):
             result = future.result()
@@ -146,8 +147,9 @@ def _drive(pool: Executor, jobs: list[CellJob], records: dict[str, dict[str, Any
             if partial is not None:
                 partial.save(result.cell_id, record)
             trials += result.tally.trials
-            bar.set_postfix_str(f"{trials:,} trials", refresh=False)
-            bar.update(1)
+            if bar is not None:
+                bar.set_postfix_str(f"{trials:,} trials", refresh=False)
+                bar.update(1)
             if on_cell is not None:
                 on_cell(result)
     except BaseException:
@@ -155,7 +157,8 @@ def _drive(pool: Executor, jobs: list[CellJob], records: dict[str, dict[str, Any
             f.cancel()
         raise
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
 
 
 class _given:
