@@ -45,7 +45,8 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
                    current: np.ndarray | None = None, cap: np.ndarray | None = None,
                    weakness: np.ndarray | None = None, danger: np.ndarray | None = None,
                    position: np.ndarray | None = None, priority: np.ndarray | None = None,
-                   rng: np.random.Generator | None = None) -> np.ndarray:
+                   rng: np.random.Generator | None = None,
+                   prefer: np.ndarray | None = None) -> np.ndarray:
     """Each place's target under its policy, with at most ``cap`` attackers on any fighter.
 
     All arrays are (c, n) by place, except ``priority`` (fighters x fighters: the rank of
@@ -57,7 +58,9 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     the highest ``weakness`` (e.g. wound level), ``dangerous`` the highest ``danger``,
     ``nearest`` the smallest distance in ``position``, ``spread`` the foe with the fewest
     attackers so far, ``random`` uniformly, ``fixed`` by ``priority``. A place with no foe
-    left under its cap waits (-1).
+    left under its cap waits (-1). ``prefer`` (c, c, n) bool, optional: the foes each place
+    prefers (e.g. those already within its reach); a place picks among its preferred foes
+    under their caps first, by its policy, and among the others only when there are none.
     """
     c, n = standing.shape
     cap = np.full((c, n), UNLIMITED, dtype=np.int16) if cap is None else cap
@@ -79,11 +82,17 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
             continue
         best = np.full(n, NO_TARGET, dtype=np.int8)
         best_key = np.full(n, np.inf)
+        best_pref = np.zeros(n, dtype=bool)
         for j in range(c):
             ok = free & standing[j] & (side[j] != side[i]) & (count[j] < cap[j])
             key = _key(policy[i], present, i, j, who, count, weakness, danger, position,
                        priority, draws)
-            better = ok & (key < best_key)
+            if prefer is None:
+                better = ok & (key < best_key)
+            else:
+                p = prefer[i, j]
+                better = ok & ((p & ~best_pref) | ((p == best_pref) & (key < best_key)))
+                best_pref = np.where(better, p, best_pref)
             best = np.where(better, j, best).astype(np.int8)
             best_key = np.where(better, key, best_key)
         target[i] = np.where(free, best, target[i])

@@ -18,10 +18,12 @@ from balance.models.base import (
     Count,
     Distance,
     MaxRounds,
+    Morale,
     Name,
     Reference,
     Seed,
     Strict,
+    Targeting,
     Trials,
 )
 
@@ -207,7 +209,7 @@ class HarmResist(Strict):
     grappling: Modifier = 0
 
 
-class Policy(Strict):
+class Policy(Targeting):
     """How a fighter chooses where the rules leave the choice to the player.
 
     ``style``: the preferred fighting style. ``contact_style``: what a missile user fights with
@@ -216,7 +218,10 @@ class Policy(Strict):
     ``range``: a missile user walks in until the target is within this band. ``keep_at``:
     a missile user backs away (without shooting) from a target closer than this many metres.
     ``charge``: charge on first contact. ``lever``: use a two-handed close score when the off
-    hand is free. ``yield_at``: the harm track level at which the fighter gives up.
+    hand is free. ``yield_at`` / ``flee_at``: the harm track level at which the fighter gives
+    up / runs away. ``target`` / ``targets`` (shared with every rule system): who to attack in
+    a group fight (``first`` in Ymlad: the first foe in scenario order, a foe already within
+    reach before any other; see docs/rules/ymlad.md, Group fights).
     """
 
     style: Style = "melee"
@@ -227,6 +232,7 @@ class Policy(Strict):
     charge: bool = False
     lever: bool = True
     yield_at: Name = "never"
+    flee_at: Name = "never"
 
     @model_validator(mode="after")
     def _contact_style_for_missile_users(self) -> Policy:
@@ -287,35 +293,52 @@ class RosterEntry(FighterSpec):
 
 
 class Member(FighterSpec):
-    """One line of a side: ``count`` identical fighters, optionally from a roster entry."""
+    """One line of a side: ``count`` identical fighters, optionally from a roster entry.
+
+    ``row``: the formation row the fighter stands in (1 the front). Fighters in rows behind the
+    front cannot be reached by contact attacks; with a spear or polearm they attack through
+    the front in formation style; they step up as the front falls (docs/rules/ymlad.md)."""
 
     name: Name | None = None
     count: Count = 1
     roster: Name | None = None
+    row: Annotated[int, Field(ge=1, le=10)] = 1
 
 
 NESTED = ("talents", "skills", "effort", "resistance", "resist", "policy")
 
 
-def resolve_member(member: Member, roster: Mapping[str, RosterEntry]) -> tuple[str | None,
-                                                                             FighterSpec]:
+def resolve_member(member: Member, roster: Mapping[str, RosterEntry],
+                   side_policy: Policy | None = None) -> tuple[str | None, FighterSpec]:
     """The member's display name and full fighter spec, its roster entry filled in.
 
-    Fields the member sets win over the roster entry's; nested blocks (talents, skills,
-    policy, ...) merge one level deep, so ``policy: {style: missile}`` keeps the rest.
+    Fields the member sets win over the roster entry's, and those over the side's default
+    ``policy``; nested blocks (talents, skills, policy, ...) merge one level deep, so
+    ``policy: {style: missile}`` keeps the rest.
     """
-    own = member.model_dump(mode="json", exclude_unset=True, exclude={"name", "count", "roster"})
-    if member.roster is None:
-        return member.name, FighterSpec.model_validate_json(json.dumps(own), strict=True)
-    entry = roster[member.roster]
-    merged = entry.model_dump(mode="json", exclude_unset=True, exclude={"name", "note"})
-    for key, value in own.items():
+    own = member.model_dump(mode="json", exclude_unset=True,
+                            exclude={"name", "count", "roster", "row"})
+    merged: dict[str, Any] = {}
+    if side_policy is not None:
+        base = side_policy.model_dump(mode="json", exclude_unset=True)
+        if base:
+            merged["policy"] = base
+    entry = None if member.roster is None else roster[member.roster]
+    layers = [own] if entry is None else [
+        entry.model_dump(mode="json", exclude_unset=True, exclude={"name", "note"}), own]
+    for layer in layers:
+        _merge(merged, layer)
+    spec = FighterSpec.model_validate_json(json.dumps(merged), strict=True)
+    return member.name or (entry.name if entry is not None else None), spec
+
+
+def _merge(merged: dict[str, Any], layer: Mapping[str, Any]) -> None:
+    """Lay ``layer`` over ``merged`` in place, nested blocks key by key."""
+    for key, value in layer.items():
         if key in NESTED and isinstance(merged.get(key), dict):
             merged[key] = {**merged[key], **value}
         else:
             merged[key] = value
-    spec = FighterSpec.model_validate_json(json.dumps(merged), strict=True)
-    return member.name or entry.name, spec
 
 
 # --- table patches ---------------------------------------------------------------------------
@@ -378,6 +401,8 @@ class Side(Strict):
     harm_threshold: Threshold | None = None   # seed: a GM may give PCs a higher one
     height: Annotated[int, Field(ge=-5, le=5)] = 0
     flanks_secured: bool = False              # seed: formation holds only with flanks secured
+    policy: Policy = Policy()                 # defaults for its members (theirs win, key by key)
+    morale: Morale = Morale()                 # when the whole side breaks and flees
 
 
 class YmladRules(Strict):
@@ -387,6 +412,9 @@ class YmladRules(Strict):
     hardness: bool = True                  # the seed's example GM switches it off
     contact: Metres = 2.0                  # seed: melee striking range, "a couple of meters"
     room_to_retreat: bool = True           # needed for the +4 disengagement bonus
+    # Lab (the seed gives no free attacks): who strikes at a fighter turning to run, each foe
+    # that attacked it this round from the front line, only the first of them, or nobody.
+    parting_blows: Literal["all", "one", "none"] = "all"
     capacity_kg: Kilograms = 25.0          # carrying capacity of an average human
     capacity_per_strength_kg: Kilograms = 5.0
 
@@ -427,6 +455,7 @@ class YmladScenario(Strict):
         """Every table name the scenario refers to, with its field path, for checking."""
         refs: list[Reference] = []
         for i, side in enumerate(self.sides):
+            refs += _policy_refs(("sides", i), side.policy, side.policy.model_fields_set)
             for j, m in enumerate(side.members):
                 refs += _fighter_refs(("sides", i, "members", j), m)
                 if m.roster is not None:
@@ -438,13 +467,19 @@ class YmladScenario(Strict):
 
     def fighters(self, tables: Any) -> list[tuple[int, str, FighterSpec]]:
         """(side index, display name, spec) of every fighter, ``count`` expanded, in order."""
+        return [(s, name, spec) for s, name, spec, _ in self.members(tables)]
+
+    def members(self, tables: Any) -> list[tuple[int, str, FighterSpec, Member]]:
+        """Like :meth:`fighters`, with the member line each fighter comes from."""
         out = []
         for s, side in enumerate(self.sides):
+            policy = side.policy if side.policy.model_fields_set else None
             for j, member in enumerate(side.members):
-                name, spec = resolve_member(member, tables.roster)
+                name, spec = resolve_member(member, tables.roster, policy)
                 base = name or (side.name if len(side.members) == 1 else f"{side.name}.{j}")
                 for k in range(member.count):
-                    out.append((s, base if member.count == 1 else f"{base}#{k + 1}", spec))
+                    display = base if member.count == 1 else f"{base}#{k + 1}"
+                    out.append((s, display, spec, member))
         return out
 
 
@@ -473,9 +508,19 @@ def _fighter_refs(base: tuple, spec: Any) -> list[Reference]:
         refs += [((*base, "armour", k), "armour", a) for k, a in enumerate(spec.armour)]
     policy = getattr(spec, "policy", None)
     if "policy" in given and policy is not None:
-        level = policy.get("yield_at") if isinstance(policy, dict) else policy.yield_at
+        refs += _policy_refs(base, policy)
+    return refs
+
+
+def _policy_refs(base: tuple, policy: Any, given: Any = None) -> list[Reference]:
+    """The harm track levels a policy (a model or a roster patch's mapping) names."""
+    refs: list[Reference] = []
+    for field in ("yield_at", "flee_at"):
+        if given is not None and field not in given:
+            continue
+        level = policy.get(field) if isinstance(policy, dict) else getattr(policy, field)
         if isinstance(level, str) and level != "never":
-            refs.append(((*base, "policy", "yield_at"), "harm_track", level))
+            refs.append(((*base, "policy", field), "harm_track", level))
     return refs
 
 

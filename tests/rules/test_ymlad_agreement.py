@@ -6,7 +6,8 @@ homogeneous (chi-square test of the two count tables), rejecting only at p < 1e-
 mean rounds must agree within five standard errors. The fights cover every style and
 transition: missile with running up and a charge, formation against melee, closing in,
 disengaging and grappling, stunning, armour against slashing and pummeling, thresholds 1 and
-3, yielding, and a 3-vs-2 group fight with group bonuses and limits.
+3, yielding, a 3-vs-2 group fight with group bonuses and limits, and group fights with target
+policies, side defaults, running away, morale and parting blows, and formation rows.
 """
 
 from __future__ import annotations
@@ -83,8 +84,43 @@ FIGHTS = {
                 member(weapon="poleaxe", skills={"melee": 5, "close": 3}, feels_pain=False),
                 member(weapon="spear", shield="medium", skills={"formation": 4, "melee": 3},
                        policy={"style": "formation", "charge": True})]}]},
+    # Issue 7: target policies, side defaults, running away, morale, parting blows.
+    "group_policies_3_vs_2": {
+        "name": "three against two, policies", "ruleset": "ymlad", "max_rounds": 40,
+        "distance": 20,
+        "sides": [
+            {"name": "a", "policy": {"target": "spread", "flee_at": "wounded"},
+             "morale": {"breaks_at": 0.6}, "members": [
+                member(count=2, off_hand="dagger", weapon="saber"),
+                member(missile="sling_lead", weapon="saber", skills={"missile": 4, "melee": 2},
+                       policy={"style": "missile", "target": "weakest"})]},
+            {"name": "b", "height": 1, "policy": {"target": "weakest"},
+             "morale": {"breaks_at": 0.5}, "members": [
+                member(weapon="poleaxe", skills={"melee": 5, "close": 3},
+                       policy={"target": "dangerous", "yield_at": "wounded"}),
+                member(weapon="spear", shield="medium", skills={"formation": 4, "melee": 3},
+                       policy={"style": "formation", "charge": True, "target": "random"})]}]},
+    # Formation rows (pikes through the front), a fixed target list, nearest, one parting
+    # blow, a close-combat fighter who must disengage to run.
+    "group_rows_4_vs_3": {
+        "name": "rows", "ruleset": "ymlad", "max_rounds": 40, "distance": 8,
+        "rules": {"parting_blows": "one"},
+        "sides": [
+            {"name": "a", "morale": {"breaks_at": 0.5}, "members": [
+                member(name="shield", count=2, weapon="spear", shield="medium",
+                       skills={"formation": 4}, policy={"style": "formation"}),
+                member(name="pike", count=2, weapon="pike", skills={"formation": 4}, row=2,
+                       policy={"style": "formation", "target": "nearest"})]},
+            {"name": "b", "policy": {"target": "fixed", "targets": ["shield#2"]},
+             "members": [
+                member(count=2, weapon="battle_sword", shield="medium",
+                       policy={"flee_at": "wounded"}),
+                member(name="wrestler", body="large", weapon="fist", armour=[],
+                       skills={"melee": 4, "close": 5},
+                       policy={"style": "close", "harm": "grapple", "target": "first",
+                               "flee_at": "hurt"})]}]},
 }
-GROUPS = {"group_3_vs_2"}
+GROUPS = {"group_3_vs_2", "group_policies_3_vs_2", "group_rows_4_vs_3"}
 
 
 def homogeneous(a: np.ndarray, b: np.ndarray) -> float:

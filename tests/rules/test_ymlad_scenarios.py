@@ -191,8 +191,9 @@ def test_start_distance_top_level_and_per_side():
 def test_runners_close_and_shooters_hold():
     fight = compiled(duel({"missile": "javelin", "policy": {"style": "missile"}}, {},
                           distance=40))
-    state = kernel.start(fight, 4, np.random.default_rng(0))
-    target = kernel.choose_targets(fight.static, state, state.status == STANDING)
+    rng = np.random.default_rng(0)
+    state = kernel.start(fight, 4, rng)
+    target = kernel.choose_targets(fight.static, state, state.status == STANDING, rng).goal
     moved = kernel.move(fight.static, state, target, state.status == STANDING)
     # The thrower walks in towards javelin range (60 m: already there) and stands; the
     # other runs his 10 m.
@@ -264,10 +265,11 @@ def test_reference_groups_the_attackers_on_a_loner():
                       "sides": [{"name": "pack", "members": [{"count": 8}]},
                                 {"name": "loner", "members": [{}]}]})
     combat = ref.start_combat(fight)
-    for me in combat.fighters:
-        me.target = ref.choose_target(me, combat)
+    ref.choose_targets(combat, np.random.default_rng(0))
     ref.group_attackers(combat)
     pack = combat.fighters[:8]
-    assert [m.allowed for m in pack] == [True] * 6 + [False] * 2   # at most six
+    assert [m.target for m in pack] == [8] * 6 + [None] * 2       # at most six; two wait
+    assert [m.allowed for m in pack] == [True] * 6 + [False] * 2
     assert [m.bonus for m in pack[:6]] == [0, 1, 2, 3, 4, 5]       # +1, +2, ...
+    assert [m.angle for m in pack[:6]] == [0, 0, 0, 1, 1, 2]       # front, flanks, rear
     assert combat.fighters[8].flanked                              # more than three

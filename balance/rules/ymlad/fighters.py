@@ -9,14 +9,15 @@ the standard library and ``balance.errors`` here: the scenario is read by attrib
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, NoReturn
 
 import numpy as np
 
 from balance.engine.distance import start_positions
-from balance.errors import OptionError
+from balance.engine.targeting import FIRST, POLICIES
+from balance.errors import OptionError, closest
 from balance.rules.ymlad.tables import (
     ANGLE,
     BEST,
@@ -25,6 +26,8 @@ from balance.rules.ymlad.tables import (
     CLOSE,
     DUAL_WIELD_BONUS,
     FORMATION,
+    FROM_FRONT,
+    FROM_SIDE,
     GRAPPLE,
     HEIGHT_BONUS,
     LIGHT_CONTACT,
@@ -150,6 +153,13 @@ class Fighter:
     flanks_secured: bool
     speed: float
     reach: int
+    # Group fights (docs/rules/ymlad.md, Group fights).
+    target: int = FIRST                 # target policy (balance.engine.targeting)
+    priority: tuple[int, ...] = ()      # fixed policy: rank of each fighter in its list
+    flee_at: int = NEVER                # harm at which the fighter runs away
+    row: int = 1                        # formation row (1 the front)
+    flank_angle: int = -1               # resistance penalty from the side / rear (by vision)
+    rear_angle: int = -2
 
 
 @dataclass(frozen=True)
@@ -157,6 +167,7 @@ class YmladRules:
     hardness: bool = True
     contact: float = 2.0
     room_to_retreat: bool = True
+    parting_blows: str = "all"      # who strikes at a fighter running away: all, one, none
 
 
 @dataclass(frozen=True)
@@ -168,6 +179,7 @@ class YmladFight:
     rules: YmladRules
     max_rounds: int
     side_distance: tuple[float, ...] = ()
+    breaks_at: tuple[float | None, ...] = ()     # per side: share down at which it flees
 
     @property
     def n(self) -> int:
@@ -233,6 +245,25 @@ def resistance(f: Fighter, style: int) -> int:
     return base + f.angle + f.light_contact + f.encumbrance + f.resistance_bonus[style]
 
 
+def angled_resistance(f: Fighter, style: int, angle: int) -> int:
+    """Resistance to a contact attack from the front, a flank or the rear (seed, Angle: -1
+    from the side, -2 from behind, less for sideways or all-round vision; the shield only
+    counts against foes in front). A fighter set at an angle (``angle:``) keeps the worse."""
+    if angle == FROM_FRONT:
+        return resistance(f, style)
+    penalty = f.flank_angle if angle == FROM_SIDE else f.rear_angle
+    return resistance(replace(f, angle=min(f.angle, penalty), shield=0), style)
+
+
+def danger(f: Fighter) -> int:
+    """How dangerous a fighter looks (lab, for the ``dangerous`` target policy): its skirmish
+    effort in its preferred style plus the harm effort of its weapon's best subtype."""
+    style = f.style if f.style != MISSILE or f.missile is not None else f.contact_style
+    w = f.harm[style]
+    best = max(w.slashing, w.piercing, w.pummeling)
+    return effort(f, style) + harm_effort(f.body_harm, f.strength if w.strength else 0, best)
+
+
 def height_bonus(attacker: Fighter, defender: Fighter, style: int) -> int:
     """Seed, Height: +1 fighting down, -1 fighting up; not in close combat."""
     if style == CLOSE or attacker.height == defender.height:
@@ -290,20 +321,52 @@ def harm_margin(a: Fighter, d: Fighter, style: int, band: int = 0, charge: bool 
 def compile_fight(scenario: Any, tables: Any) -> YmladFight:
     """Turn a validated ``YmladScenario`` and its resolved tables into a :class:`YmladFight`."""
     r = scenario.rules
-    specs = scenario.fighters(tables)
+    specs = scenario.members(tables)
     if len(specs) > MAX_FIGHTERS:
         raise OptionError(f"a Ymlad fight holds at most {MAX_FIGHTERS} fighters (places are "
                           f"int8 in the kernel); this one has {len(specs)}")
-    fighters = tuple(_fighter(side, name, spec, scenario, tables) for side, name, spec in specs)
+    names = [name for _, name, _, _ in specs]
+    sides = [side for side, _, _, _ in specs]
+    fighters = tuple(
+        replace(_fighter(side, name, spec, scenario, tables), row=member.row,
+                priority=_priority(name, spec.policy, names, sides, side))
+        for side, name, spec, member in specs)
     distances = tuple(scenario.distance if s.distance is None else s.distance
                       for s in scenario.sides)
     return YmladFight(
         fighters=fighters,
         side_names=tuple(s.name for s in scenario.sides),
-        rules=YmladRules(r.hardness, r.contact, r.room_to_retreat),
+        rules=YmladRules(r.hardness, r.contact, r.room_to_retreat, r.parting_blows),
         max_rounds=scenario.max_rounds,
         side_distance=distances,
+        breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
     )
+
+
+def _priority(name: str, policy: Any, names: list[str], sides: list[int],
+              side: int) -> tuple[int, ...]:
+    """Rank of every fighter in a ``fixed`` policy's ``targets`` list (unlisted: after all).
+
+    A name is a fighter's display name, or a member's name shared by its ``count`` copies
+    (``Skeleton warrior`` names ``Skeleton warrior#1`` ... alike). Other policies: all 0.
+    """
+    if policy.target != "fixed":
+        return (0,) * len(names)
+    if not policy.targets:
+        _fail(name, "target: fixed needs the foes' names in policy.targets")
+    base = [n.rsplit("#", 1)[0] if "#" in n else n for n in names]
+    rank = [len(policy.targets)] * len(names)
+    for k, wanted in reversed(list(enumerate(policy.targets))):
+        hits = [j for j in range(len(names)) if wanted in (names[j], base[j])]
+        if not hits:
+            near = closest(wanted, sorted(set(names) | set(base)))
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            _fail(name, f"policy.targets names {wanted!r}, who is not in this fight{hint}")
+        if all(sides[j] == side for j in hits):
+            _fail(name, f"policy.targets names {wanted!r}, who is on its own side")
+        for j in hits:
+            rank[j] = k
+    return tuple(rank)
 
 
 def _fail(name: str, message: str) -> NoReturn:
@@ -408,14 +471,22 @@ def _fighter(side_index: int, name: str, spec: Any, scenario: Any, tables: Any) 
         feels_pain=spec.feels_pain, stunnable=spec.stunnable, threshold=threshold,
         penalty_at=track["penalty_at"], penalty=track["penalty"], down_at=track["down_at"],
         dead_at=track["dead_at"],
-        yield_at=NEVER if policy.yield_at == "never" else
-        level_reached_at(tables.harm_track[policy.yield_at].above, threshold),
+        yield_at=_level(policy.yield_at, tables, threshold),
+        flee_at=_level(policy.flee_at, tables, threshold), target=POLICIES[policy.target],
+        flank_angle=ANGLE[spec.vision]["side"], rear_angle=ANGLE[spec.vision]["rear"],
         style=style, contact_style=contact_style, harm_subtype=subtype, harm_kind=kind,
         far=far, keep_at=policy.keep_at, charge=policy.charge, polearm=main.polearm,
         flanks_secured=side.flanks_secured,
         speed=body.speed if spec.speed is None else spec.speed,
         reach=body.reach + main.reach,
     )
+
+
+def _level(level: str, tables: Any, threshold: int) -> int:
+    """Harm at which a policy's harm track ``level`` is reached (``never``: never)."""
+    if level == "never":
+        return NEVER
+    return level_reached_at(tables.harm_track[level].above, threshold)
 
 
 def _per_style(bonus: Any) -> tuple[int, int, int, int]:

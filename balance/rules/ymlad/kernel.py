@@ -17,30 +17,39 @@ import numpy as np
 from balance.dice import drift
 from balance.engine.distance import CLOSE as MOVE_CLOSE
 from balance.engine.distance import HOLD, KEEP_DISTANCE, step
+from balance.engine.morale import broken_sides, flee
 from balance.engine.state import TrialState
-from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
-from balance.engine.targeting import NO_TARGET, first_standing_foe
+from balance.engine.status import DEAD, FLED, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.ymlad.fighters import (
     YmladFight,
+    angled_resistance,
     effort,
     harm_margin,
     height_bonus,
-    resistance,
+)
+from balance.rules.ymlad.groups import (
+    CONTACT_EPS,
+    Choice,
+    Layout,
+    Ring,
+    choose,
+    gather,
+    layout_of,
+    ring_of,
 )
 from balance.rules.ymlad.tables import (
     CLOSE,
     DISENGAGE_BONUS,
     FORMATION,
     FORMATION_FRONT,
+    FROM_REAR,
     GRAPPLE,
     MELEE,
     MISSILE,
     STUN,
     WOUND,
-    may_join,
 )
 
-CONTACT_EPS = 1e-3      # positions are float32: "within reach" allows for rounding
 CHARGE_KEY = 32         # initiative key step per point of reach in a charge round
 
 
@@ -52,7 +61,7 @@ class Static:
     side_of: np.ndarray          # (c,) int8
     duel: bool                   # two fighters on two sides: targets never change
     effort: np.ndarray           # (4, c, c) int16: [style, attacker, defender], height in
-    resistance: np.ndarray       # (4, c) int16
+    resistance: np.ndarray       # (4, 3, c) int16: [style, angle of attack, defender]
     margin: np.ndarray           # (4, 3, c, c) int16: harm margin [style, range band, a, d]
     charge_margin: np.ndarray    # (4, c, c) int16: the same in a charge round
     kind: np.ndarray             # (4, c, c) int8: WOUND, STUN or GRAPPLE
@@ -83,20 +92,25 @@ class Static:
     charge: np.ndarray           # (c,) bool
     contact: float
     room: bool
+    parting: str                 # rules.parting_blows: all, one, none
     start: np.ndarray            # (c,) float32
+    groups: Layout               # target policies, fixed lists, rows (groups.py)
+    flee_at: np.ndarray          # (c,) int16 harm at which the fighter runs away
+    breaks_at: tuple[float | None, ...]   # per side (None: never breaks)
 
 
 def static_of(fight: YmladFight) -> Static:
     """Tabulate the formulas of ``fighters.py`` for every style and pair."""
     fs, c, hard = fight.fighters, fight.n, fight.rules.hardness
     eff = np.zeros((4, c, c), dtype=np.int16)
-    res = np.zeros((4, c), dtype=np.int16)
+    res = np.zeros((4, 3, c), dtype=np.int16)
     margin = np.zeros((4, 3, c, c), dtype=np.int16)
     charge = np.zeros((4, c, c), dtype=np.int16)
     kind = np.zeros((4, c, c), dtype=np.int8)
     for style in range(4):
         for d, fd in enumerate(fs):
-            res[style, d] = resistance(fd, style)
+            for angle in range(3):
+                res[style, angle, d] = angled_resistance(fd, style, angle)
         for a, fa in enumerate(fs):
             if style == MISSILE and fa.missile is None:
                 continue
@@ -138,7 +152,9 @@ def static_of(fight: YmladFight) -> Static:
         moving=col("moving", np.int16), polearm=col("polearm", bool),
         speed=col("speed", np.float32), reach=col("reach", np.int16), charge=col("charge", bool),
         contact=float(fight.rules.contact), room=fight.rules.room_to_retreat,
-        start=fight.start,
+        parting=fight.rules.parting_blows,
+        start=fight.start, groups=layout_of(fight), flee_at=col("flee_at", np.int16),
+        breaks_at=fight.breaks_at or (None,) * len(fight.side_names),
     )
 
 
@@ -155,6 +171,7 @@ class YmladState(TrialState):
     shots: np.ndarray       # int16 missiles left
     reload: np.ndarray      # int8 rounds until the missile weapon is loaded
     charged: np.ndarray     # bool: has charged (once per fight)
+    target: np.ndarray      # int8 last round's target (-1: none), kept until it falls
 
 
 def start(fight: YmladFight, n: int, rng: np.random.Generator) -> YmladState:
@@ -172,6 +189,7 @@ def start(fight: YmladFight, n: int, rng: np.random.Generator) -> YmladState:
         shots=np.repeat(s.shots[:, None], n, axis=1),
         reload=np.zeros((c, n), dtype=np.int8),
         charged=np.zeros((c, n), dtype=bool),
+        target=np.full((c, n), -1, dtype=np.int8),
     )
 
 
@@ -183,36 +201,15 @@ def _gather(arr: np.ndarray, place: np.ndarray, cols: np.ndarray) -> np.ndarray:
 # --- targets and movement ------------------------------------------------------------------
 
 
-def choose_targets(s: Static, state: YmladState, standing: np.ndarray) -> np.ndarray:
-    """(c, n) int8: each fighter's target this round.
-
-    Seed, Close: a fighter in close combat attacks only its partner. Otherwise the first
-    standing foe in scenario order (``first_standing_foe``), except that a foe already within
-    reach comes first (lab: you fight whoever is at your throat; a missile user is run down).
-    """
-    c, n = standing.shape
+def choose_targets(s: Static, state: YmladState, standing: np.ndarray,
+                   rng: np.random.Generator) -> Choice:
+    """This round's targets (groups.py, seed 002 Group fights); a duel needs no choosing."""
     if s.duel:
+        c, n = standing.shape
         target = np.empty((2, n), dtype=np.int8)
         target[0], target[1] = 1, 0
-        return target
-    target = first_standing_foe(state.side, state.who, standing, s.n_sides)
-    cols = np.arange(n)
-    reach = s.contact + CONTACT_EPS
-    for f in range(c):
-        t = target[f]
-        need = standing[f] & (t >= 0)
-        need &= np.abs(state.pos[f] - _gather(state.pos, np.maximum(t, 0), cols)) > reach
-        if not need.any():
-            continue
-        best = np.full(n, NO_TARGET, dtype=np.int8)
-        for g in range(c - 1, -1, -1):
-            if s.side_of[g] == s.side_of[f]:
-                continue
-            near = need & standing[g] & (np.abs(state.pos[f] - state.pos[g]) <= reach)
-            best[near] = g
-        target[f] = np.where(best >= 0, best, t)
-    partner = state.close_with
-    return np.where((partner >= 0) & standing, partner, target).astype(np.int8)
+        return Choice(target, target, np.zeros((c, n), dtype=bool))
+    return choose(s, state, standing, rng)
 
 
 def move(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray) -> np.ndarray:
@@ -270,37 +267,6 @@ def engage_mutual(s: Static, state: YmladState, target: np.ndarray, standing: np
             state.close_with.ravel()[t[ok].astype(np.intp) * n + cols[ok]] = f
 
 
-def attackers_on(s: Static, target: np.ndarray, contact: np.ndarray,
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Seed, Group fights: who may attack in reach, their +1, +2 ... bonus, foes per target.
-
-    Attackers of one target count in scenario order; at most six, twelve with spears or
-    polearms (:func:`may_join`). Returns ``allowed`` (c, n) bool, ``rank`` (c, n) int16 (the
-    group bonus) and ``count`` (c, n) int16 (allowed attackers on each fighter).
-    """
-    c, n = target.shape
-    allowed = np.zeros((c, n), dtype=bool)
-    rank = np.zeros((c, n), dtype=np.int16)
-    plain = np.zeros((c, n), dtype=np.int16)
-    for f in range(c):
-        if not contact[f].any():
-            continue
-        before = np.zeros(n, dtype=np.int16)
-        plain_before = np.zeros(n, dtype=np.int16)
-        for g in range(f):
-            same = allowed[g] & (target[g] == target[f])
-            before += same
-            plain_before += same & ~s.polearm[g]
-        allowed[f] = contact[f] & may_join(plain_before, before, s.polearm[f])
-        rank[f] = before
-        plain[f] = plain_before
-    count = np.zeros((c, n), dtype=np.int16)
-    for f in range(c):
-        for g in range(c):
-            count[f] += allowed[g] & (target[g] == f)
-    return allowed, rank, count
-
-
 # --- the round -----------------------------------------------------------------------------
 
 
@@ -310,10 +276,33 @@ class Round:
 
     target: np.ndarray       # (c, n) int8
     moved: np.ndarray        # (c, n) int8 moving codes
-    allowed: np.ndarray      # (c, n) bool: may attack in reach (group limit)
-    bonus: np.ndarray        # (c, n) int16 group bonus in melee
+    contact: np.ndarray      # (c, n) bool: target within reach and in its front line
+    ring: Ring               # who may strike in contact, ranks, angles (groups.py)
+    rear: np.ndarray         # (c, n) bool: behind its side's front this round
     flanked: np.ndarray      # (c, n) bool: formation broken for this fighter
     charging: np.ndarray     # (c, n) bool
+
+
+def plan_round(s: Static, state: YmladState, rng: np.random.Generator) -> Round:
+    """What is decided before anyone strikes: targets, movement, engagements, charges and the
+    ring of attackers round each fighter."""
+    standing = state.status == STANDING
+    choice = choose_targets(s, state, standing, rng)
+    target, rear = choice.target, choice.rear
+    state.target = target
+    has_target = standing & (target >= 0)
+    reach = s.contact + CONTACT_EPS
+    was_out = np.abs(state.pos - gather(state.pos, target)) > reach
+    moved = move(s, state, choice.goal, standing)
+    in_reach = has_target & (np.abs(state.pos - gather(state.pos, target)) <= reach)
+    contact = in_reach & ~gather(rear, target)
+    engage_mutual(s, state, target, standing, contact & ~rear)
+    # Seed, Charge: on first contact after a run-up; once per fight.
+    charging = s.charge[:, None] & ~state.charged & was_out & contact & ~rear
+    state.charged |= charging
+    ring = ring_of(target, contact, rear, s.polearm)
+    flanked = s.flanked[:, None] | (ring.count > FORMATION_FRONT)
+    return Round(target, moved, contact, ring, rear, flanked, charging)
 
 
 @dataclass
@@ -325,42 +314,36 @@ class Snapshot:
     penalty: np.ndarray
     grapple: np.ndarray
     close_with: np.ndarray
+    changed: list[np.ndarray]    # flat cells the state changed in since they were copied
+
+    FIELDS = ("status", "penalty", "grapple", "close_with")
 
     @classmethod
     def of(cls, state: YmladState) -> Snapshot:
         return cls(state.status.copy(), state.penalty.copy(), state.grapple.copy(),
-                   state.close_with.copy())
+                   state.close_with.copy(), [])
 
     def refresh(self, state: YmladState, where: np.ndarray) -> None:
-        for name in ("status", "penalty", "grapple", "close_with"):
-            np.copyto(getattr(self, name), getattr(state, name), where=where)
+        """Bring trials ``where`` (n,) up to date: only the cells that changed are copied."""
+        if not self.changed:
+            return
+        flat = np.concatenate(self.changed)
+        now = where[flat % where.size]
+        cells = flat[now]
+        for name in self.FIELDS:
+            getattr(self, name).ravel()[cells] = getattr(state, name).ravel()[cells]
+        self.changed = [] if now.all() else [flat[~now]]
 
 
 def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
                round_no: int) -> None:
-    """One round: targets, movement, engagements, then everyone's attack in initiative order."""
+    """One round: targets, movement, engagements, then everyone's attack in initiative order,
+    then yielding, running away and sides breaking."""
     s = fight.static
     c, n = state.status.shape
-    standing = state.status == STANDING
-    target = choose_targets(s, state, standing)
-    has_target = standing & (target >= 0)
-    safe = np.maximum(target, 0)
-    reach = s.contact + CONTACT_EPS
-    was_out = np.abs(state.pos - _gather_rows(state.pos, safe)) > reach
-    moved = move(s, state, target, standing)
-    in_reach = has_target & (np.abs(state.pos - _gather_rows(state.pos, safe)) <= reach)
-    engage_mutual(s, state, target, standing, in_reach)
-    # Seed, Charge: on first contact after a run-up; once per fight.
-    charging = s.charge[:, None] & ~state.charged & was_out & in_reach
-    state.charged |= charging
-    if s.duel:
-        allowed = in_reach
-        bonus = np.zeros((c, n), dtype=np.int16)
-        flanked = np.zeros((c, n), dtype=bool) | s.flanked[:, None]
-    else:
-        allowed, bonus, count = attackers_on(s, target, in_reach)
-        flanked = s.flanked[:, None] | (count > FORMATION_FRONT)
-    rnd = Round(target, moved, allowed, bonus, flanked, charging)
+    rnd = plan_round(s, state, rng)
+    charging = rnd.charging
+    has_target = (state.status == STANDING) & (rnd.target >= 0)
 
     # Seed, Initiative: d20 each round, low acts first, equal acts together. In a charge the
     # longest reach strikes first, initiative only breaking equal reach.
@@ -380,12 +363,7 @@ def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
             idx = np.flatnonzero(acting)
             if idx.size:
                 act(fight, s, state, snap, rnd, f, idx, rng)
-    end_of_round(s, state)
-
-
-def _gather_rows(arr: np.ndarray, place: np.ndarray) -> np.ndarray:
-    """(c, n): ``arr[place[f, i], i]`` for every fighter f and trial i."""
-    return np.take_along_axis(arr, place.astype(np.intp), axis=0)
+    end_of_round(s, state, rnd, rng)
 
 
 def _slots(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -414,14 +392,17 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     flat_t = t * n + idx
     keep = snap.status.ravel()[flat_t] == STANDING
     gap = np.abs(state.pos[f, idx] - state.pos.ravel()[flat_t])
-    in_reach = gap <= s.contact + CONTACT_EPS
+    # Within reach of a foe in its front line (a partner in close combat always is).
+    in_reach = (gap <= s.contact + CONTACT_EPS) & (engaged | ~rnd.rear.ravel()[flat_t])
     # Seed, Missile: a shooter fires when the target is out of reach and within range, the
-    # weapon loaded, and (lab) it did not move this round: aiming takes the round.
+    # weapon loaded, and (lab) it did not move this round: aiming takes the round. From
+    # behind its front it shoots over it.
     shoot = np.zeros(idx.size, dtype=bool)
     if s.shooter[f]:
-        shoot = (~in_reach & (state.shots[f, idx] > 0) & (state.reload[f, idx] == 0)
-                 & (rnd.moved[f, idx] == 0) & (gap <= s.band_max[f]))
-    contact = in_reach & (engaged | rnd.allowed[f, idx])
+        shoot = ((~in_reach | rnd.rear[f, idx]) & (state.shots[f, idx] > 0)
+                 & (state.reload[f, idx] == 0) & (rnd.moved[f, idx] == 0)
+                 & (gap <= s.band_max[f]))
+    contact = in_reach & (engaged | rnd.ring.allowed[f, idx])
     keep &= shoot | contact
     if not keep.all():
         sel = np.flatnonzero(keep)
@@ -431,22 +412,27 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         return
     # The style of this attack, and whether it can do harm.
     t_free = snap.close_with.ravel()[flat_t] < 0
+    through = rnd.ring.through[f, idx] & ~engaged & ~shoot
     pf = s.prefers_formation
     form_f = pf[f] & ~rnd.flanked[f, idx]
     form_t = pf[t] & ~rnd.flanked.ravel()[flat_t]
     formation = ((form_f & form_t) | (form_f & ~pf[t] & s.flanks_secured[f])
-                 | (form_t & ~pf[f] & s.flanks_secured[t]))
+                 | (form_t & ~pf[f] & s.flanks_secured[t]) | through)
     style = np.where(formation, FORMATION, MELEE)
     style = np.where(engaged, CLOSE, style)
     style = np.where(shoot, MISSILE, style).astype(np.intp)
-    closing = ~shoot & ~engaged & s.prefers_close[f] & t_free
+    closing = ~shoot & ~engaged & s.prefers_close[f] & t_free & ~through
     disengaging = engaged & ~s.prefers_close[f]
     harmful = ~closing & ~disengaging
 
-    # Skirmish: effort against resistance, moved by the drift die.
+    # Skirmish: effort against resistance, moved by the drift die. Seed, Group fights: the
+    # second attacker on one fighter +1 melee effort, the third +2 ...; past three they come
+    # from the flanks and the rear (lab, groups.py).
+    contact_style = (style == FORMATION) | (style == MELEE)
+    angle = np.where(contact_style, rnd.ring.angle[f, idx], 0).astype(np.intp)
     eff = s.effort[style, f, t] + snap.penalty[f, idx]
-    res = s.resistance[style, t] + snap.penalty.ravel()[flat_t] * (style != MISSILE)
-    eff = eff + (style == MELEE) * rnd.bonus[f, idx]
+    res = s.resistance[style, angle, t] + snap.penalty.ravel()[flat_t] * (style != MISSILE)
+    eff = eff + (style == MELEE) * rnd.ring.rank[f, idx]
     if disengaging.any() and s.room:
         free = snap.grapple[f, idx] == 0   # seed: only free of grappling harm
         eff = eff + (disengaging & free) * DISENGAGE_BONUS
@@ -464,9 +450,11 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     win = np.flatnonzero(ok & closing)
     if win.size:
         _engage(state, f, idx[win], t[win])
+        snap.changed += [f * n + idx[win], t[win] * n + idx[win]]
     win = np.flatnonzero(ok & disengaging)
     if win.size:
         _release(s, state, f, idx[win], t[win])
+        snap.changed += [f * n + idx[win], t[win] * n + idx[win]]
     win = np.flatnonzero(ok & harmful)
     if win.size:
         idx, t, style, band = idx[win], t[win], style[win], band[win]
@@ -476,7 +464,8 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         harm = np.maximum(m + drift(rng, idx.size), 0)
         hit = np.flatnonzero(harm)
         if hit.size:
-            inflict(s, state, idx[hit], t[hit], s.kind[style[hit], f, t[hit]], harm[hit])
+            snap.changed.append(inflict(s, state, idx[hit], t[hit], s.kind[style[hit], f, t[hit]],
+                                        harm[hit]))
 
 
 def _engage(state: YmladState, f: int, idx: np.ndarray, t: np.ndarray) -> None:
@@ -502,7 +491,7 @@ def _release(s: Static, state: YmladState, f: int, idx: np.ndarray, t: np.ndarra
 
 
 def inflict(s: Static, state: YmladState, idx: np.ndarray, t: np.ndarray, kind: np.ndarray,
-            harm: np.ndarray) -> None:
+            harm: np.ndarray) -> np.ndarray:
     """Put ``harm`` (>= 1) of ``kind`` on fighters ``t`` in trials ``idx``; track and falls.
 
     Seed, Stunning: odd points brief, even long-lasting. Grappling harm is kept apart: it goes
@@ -526,23 +515,25 @@ def inflict(s: Static, state: YmladState, idx: np.ndarray, t: np.ndarray, kind: 
     state.status.ravel()[flat] = new
     fell = np.flatnonzero((old == STANDING) & (new != STANDING))
     if fell.size:
-        _let_go(s, state, flat[fell])
+        return np.concatenate([flat, _let_go(s, state, flat[fell])])
+    return flat
 
 
-def _let_go(s: Static, state: YmladState, flat: np.ndarray) -> None:
+def _let_go(s: Static, state: YmladState, flat: np.ndarray) -> np.ndarray:
     """A fighter who is out lets go: its close-combat partner is free, and the grappling harm
-    it was causing dissolves (seed, Grappling)."""
+    it was causing dissolves (seed, Grappling). Returns the partners' flat cells."""
     n = state.status.shape[1]
     partner = state.close_with.ravel()[flat]
     held = np.flatnonzero(partner >= 0)
     if not held.size:
-        return
+        return held
     flat, partner = flat[held], partner[held].astype(np.intp)
     flat_p = partner * n + flat % n
     state.close_with.ravel()[flat] = -1
     state.close_with.ravel()[flat_p] = -1
     state.grapple.ravel()[flat_p] = 0
     _update_penalty(s, state, flat_p)
+    return flat_p
 
 
 def _update_penalty(s: Static, state: YmladState, flat: np.ndarray) -> None:
@@ -556,11 +547,97 @@ def _update_penalty(s: Static, state: YmladState, flat: np.ndarray) -> None:
     state.penalty.ravel()[flat] = penalty
 
 
-def end_of_round(s: Static, state: YmladState) -> None:
-    """Reloading ticks; then anyone whose harm reached the policy's ``yield_at`` gives up."""
+def end_of_round(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator) -> None:
+    """Reloading ticks; then fighters give up or run away (policy ``yield_at``, ``flee_at``:
+    whichever level comes first on the track, yielding on a tie), and sides whose share of
+    fighters down reached ``morale.breaks_at`` break: everyone of them still standing runs.
+    Lab: nobody yields or runs while no foe stands (the fight is won)."""
     np.maximum(state.reload - 1, 0, out=state.reload, casting="unsafe")
+    standing = state.status == STANDING
     total = state.body + state.brief + state.grapple
-    yields = (state.status == STANDING) & (total >= s.yield_at[:, None])
+    foe_up = _foes_standing(s, state, standing)
+    give_up = total >= s.yield_at[:, None]
+    run = total >= s.flee_at[:, None]
+    runs = standing & foe_up & run & ~(give_up & (s.yield_at <= s.flee_at)[:, None])
+    yields = standing & foe_up & give_up & ~runs
     if yields.any():
         state.status[yields] = YIELDED
         _let_go(s, state, np.flatnonzero(yields.ravel()))
+    if runs.any():
+        run_away(s, state, rnd, runs, rng)
+        state.status[runs & (state.status == STANDING)] = FLED
+    if any(b is not None for b in s.breaks_at):
+        standing = state.status == STANDING
+        broken = broken_sides(state.status, state.side, list(s.breaks_at))
+        up = np.stack([(standing & (state.side == k)).any(axis=0) for k in range(s.n_sides)])
+        broken &= up.sum(axis=0) - up > 0        # only while a foe stands
+        fleeing = standing & np.take_along_axis(broken, state.side.astype(np.intp), axis=0)
+        if fleeing.any():
+            run_away(s, state, rnd, fleeing, rng)
+            flee(state.status, state.side, broken)
+
+
+def _foes_standing(s: Static, state: YmladState, standing: np.ndarray) -> np.ndarray:
+    """(c, n) bool: does some foe of each fighter still stand?"""
+    up = np.stack([(standing & (state.side == k)).any(axis=0) for k in range(s.n_sides)])
+    return (up.sum(axis=0) - np.take_along_axis(up, state.side.astype(np.intp), axis=0)) > 0
+
+
+def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray,
+             rng: np.random.Generator) -> None:
+    """Fighters ``who`` (c, n) turn to run, in scenario order (lab; the seed gives no free
+    attacks, docs/rules/ymlad.md, Running away):
+
+    * one held in close combat must first disengage (seed, Close: a harmless close-combat
+      attack, +4 with room to retreat and free of grappling harm); failing, it is pinned and
+      gives up (yielded);
+    * then each foe that attacked it in the front line this round, still standing and not in
+      close combat, strikes once at its back: a melee attack from the rear (seed, Angle: -2,
+      no shield), no group bonus (``rules.parting_blows``: ``all``; ``one``: only the first
+      of them in scenario order; ``none``).
+
+    Whoever is still standing afterwards gets away; the caller marks them.
+    """
+    c, n = state.status.shape
+    for f in range(c):
+        idx = np.flatnonzero(who[f] & (state.status[f] == STANDING))
+        if not idx.size:
+            continue
+        held = np.flatnonzero(state.close_with[f, idx] >= 0)
+        if held.size:
+            i = idx[held]
+            p = state.close_with[f, i].astype(np.intp)
+            eff = s.effort[CLOSE, f, p] + state.penalty[f, i]
+            if s.room:
+                eff = eff + (state.grapple[f, i] == 0) * DISENGAGE_BONUS
+            res = s.resistance[CLOSE, 0, p] + state.penalty.ravel()[p * n + i]
+            ok = eff - res + drift(rng, i.size) >= 0
+            if ok.any():
+                _release(s, state, f, i[ok], p[ok])
+            if not ok.all():
+                pinned = i[~ok]
+                state.status[f, pinned] = YIELDED
+                _let_go(s, state, f * n + pinned)
+        if s.parting == "none":
+            continue
+        struck = np.zeros(idx.size, dtype=bool)     # (rules.parting_blows: one) already hit at
+        for g in range(c):
+            eligible = (rnd.ring.ring[g, idx] & (rnd.target[g, idx] == f)
+                        & (state.status[g, idx] == STANDING) & (state.close_with[g, idx] < 0)
+                        & (state.status[f, idx] == STANDING) & ~struck)
+            if s.parting == "one":
+                struck |= eligible
+            hit = idx[eligible]
+            if not hit.size:
+                continue
+            eff = s.effort[MELEE, g, f] + state.penalty[g, hit]
+            res = s.resistance[MELEE, FROM_REAR, f] + state.penalty[f, hit]
+            ok = eff - res + drift(rng, hit.size) >= 0
+            hit = hit[ok]
+            if not hit.size:
+                continue
+            harm = np.maximum(s.margin[MELEE, 0, g, f] + drift(rng, hit.size), 0)
+            landed = np.flatnonzero(harm)
+            if landed.size:
+                inflict(s, state, hit[landed], np.full(landed.size, f),
+                        np.full(landed.size, s.kind[MELEE, g, f]), harm[landed])

@@ -9,14 +9,36 @@ here literally, one d6 at a time.
 
 from __future__ import annotations
 
+import math
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from balance.engine.status import DEAD, DRAW, STANDING, UNCONSCIOUS, YIELDED, TrialOutcome
+from balance.engine.status import (
+    DEAD,
+    DRAW,
+    FLED,
+    STANDING,
+    UNCONSCIOUS,
+    YIELDED,
+    TrialOutcome,
+)
+from balance.engine.targeting import (
+    DANGEROUS,
+    FIRST,
+    FIXED,
+    NEAREST,
+    RANDOM,
+    SPREAD,
+    WEAKEST,
+)
 from balance.rules.ymlad.fighters import (
     Fighter,
     YmladFight,
+    angled_resistance,
+    danger,
     effort,
     harm_margin,
     height_bonus,
@@ -28,16 +50,20 @@ from balance.rules.ymlad.tables import (
     DISENGAGE_BONUS,
     FORMATION,
     FORMATION_FRONT,
+    FROM_FRONT,
+    FROM_REAR,
     GRAPPLE,
+    GROUP_LIMIT,
     MELEE,
     MISSILE,
+    POLEARM_GROUP_LIMIT,
     STUN,
     WOUND,
     group_bonus,
     harm_done,
     margin,
-    may_join,
     range_band,
+    ring_angle,
     stun_split,
     succeeds,
 )
@@ -86,13 +112,24 @@ class FighterState:
     close_with: int | None = None
     reload: int = 0
     charged: bool = False
+    target: int | None = None   # kept from round to round until it falls
     # This round (decided before anyone acts).
-    target: int | None = None
+    goal: int | None = None     # whom it moves towards (its target, else the first foe)
+    current: int | None = None  # last round's target, if it may keep it
+    hasty: bool = False         # takes a foe within reach first
+    rear: bool = False          # behind its side's front
     moved: int = 0
     charging: bool = False
-    allowed: bool = False
-    bonus: int = 0
+    contact: bool = False       # its target is within reach and in the foe's front line
+    ring: bool = False          # attacks from the front line ...
+    through: bool = False       # ... or from a rear row with a spear or polearm
+    bonus: int = 0              # its rank among its target's attackers
+    angle: int = FROM_FRONT
     flanked: bool = False
+
+    @property
+    def allowed(self) -> bool:
+        return self.ring or self.through
 
     @property
     def standing(self) -> bool:
@@ -140,19 +177,126 @@ def snapshot(combat: Combat) -> Snapshot:
                     tuple(f.grapple for f in fs), tuple(f.close_with for f in fs))
 
 
-# --- 1. targets -------------------------------------------------------------------------------
+# --- 1. rows and targets -----------------------------------------------------------------------
 
 
-def choose_target(me: FighterState, combat: Combat) -> int | None:
-    """Seed, Close: in close combat only the partner. Otherwise the first foe in scenario
-    order within reach, else the first standing foe (lab; group targeting comes later)."""
-    if me.close_with is not None:
-        return me.close_with
-    foes = [o for o in combat.fighters if o.fighter.side != me.fighter.side and o.standing]
-    if not foes:
-        return None
-    near = [o for o in foes if abs(o.pos - me.pos) <= combat.reach]
-    return (near or foes)[0].index
+def mark_rows(combat: Combat) -> None:
+    """Lab reading of the seed's formation rows: a side's front is as wide as its first row;
+    its standing fighters, by row and then scenario order, fill the front and the rest stand
+    behind, stepping up as the front falls. A side all in one row has no rear."""
+    fs = combat.fighters
+    for me in fs:
+        me.rear = False
+    for side in {me.fighter.side for me in fs}:
+        mine = [me for me in fs if me.fighter.side == side]
+        if len({me.fighter.row for me in mine}) < 2:
+            continue
+        front_row = min(me.fighter.row for me in mine)
+        width = sum(1 for me in mine if me.fighter.row == front_row)
+        up = sorted((me for me in mine if me.standing), key=lambda m: (m.fighter.row, m.index))
+        for place, me in enumerate(up):
+            me.rear = place >= width
+
+
+def is_foe(me: FighterState, other: FighterState) -> bool:
+    return other.fighter.side != me.fighter.side
+
+
+def in_front(other: FighterState) -> bool:
+    """Can be fought in contact: standing, and not behind its side's front."""
+    return other.standing and not other.rear
+
+
+def choose_targets(combat: Combat, rng: np.random.Generator) -> None:
+    """Seed, Group fights, as the lab reads it (docs/rules/ymlad.md):
+
+    * in close combat, only the partner (seed, Close);
+    * a missile user with shots and no foe in reach (or behind its own front) shoots at any
+      standing foe, any number on one target;
+    * everyone else picks a foe in the front line: at most six on one (a close-combat partner
+      counting), twelve when those past six wield spears or polearms; behind the front only
+      spears and polearms reach; the others wait;
+    * targets are kept until they fall; ``first`` (and a missile user run down) takes a foe in
+      reach before any other, and gives up a target out of reach for one within it.
+    """
+    fs = combat.fighters
+    mark_rows(combat)
+    shooters, fighters = [], []
+    for me in fs:
+        previous, me.target, me.current = me.target, None, None
+        if not me.standing:
+            continue
+        if me.close_with is not None:
+            me.target = me.close_with
+            continue
+        foe_near = any(is_foe(me, o) and in_front(o) and in_reach(me, o, combat) for o in fs)
+        run_down = me.shooter and foe_near and not me.rear
+        me.hasty = me.fighter.target == FIRST or run_down
+        if previous is not None:
+            old = fs[previous]
+            keeps_near = in_front(old) and in_reach(me, old, combat)
+            if not (me.hasty and foe_near and not keeps_near):
+                me.current = previous
+        if me.shooter and not run_down:
+            shooters.append(me)
+        elif not me.rear or me.fighter.polearm:
+            fighters.append(me)
+    engaged = {o.index: int(o.close_with is not None) for o in fs}
+    assign(fighters, in_front, lambda o: GROUP_LIMIT - engaged[o.index], combat, rng)
+    first_pass = Counter(me.target for me in fighters if me.target is not None)
+    waiting = [me for me in fighters if me.target is None and me.fighter.polearm]
+    assign(waiting, in_front, lambda o: POLEARM_GROUP_LIMIT - engaged[o.index]
+           - first_pass[o.index], combat, rng)
+    assign(shooters, lambda o: o.standing, None, combat, rng)
+    for me in fs:
+        me.goal = me.target
+        if me.standing and me.target is None:
+            foes = [o for o in fs if is_foe(me, o) and o.standing]
+            me.goal = foes[0].index if foes else None
+
+
+def assign(choosers: list[FighterState], can_target: Callable[[FighterState], bool],
+           cap: Callable[[FighterState], int] | None, combat: Combat,
+           rng: np.random.Generator) -> None:
+    """Choosers keep their targets while those can be targeted and are under their cap (in
+    scenario order); then the others pick, in scenario order, under their policies."""
+    fs = combat.fighters
+    count: Counter[int] = Counter()
+
+    def room(o: FighterState) -> bool:
+        return cap is None or count[o.index] < cap(o)
+
+    for me in choosers:
+        if me.current is not None and can_target(fs[me.current]) and room(fs[me.current]):
+            me.target = me.current
+            count[me.current] += 1
+    for me in choosers:
+        if me.target is not None:
+            continue
+        foes = [o for o in fs if is_foe(me, o) and can_target(o) and room(o)]
+        if me.hasty:
+            foes = [o for o in foes if in_reach(me, o, combat)] or foes
+        if foes:
+            me.target = pick(me, foes, count, rng)
+            count[me.target] += 1
+
+
+def pick(me: FighterState, foes: list[FighterState], count: Counter,
+         rng: np.random.Generator) -> int:
+    """The foe ``me``'s policy picks; ties go to scenario order."""
+    policy = me.fighter.target
+    if policy == RANDOM:
+        return foes[int(rng.integers(len(foes)))].index
+    keys: dict[int, Callable[[FighterState], object]] = {
+        FIRST: lambda o: 0,
+        WEAKEST: lambda o: o.fighter.down_at - o.harm,       # fewest points left standing
+        DANGEROUS: lambda o: -(danger(o.fighter) + o.penalty),
+        NEAREST: lambda o: abs(o.pos - me.pos),
+        SPREAD: lambda o: count[o.index],
+        FIXED: lambda o: me.fighter.priority[o.index],
+    }
+    key = keys[policy]
+    return min(foes, key=lambda o: (key(o), o.index)).index
 
 
 # --- 2. movement ------------------------------------------------------------------------------
@@ -180,9 +324,9 @@ def move_all(combat: Combat) -> None:
     """Everyone moves in scenario order (lab), so two runners meet rather than pass."""
     for me in combat.fighters:
         me.moved = 0
-        if not me.standing or me.target is None or me.close_with is not None:
+        if not me.standing or me.goal is None or me.close_with is not None:
             continue
-        foe = combat.fighters[me.target]
+        foe = combat.fighters[me.goal]
         distance = movement(me, foe, combat)
         direction = 1.0 if foe.pos >= me.pos else -1.0
         me.pos += direction * distance
@@ -204,25 +348,28 @@ def engage_both_close(combat: Combat) -> None:
             continue
         other = combat.fighters[me.target]
         if (me.close_with is None and other.close_with is None and other.target == me.index
-                and other.fighter.contact_style == CLOSE and in_reach(me, other, combat)):
+                and other.fighter.contact_style == CLOSE and me.contact and not me.rear):
             me.close_with, other.close_with = other.index, me.index
 
 
 def group_attackers(combat: Combat) -> None:
-    """Seed, Group fights: in scenario order, at most six attack one fighter in reach (twelve
-    with spears or polearms); the second gets +1 melee effort, the third +2, and so on. A
-    fighter facing more than three is outflanked: no formation fighting for it."""
+    """Seed, Group fights: the attackers on one fighter, counted in scenario order: the second
+    gets +1 melee effort, the third +2, and so on; the first three come from the front, the
+    next two from the flanks, any more from behind (lab). A fighter facing more than three is
+    outflanked: no formation fighting for it. Attackers from a rear row reach through their
+    front and are not in the ring."""
     fs = combat.fighters
     for me in fs:
-        me.allowed, me.bonus = False, 0
-        if not me.standing or me.target is None or not in_reach(me, fs[me.target], combat):
-            continue
-        before = [o for o in fs[: me.index] if o.allowed and o.target == me.target]
-        plain = [o for o in before if not o.fighter.polearm]
-        me.allowed = bool(may_join(len(plain), len(before), me.fighter.polearm))
-        me.bonus = group_bonus(len(before))
+        t = fs[me.target] if me.standing and me.target is not None else None
+        me.contact = t is not None and in_reach(me, t, combat) and not t.rear
+        me.ring = me.contact and not me.rear
+        me.through = me.contact and me.rear and me.fighter.polearm
     for me in fs:
-        facing = sum(1 for o in fs if o.allowed and o.target == me.index)
+        rank = sum(1 for o in fs[: me.index] if o.ring and o.target == me.target)
+        me.bonus = group_bonus(rank) if me.ring else 0
+        me.angle = ring_angle(rank) if me.ring else FROM_FRONT
+    for me in fs:
+        facing = sum(1 for o in fs if o.ring and o.target == me.index)
         me.flanked = me.fighter.flanked or facing > FORMATION_FRONT
 
 
@@ -267,23 +414,30 @@ def act(me: FighterState, combat: Combat, snap: Snapshot, rng: np.random.Generat
     foe = combat.fighters[t]
     f = me.fighter
     gap = abs(me.pos - foe.pos)
-    near = gap <= combat.reach
-    shoot = (not near and me.shooter and me.reload == 0 and me.moved == 0
+    near = gap <= combat.reach and (engaged or not foe.rear)   # a rear row is out of reach
+    # From behind its own front a missile user shoots over it.
+    shoot = ((not near or me.rear) and me.shooter and me.reload == 0 and me.moved == 0
              and gap <= f.missile.max)
     if not shoot and not (near and (engaged or me.allowed)):
         return
+    through = me.through and not engaged and not shoot
     if shoot:
         style = MISSILE
     elif engaged:
         style = CLOSE
+    elif through:
+        style = FORMATION     # lab: a rear row reaches through its front in formation style
     else:
         style = pair_style(me, foe)
     closing = not shoot and not engaged and f.contact_style == CLOSE \
-        and snap.close_with[t] is None
+        and snap.close_with[t] is None and not through
     disengaging = engaged and f.contact_style != CLOSE
 
     e = effort(f, style) + height_bonus(f, foe.fighter, style) + snap.penalty[me.index]
-    r = resistance(foe.fighter, style)
+    # Seed, Group fights and Angle: the fourth and fifth on a fighter come at its flanks,
+    # any more from behind (lab).
+    angle = me.angle if style in (FORMATION, MELEE) else FROM_FRONT
+    r = angled_resistance(foe.fighter, style, angle)
     if style != MISSILE:
         r += snap.penalty[t]   # missile resistance holds no skill, so no harm penalty
     if style == MELEE:
@@ -359,33 +513,110 @@ def let_go(out: FighterState, combat: Combat) -> None:
 
 def play_round(combat: Combat, rng: np.random.Generator) -> None:
     fs = combat.fighters
-    for me in fs:
-        me.target = choose_target(me, combat) if me.standing else None
+    choose_targets(combat, rng)
     was_out = {me.index: me.target is not None and not in_reach(me, fs[me.target], combat)
                for me in fs}
     move_all(combat)
+    group_attackers(combat)
     engage_both_close(combat)
     for me in fs:
         me.charging = (me.fighter.charge and not me.charged and me.standing and was_out[me.index]
-                       and me.target is not None and in_reach(me, fs[me.target], combat))
+                       and me.contact and not me.rear)
         me.charged |= me.charging
-    group_attackers(combat)
     for group in initiative(combat, any(me.charging for me in fs), rng):
         snap = snapshot(combat)
         for i in group:
             if snap.status[i] == STANDING and fs[i].target is not None:
                 act(fs[i], combat, snap, rng)
-    end_of_round(combat)
+    end_of_round(combat, rng)
 
 
-def end_of_round(combat: Combat) -> None:
-    """Reloading ticks; fighters whose harm reached their ``yield_at`` give up."""
-    for me in combat.fighters:
+def end_of_round(combat: Combat, rng: np.random.Generator) -> None:
+    """Reloading ticks. Then, while some foe still stands, fighters whose harm reached their
+    ``yield_at`` give up and those at their ``flee_at`` run away (the lower level first; a
+    tie yields); then each side whose share of fighters down reached its ``breaks_at``
+    breaks and all of it still standing runs."""
+    fs = combat.fighters
+    for me in fs:
         me.reload = max(me.reload - 1, 0)
-    for me in combat.fighters:
-        if me.standing and me.harm >= me.fighter.yield_at:
-            me.status = YIELDED
-            let_go(me, combat)
+    yields, runs = [], []
+    for me in fs:
+        if not me.standing or not any(is_foe(me, o) and o.standing for o in fs):
+            continue
+        f = me.fighter
+        give_up, run = me.harm >= f.yield_at, me.harm >= f.flee_at
+        if run and not (give_up and f.yield_at <= f.flee_at):
+            runs.append(me)
+        elif give_up:
+            yields.append(me)
+    for me in yields:
+        me.status = YIELDED
+        let_go(me, combat)
+    run_away(runs, combat, rng)
+    for me in runs:
+        if me.standing:
+            me.status = FLED
+    broken = [side for side, limit in enumerate(combat.fight.breaks_at)
+              if limit is not None and side_breaks(side, limit, combat)]
+    fleeing = [me for me in fs if me.standing and me.fighter.side in broken]
+    run_away(fleeing, combat, rng)
+    for me in fleeing:
+        if me.standing:
+            me.status = FLED
+
+
+def side_breaks(side: int, limit: float, combat: Combat) -> bool:
+    """A side breaks once the share of its fighters down reaches ``limit``, while a foe
+    stands (``balance.engine.morale``)."""
+    mine = [me for me in combat.fighters if me.fighter.side == side]
+    down = sum(1 for me in mine if not me.standing)
+    foes_up = any(me.standing for me in combat.fighters if me.fighter.side != side)
+    return foes_up and down >= math.ceil(limit * len(mine) - 1e-9)
+
+
+def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generator) -> None:
+    """Fighters turn to run, in scenario order (lab; the seed gives no free attacks). One held
+    in close combat must disengage first (seed, Close: +4 with room to retreat and free of
+    grappling harm), or it is pinned and gives up. Then every foe that attacked it from the
+    front line this round, still standing and not in close combat, strikes once at its back:
+    a melee attack from the rear (seed, Angle), no group bonus; ``rules.parting_blows: one``
+    lets only the first of them strike, ``none`` nobody."""
+    fs = combat.fighters
+    rules = combat.fight.rules
+    for me in fleers:
+        if not me.standing:
+            continue
+        if me.close_with is not None:
+            partner = fs[me.close_with]
+            e = effort(me.fighter, CLOSE) + me.penalty
+            if rules.room_to_retreat and me.grapple == 0:
+                e += DISENGAGE_BONUS
+            r = resistance(partner.fighter, CLOSE) + partner.penalty
+            if succeeds(margin(e, r, throw_drift(rng))):
+                disengage(me, partner, combat)
+            else:
+                me.status = YIELDED
+                let_go(me, combat)
+                continue
+        strikers = [o for o in fs if o.ring and o.target == me.index]
+        if rules.parting_blows == "none":
+            strikers = []
+        for other in strikers:
+            if not me.standing:
+                break
+            if not (other.standing and other.close_with is None):
+                continue
+            o = other.fighter
+            e = effort(o, MELEE) + height_bonus(o, me.fighter, MELEE) + other.penalty
+            r = angled_resistance(me.fighter, MELEE, FROM_REAR) + me.penalty
+            hits = succeeds(margin(e, r, throw_drift(rng)))
+            if hits:
+                m, kind = harm_margin(o, me.fighter, MELEE, 0, False, rules.hardness)
+                harm = harm_done(margin(m, 0, throw_drift(rng)))
+                if harm:
+                    inflict(me, kind, harm, combat)
+            if rules.parting_blows == "one":
+                break
 
 
 def winning_side(combat: Combat) -> int | None:

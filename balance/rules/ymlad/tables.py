@@ -40,6 +40,8 @@ HEIGHT_BONUS = 1           # seed, Height: +1 / -1 skirmish effort, not in close
 GROUP_LIMIT = 6            # seed, Group fights: at most six attack one loner ...
 POLEARM_GROUP_LIMIT = 12   # ... twelve when the extra ones wield spears or polearms
 FORMATION_FRONT = 3        # seed: in formation at most three foes face a fighter
+FLANK_PLACES = 2           # lab: past the three in front, two more come at the flanks ...
+FROM_FRONT, FROM_SIDE, FROM_REAR = 0, 1, 2   # ... and the rest from behind (Group fights)
 
 # Seed, Light: contact effort and resistance alike; missile effort only, and harsher.
 # Lab: moonlight's missile penalty is -2 (the seed says -2 to -3).
@@ -198,6 +200,16 @@ def may_join(plain_before, total_before, polearm):
     so the attackers past six must wield them (lab reading of the seed's limit).
     """
     return (total_before < POLEARM_GROUP_LIMIT) & (polearm | (plain_before < GROUP_LIMIT))
+
+
+def ring_angle(rank):
+    """Angle from which the attacker with ``rank`` (0 the first) on one fighter comes.
+
+    Seed, Group fights: a fighter facing many has some of them at the flanks or rear. Lab: the
+    first three (the seed's formation front) come from the front, the next two from the
+    sides, any further from behind. Returns FROM_FRONT, FROM_SIDE or FROM_REAR.
+    """
+    return (rank >= FORMATION_FRONT) * 1 + (rank >= FORMATION_FRONT + FLANK_PLACES) * 1
 
 
 # --- missiles -------------------------------------------------------------------------------------
