@@ -29,7 +29,7 @@ from balance.io.store import (
     tally_to_dict,
     write_run,
 )
-from balance.sweep.executors import ExecutorInfo, open_executor
+from balance.sweep.executors import ExecutorInfo, check_executor, open_executor
 from balance.sweep.plan import Plan, load_plan
 from balance.sweep.table import build_table
 from balance.sweep.task import CellJob, CellResult, run_cell
@@ -82,6 +82,8 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
             raise OptionError("max_trials caps adaptive precision; give precision too")
         trials = _count("trials", model.trials if trials is None else trials, 1)
     run_id = _run_id(run_id, plan)
+    if not isinstance(executor, Executor):
+        check_executor(executor, scheduler, workers)
     if resume and out is None:
         raise OptionError("resume needs the results folder (out) of the interrupted run")
     fingerprint = {"scenario_sha256": sha256_text(_scenario_text(plan)), "seed": seed,
@@ -102,8 +104,13 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
         ctx = _given(executor, workers)
     else:
         ctx = open_executor(executor, scheduler=scheduler, workers=workers)
-    with ctx as (pool, info):
-        _drive(pool, jobs, records, partial, plan, progress, on_cell)
+    try:
+        with ctx as (pool, info):
+            _drive(pool, jobs, records, partial, plan, progress, on_cell)
+    except BaseException:
+        if partial is not None and not resume and len(records) == len(done):
+            partial.remove()        # nothing finished: leave nothing behind
+        raise
     tallies = {cid: tally_from_dict(rec["tally"]) for cid, rec in records.items()}
     table = build_table(plan.axes, plan.cells, tallies,
                         {cid: rec["blocks"] for cid, rec in records.items()},

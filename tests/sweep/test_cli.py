@@ -53,7 +53,7 @@ def test_sweep_option_mistakes_are_one_clean_line(sweep_file, tmp_path, capsys, 
     assert main(["sweep", str(sweep_file), "--out", str(tmp_path / "r"), *args]) == 2
     err = capsys.readouterr().err
     assert expected in err and "Traceback" not in err
-    assert not (tmp_path / "r" / "grid").exists()
+    assert not (tmp_path / "r").exists() or not list((tmp_path / "r").iterdir())
 
 
 def test_a_bad_sweep_file_is_a_located_error(tmp_path, capsys) -> None:
