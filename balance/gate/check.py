@@ -136,14 +136,14 @@ def _judge_cells(budget, number, plan: Plan, looks, level, seed, executor):
     system = rules.get(plan.ruleset)
     fights = {c.id: system.compile(sc.model, sc.tables)
               for c, sc in zip(plan.cells, plan.scenarios, strict=True)}
+    streams = {c.id: c.stream for c in plan.cells}
     state: dict[str, tuple[Tally | None, int]] = {c.id: (None, 0) for c in plan.cells}
     verdicts: dict[str, CellVerdict] = {}
     open_ids = [c.id for c in plan.cells]
     used = 0
     for trials in looks:
         used += 1
-        jobs = [CellJob(cid, plan.ruleset, fights[cid], seed,
-                        next(c.stream for c in plan.cells if c.id == cid), SWEEP_BLOCK_TRIALS,
+        jobs = [CellJob(cid, plan.ruleset, fights[cid], seed, streams[cid], SWEEP_BLOCK_TRIALS,
                         trials, blocks_done=state[cid][1], tally=state[cid][0])
                 for cid in open_ids]
         for future in as_completed([executor.submit(run_cell, j) for j in jobs]):
@@ -177,6 +177,7 @@ def _judge_difference(budget, number, plan: Plan, looks, level, seed, executor):
             versions.append(_load(data, budget, number, "difference"))
         pairs[cell.id] = versions
     state: dict[str, Paired | None] = dict.fromkeys(pairs)
+    names = {c.id: c.describe() for c in plan.cells}
     verdicts: dict[str, CellVerdict] = {}
     open_ids = list(pairs)
     used = 0
@@ -188,8 +189,8 @@ def _judge_difference(budget, number, plan: Plan, looks, level, seed, executor):
                                  seed=seed, more=state[cid])
             p = state[cid]
             lo, hi = p.interval(level)
-            verdicts[cid] = CellVerdict(next(c.describe() for c in plan.cells if c.id == cid),
-                                        p.diff, lo, hi, p.trials, verdict(lo, hi, claim.bounds))
+            verdicts[cid] = CellVerdict(names[cid], p.diff, lo, hi, p.trials,
+                                        verdict(lo, hi, claim.bounds))
         open_ids = [cid for cid in open_ids if verdicts[cid].verdict == "inconclusive"]
         if not open_ids or any(v.verdict == "fail" for v in verdicts.values()):
             break
