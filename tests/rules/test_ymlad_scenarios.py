@@ -23,7 +23,8 @@ from balance.rules.ymlad import reference as ref
 from balance.rules.ymlad.tables import GRAPPLE, WOUND
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = sorted((ROOT / "scenarios" / "ymlad").glob("*.yaml"))
+SCENARIOS = sorted((ROOT / "scenarios" / "ymlad").glob("*.yaml")) + sorted(
+    (ROOT / "scenarios" / "groups").glob("ymlad_*.yaml"))
 
 
 def run_command(module, argv: list[str]) -> int:
@@ -51,7 +52,20 @@ def compiled(scenario: dict):
 def test_the_bundled_scenarios_include_the_threshold_duels_and_the_party():
     names = {p.name for p in SCENARIOS}
     assert {"duel_threshold_1.yaml", "duel_threshold_2.yaml", "duel_threshold_3.yaml",
-            "party_vs_skeletons.yaml"} <= names
+            "party_vs_skeletons.yaml", "ymlad_party_vs_skeletons.yaml",
+            "ymlad_spearmen_vs_swordsmen.yaml"} <= names
+
+
+def test_the_group_scenarios_use_the_group_rules():
+    party = balance.run(ROOT / "scenarios/groups/ymlad_party_vs_skeletons.yaml", trials=4000,
+                        seed=1)
+    assert party.outcomes["party"] > 0.85          # with its tactics (docs: 95.8%)
+    assert party.fighter_status["Neelay"].get("fled", 0) > 0
+    spears = compiled(balance.load_scenario(
+        ROOT / "scenarios/groups/ymlad_spearmen_vs_swordsmen.yaml").model.model_dump(
+            mode="json", exclude_unset=True))
+    assert [f.row for f in spears.fighters[:5]] == [1, 1, 1, 2, 2]
+    assert spears.breaks_at == (0.5, 0.5)
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
