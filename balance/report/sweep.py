@@ -56,7 +56,8 @@ class _Context:
         self.sides = list(manifest["sides"])
         self.outcomes = list(manifest["outcomes"])
         self.axes = [a["name"] for a in manifest["axes"]]
-        self.labels = {a["name"]: [str(v) for v in a["labels"]] for a in manifest["axes"]}
+        self.labels = {a["name"]: list(dict.fromkeys(str(v) for v in a["labels"]))
+                       for a in manifest["axes"]}
         rr = manifest.get("round_robin") or []
         self.rr = list(rr)
         self.plain = [a for a in self.axes if a not in rr]

@@ -116,12 +116,21 @@ def parse_sweep(block: Any, label: str, index: PathIndex,
         for g, group in enumerate(groups):
             at = (*base, "zip") if isinstance(zipped, Mapping) else (*base, "zip", g)
             members = [a for key, spec in group.items()
-                       if (a := _axis(key, spec, "zip", factor, (*at, key), bad)) is not None]
+                       if (a := _axis(key, spec, "zip", factor, (*at, key), bad, unique=False))
+                       is not None]
             if len({len(a.values) for a in members}) > 1:
                 sizes = ", ".join(f"{a.name or key}: {len(a.values)}"
                                   for a, key in zip(members, group, strict=False))
                 bad(f"zipped axes advance together and need the same number of values ({sizes})",
                     at)
+            elif members:
+                # one axis may repeat a value; the zipped combination names the cell
+                combos = [tuple(str(a.labels[k]) for a in members)
+                          for k in range(len(members[0].values))]
+                repeats = sorted({"/".join(c) for c in combos if combos.count(c) > 1})
+                if repeats:
+                    bad(f"zipped values repeat ({', '.join(repeats)}): each combination names "
+                        "one cell", at)
             axes += members
             factor += 1
     if "round_robin" in block:
@@ -143,7 +152,8 @@ def parse_sweep(block: Any, label: str, index: PathIndex,
     return spec, problems
 
 
-def _axis(key: Any, spec: Any, kind: str, factor: int, at: FieldPath, bad) -> AxisSpec | None:
+def _axis(key: Any, spec: Any, kind: str, factor: int, at: FieldPath, bad,
+          unique: bool = True) -> AxisSpec | None:
     """One axis from ``key: [values]`` (key is the path) or ``name: {path:, values:}``."""
     if isinstance(spec, list):
         paths_text, values, labels, name, source = [key], spec, None, None, at
@@ -167,7 +177,7 @@ def _axis(key: Any, spec: Any, kind: str, factor: int, at: FieldPath, bad) -> Ax
     values = _values(values, source, bad)
     if paths is None or values is None:
         return None
-    labels = _labels(labels, values, at, bad)
+    labels = _labels(labels, values, at, bad, unique=unique)
     if labels is None:
         return None
     return AxisSpec(name, paths, tuple(values), tuple(labels), kind, factor, source)
@@ -224,7 +234,8 @@ def _values(values: Any, at: FieldPath, bad) -> list[Any] | None:
     return values
 
 
-def _labels(labels: Any, values: list[Any], at: FieldPath, bad) -> list[Any] | None:
+def _labels(labels: Any, values: list[Any], at: FieldPath, bad,
+            unique: bool = True) -> list[Any] | None:
     if labels is None:
         labels = [label_of(v) for v in values]
         where = at
@@ -236,7 +247,7 @@ def _labels(labels: Any, values: list[Any], at: FieldPath, bad) -> list[Any] | N
             return None
     seen = [str(v) for v in labels]
     repeats = sorted({v for v in seen if seen.count(v) > 1})
-    if repeats:
+    if repeats and unique:
         bad(f"values repeat ({', '.join(repeats)}): each value of an axis names one cell", where)
         return None
     return labels

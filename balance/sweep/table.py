@@ -29,7 +29,7 @@ def axis_column(axis: Axis, labels: Sequence[Any]):
 
     if all(isinstance(v, int | float) and not isinstance(v, bool) for v in axis.labels):
         return pd.Series(list(labels))
-    order = [str(v) for v in axis.labels]
+    order = list(dict.fromkeys(str(v) for v in axis.labels))   # zipped axes may repeat
     return pd.Categorical([str(v) for v in labels], categories=order, ordered=True)
 
 

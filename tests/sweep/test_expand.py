@@ -174,3 +174,12 @@ def test_common_random_numbers_share_streams_across_the_named_axes(grid_duel) ->
     assert all(len(s) == 1 for s in streams.values()) and len(streams) == 2
     assert len({c.stream for c in load_plan(grid_duel, crn=True).cells}) == 1
     assert len({c.id for c in load_plan(grid_duel, crn=True).cells}) == 6
+
+
+def test_zipped_axes_may_repeat_values_but_not_combinations() -> None:
+    zipped = {"zip": {"sides.0.members.0.weapon": ["mace", "mace", "spear"],
+                      "sides.1.members.0.weapon": ["spear", "long_sword", "mace"]}}
+    assert len(load_plan(duel(zipped)).cells) == 3
+    zipped["zip"]["sides.1.members.0.weapon"][1] = "spear"
+    with pytest.raises(ScenarioError, match=r"zipped values repeat \(mace/spear\)"):
+        load_plan(duel(zipped))
