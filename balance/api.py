@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Mapping
@@ -9,7 +10,7 @@ from typing import Any
 
 from balance import rules
 from balance.engine.run import run_fight, run_reference
-from balance.errors import OptionError
+from balance.errors import OptionError, ScenarioError
 from balance.io.scenario import LoadedScenario, load_scenario
 from balance.result import RunResult
 
@@ -20,6 +21,22 @@ def _check_count(name: str, value: Any, *, minimum: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise OptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
     return value
+
+
+def compile_scenario(loaded: LoadedScenario):
+    """The rule system and compiled fight of a loaded scenario.
+
+    Some problems only show when the fighters are put together (a weapon too heavy for its
+    wielder, a shield held as a weapon, ...): they are reported like the loader's, naming
+    the file.
+    """
+    system = rules.get(loaded.ruleset)
+    try:
+        return system, system.compile(loaded.model, loaded.tables)
+    except ScenarioError as err:
+        where = loaded.path or "<dict>"
+        raise ScenarioError(p if p.file else dataclasses.replace(p, file=where)
+                            for p in err.problems) from None
 
 
 def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | None = None,
@@ -38,8 +55,7 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
     seed = _check_count("seed", model.seed if seed is None else seed)
     if engine not in ENGINES:
         raise OptionError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    system = rules.get(loaded.ruleset)
-    fight = system.compile(model, loaded.tables)
+    system, fight = compile_scenario(loaded)
     bar = None
     if progress:
         from tqdm import tqdm

@@ -132,3 +132,16 @@ def test_survivors_per_side() -> None:
     # the winner always has someone standing; the loser never does
     assert surv["hero"]["dist"].get("0", 0) == pytest.approx(res.outcomes["guards"]
                                                              + res.outcomes["draw"])
+
+
+def test_validate_reports_problems_found_when_fighters_are_put_together(tmp_path, capsys) -> None:
+    bad = tmp_path / "heavy.yaml"
+    bad.write_text("name: too heavy\nruleset: yags\nsides:\n"
+                   "  - name: a\n    members:\n      - attributes: {strength: 1}\n"
+                   "        skills: {great_weapon: 3}\n        weapon: great_axe\n"
+                   "  - name: b\n    members:\n      - weapon: long_sword\n")
+    assert main(["validate", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert "heavy.yaml" in err and "too weak" in err and "Traceback" not in err
+    assert main(["run", str(bad), "--quiet"]) == 2
+    assert "too weak" in capsys.readouterr().err

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from balance.api import compile_scenario
 from balance.errors import ScenarioError
 from balance.io.scenario import LoadedScenario, load_scenario
 
@@ -49,7 +50,9 @@ def _load(file: str) -> tuple[LoadedScenario, str]:
     except OSError:
         swept = False
     if not swept:
-        return load_scenario(file), ""
+        loaded = load_scenario(file)
+        compile_scenario(loaded)  # problems that show only once fighters are put together
+        return loaded, ""
     from balance.sweep import load_plan
 
     plan = load_plan(file)
