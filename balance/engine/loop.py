@@ -59,7 +59,9 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
     winner = np.full(n, DRAW, dtype=np.int8)
     rounds = np.full(n, fight.max_rounds, dtype=np.int16)
     final: dict = {"n": n}
-    tracks = getattr(system, "tracks", None)
+    # Rule-specific tracks are only kept when something reads them (an aftermath).
+    wanted = getattr(fight, "aftermath", None) is not None
+    tracks = getattr(system, "tracks", None) if wanted else None
     rows = np.arange(n)                 # original trial of each state row
     open_ = np.ones(n, dtype=bool)      # rows not yet decided
     first_down = np.full(n, -1, dtype=np.int8)

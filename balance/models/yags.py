@@ -279,6 +279,21 @@ class Rules(Strict):
     exhausted_at: Annotated[int, Field(ge=1, le=100)] | None = None
 
 
+class Healer(Strict):
+    """Who gives first aid to a side's wounded after the fight (seed 000, "First aid")."""
+
+    intelligence: Attr = 3
+    first_aid: Attr = 0
+
+
+class Aftermath(Strict):
+    """The hours after the fight: who is still alive ``hours`` later, given the healer (if
+    any) tending each side's wounded. See docs/rules/yags-after-battle.md."""
+
+    hours: Annotated[float, Field(gt=0, le=24 * 7 * 52)]
+    first_aid: dict[Name, Healer] = Field(default_factory=dict)
+
+
 class YagsScenario(Strict):
     """A Yags fight: the core scenario keys plus Yags rules, tables and members."""
 
@@ -291,6 +306,7 @@ class YagsScenario(Strict):
     rules: Rules = Rules()
     tables: TablePatches = TablePatches()
     sides: Annotated[list[Side], Field(min_length=2, max_length=20)]
+    aftermath: Aftermath | None = None
 
     @model_validator(mode="after")
     def _unique_side_names(self) -> YagsScenario:

@@ -8,6 +8,7 @@ import numpy as np
 
 from balance.engine.status import TrialOutcome
 from balance.rules.yags import kernel
+from balance.rules.yags.after import FightWithAftermath, alive_after, plan_of
 from balance.rules.yags.fighters import YagsFight, compile_fight
 
 
@@ -18,7 +19,9 @@ class YagsSystem:
     tags = frozenset({"melee", "stances", "wounds_and_stuns", "groups"})
 
     def compile(self, scenario: Any, tables: Any) -> YagsFight:
-        return compile_fight(scenario, tables)
+        fight = compile_fight(scenario, tables)
+        plan = plan_of(scenario)
+        return fight if plan is None else FightWithAftermath(fight, plan)
 
     def start(self, fight: YagsFight, n: int, rng: np.random.Generator) -> kernel.YagsState:
         return kernel.start(fight, n, rng)
@@ -26,6 +29,14 @@ class YagsSystem:
     def play_round(self, fight: YagsFight, state: kernel.YagsState, rng: np.random.Generator,
                    round_no: int) -> None:
         kernel.play_round(fight, state, rng, round_no)
+
+    def tracks(self, state: kernel.YagsState) -> dict[str, np.ndarray]:
+        """Wound and stun tracks, by place, for the after-battle rules."""
+        return {"wounds": state.wounds, "stuns": state.stuns}
+
+    def after_battle(self, fight: Any, out: Any, rng: np.random.Generator) -> np.ndarray:
+        """Who is alive after the scenario's aftermath (seed 000, untended wounds)."""
+        return alive_after(fight, out, rng)
 
     def reference_trial(self, fight: YagsFight, rng: np.random.Generator) -> TrialOutcome:
         from balance.rules.yags.reference import reference_trial
