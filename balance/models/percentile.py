@@ -21,10 +21,12 @@ from balance.models.base import (
     Count,
     Distance,
     MaxRounds,
+    Morale,
     Name,
     Reference,
     Seed,
     Strict,
+    Targeting,
     Trials,
 )
 
@@ -229,10 +231,15 @@ class DamageBonusPatch(Strict):
     bonus: DiceText | None = None
 
 
+# A patch's attackers-per-target row: all three spaces, as a plain mapping (the loader merges
+# a patch's fields onto the shipped row as plain values, so a patch holds no nested model).
+AttackersRow = dict[Literal["open", "cramped", "corridor"], Annotated[int, Field(ge=1, le=20)]]
+
+
 class LengthPatch(Strict):
     space: Yards | None = None
-    attackers: Attackers | None = None
-    thrusting_attackers: Attackers | None = None
+    attackers: AttackersRow | None = None
+    thrusting_attackers: AttackersRow | None = None
 
 
 class SpacePatch(Strict):
@@ -344,8 +351,17 @@ class Situation(Strict):
     slick: bool | None = None        # slick footing: moving risks a fall
 
 
-class Policy(Strict):
-    """How a fighter chooses, where the rules leave the choice to the player."""
+HpOrMajor = Annotated[int, Field(ge=0, le=500)] | Literal["major_wound"]
+
+
+class Policy(Targeting):
+    """How a fighter chooses, where the rules leave the choice to the player.
+
+    ``target`` / ``targets`` (shared with every rule system): whom to attack in a group fight
+    (docs/rules/percentile.md, Group fights). ``yield_at``: give up at or below these hit
+    points, or at a major wound (0: never). ``break_off_at``: break off (``break_off_by``)
+    at or below these hit points, or once a major wound has been taken (0: never).
+    """
 
     defence: Literal["auto", "parry", "dodge", "none"] = "auto"
     movement: Literal["auto", "close", "hold", "keep_distance", "retreat"] = "auto"
@@ -361,7 +377,8 @@ class Policy(Strict):
     riposte: bool = True          # two weapons: a successful off-hand parry strikes back
     brace: bool = False           # kneel behind the shield against missiles; set a spear
     stand_up: bool = True         # when down, use the action to Dodge back to one's feet
-    break_off_at: Annotated[int, Field(ge=0, le=500)] = 0  # try to leave at <= this HP
+    break_off_at: HpOrMajor = 0   # try to leave at <= this HP (or "major_wound")
+    yield_at: HpOrMajor = 0       # give up at <= this HP (or "major_wound")
     break_off_by: Literal["run", "dodge"] = "run"
 
 
@@ -401,6 +418,8 @@ class Side(Strict):
     name: Name
     distance: Distance | None = None  # yards from side 0 at the start (default: scenario's)
     situation: Situation = Situation()
+    policy: Policy = Policy()         # defaults for its members (theirs win, key by key)
+    morale: Morale = Morale()         # when the whole side breaks and flees
     members: Annotated[list[Member], Field(min_length=1, max_length=100)]
 
 
@@ -421,6 +440,8 @@ class Rules(Strict):
     charge_run: Annotated[float, Field(ge=0, le=100)] = 3.0
     defences_per_round: Annotated[int, Field(ge=0, le=10)] = 1
     extra_defence_penalty: Annotated[int, Field(ge=0, le=100)] = 20
+    faces: Annotated[int, Field(ge=1, le=20)] = 2          # attackers a fighter can face
+    side_attack_bonus: Annotated[int, Field(ge=0, le=100)] = 20   # for the others
 
 
 class PercentileScenario(Strict):

@@ -25,7 +25,7 @@ FAST, SLOW = 50_000, 2_000
 # The five fights the issue names get the full samples; the fights that exist to make every
 # optional rule act get fewer reference trials (the reference is ~1,000 fights a second).
 NAMED = {"sword_and_shield_duel", "fight_in_the_dark", "archer_vs_charge",
-         "corridor_one_vs_three", "three_vs_two"}
+         "corridor_one_vs_three", "three_vs_two", "groups_three_vs_two_policies"}
 FAST_RULES, SLOW_RULES = 30_000, 1_200
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "percentile"
 
@@ -44,11 +44,15 @@ def member(attack: int = 60, **kw) -> dict:
     return base
 
 
-def fight(*sides: list[dict], max_rounds: int = 40, **kw) -> dict:
+def fight(*sides: list[dict], max_rounds: int = 40, side_keys: tuple[dict, ...] = (),
+          **kw) -> dict:
+    """A scenario of these sides; ``side_keys[i]`` adds keys to side i (policy, morale)."""
     names = "abcdefgh"
     out = {"name": "agreement", "ruleset": "percentile", "trials": 1000, "seed": 1,
            "max_rounds": max_rounds,
            "sides": [{"name": names[i], "members": m} for i, m in enumerate(sides)]}
+    for side, extra in zip(out["sides"], side_keys, strict=False):
+        side.update(extra)
     out.update(kw)
     return out
 
@@ -112,6 +116,31 @@ FIGHTS = {
                 policy={"entangle": True, "movement": "keep_distance"})],
         rules={"major_wound_roll": 0, "critical_needs_critical": False,
                "broken_parry_passes_excess": False}, max_rounds=20),
+    # Group fights: every target policy, yielding and breaking off at a major wound, a side
+    # that breaks at half its number, a lone fighter facing one attacker (the rest strike
+    # from the side).
+    "groups_three_vs_two_policies": fight(
+        [member(65, policy={"target": "spread"}),
+         member(55, weapon="long_spear", shield=None, policy={"target": "weakest"}),
+         member(50, weapon="short_sword", shield=None, off_hand="dagger",
+                skills={"off_hand": 45},
+                policy={"target": "dangerous", "yield_at": "major_wound"})],
+        [member(75, armour="half_plate", policy={"target": "fixed", "targets": ["a.1", "a.2"]}),
+         member(65, weapon="great_axe", shield=None,
+                policy={"target": "random", "break_off_at": "major_wound"})],
+        side_keys=({}, {"morale": {"breaks_at": 0.5}}), rules={"faces": 1}),
+    # A crowd in cramped quarters: the limits bind (one waits, a great sword among swords),
+    # a side-wide policy (nearest), a shooter spreading its arrows, yielding at hit points.
+    "groups_crowd_in_cramped_quarters": fight(
+        [member(45, count=5),
+         member(45, weapon="self_bow", shield=None, sidearm="dagger",
+                policy={"target": "spread"}),
+         member(50, weapon="great_sword", shield=None, policy={"target": "first"})],
+        [member(95, weapon="long_spear", shield=None, armour="half_plate",
+                policy={"yield_at": 4}),
+         member(90, armour="half_plate", policy={"target": "weakest"})],
+        side_keys=({"policy": {"target": "nearest"}, "morale": {"breaks_at": 0.4}},),
+        situation={"space": "cramped"}, distance=10),
 }
 
 
@@ -160,7 +189,8 @@ def test_every_optional_rule_is_exercised() -> None:
     assert used >= {"small_part", "volley", "extra_attack", "disarm", "knockback", "knockout",
                     "pull_blows", "entangle", "brace", "missiles", "mounts", "break_off",
                     "slick", "improvised", "fatigue", "distance", "groups", "dark",
-                    "cramped", "underwater", "cover", "height", "two_weapons", "stun"}
+                    "cramped", "underwater", "cover", "height", "two_weapons", "stun",
+                    "flank", "morale", "yield"}
 
 
 def test_pooling_keeps_a_real_difference() -> None:

@@ -164,3 +164,22 @@ def test_run_from_the_command_line_both_engines(capsys) -> None:
         doc = json.loads(capsys.readouterr().out)
         assert doc["ruleset"] == "percentile" and doc["engine"] == engine
         assert sum(doc["outcomes"].values()) == pytest.approx(1.0)
+
+
+GROUPS = sorted((ROOT / "scenarios" / "groups").glob("percentile_*.yaml"))
+
+
+def test_bundled_group_scenarios_validate_and_run(capsys) -> None:
+    assert [p.name for p in GROUPS] == ["percentile_spearmen_vs_swordsmen.yaml",
+                                        "percentile_two_guards_vs_hero.yaml"]
+    assert command(validate_cmd, ["validate", *map(str, GROUPS)]) == 0
+    assert capsys.readouterr().out.count(": ok (percentile,") == 2
+    for path in GROUPS:
+        result = balance.run(balance.load_scenario(path), trials=4000, seed=1)
+        sides = result.side_names
+        # both sides have a real chance, and the survivors' report covers both sides
+        assert all(0.1 < result.outcomes[s] < 0.9 for s in sides), result.outcomes
+        assert set(result.survivors) == set(sides)
+    hero = balance.run(balance.load_scenario(GROUPS[1]), trials=4000, seed=1)
+    assert hero.fighter_status["Guard#2"]["fled"] > 0.3          # the guards' morale breaks
+    assert hero.fighter_status["Hero"]["yielded"] > 0.05         # the hero yields

@@ -13,6 +13,7 @@ breaks) and fists (always there). Missing ones are marked absent.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from functools import cached_property
@@ -22,7 +23,8 @@ import numpy as np
 
 from balance.dice import parse
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, RETREAT
-from balance.errors import Problem, ScenarioError
+from balance.engine.targeting import FIRST, POLICIES
+from balance.errors import Problem, ScenarioError, closest
 from balance.rules.percentile import damage as dmg
 from balance.rules.percentile.damage import PmfTable
 from balance.rules.percentile.tables import (
@@ -148,6 +150,13 @@ class Fighter:
     break_off_dodge: bool
     ammo: int
     items: tuple[Item, Item, Item, Item]
+    # Group fights (docs/rules/percentile.md, Group fights)
+    break_off_major: bool = False         # break off once a major wound is taken
+    yield_at: int = 0                     # yield at or below these hit points (0: never)
+    yield_major: bool = False             # yield at a major wound (if conscious)
+    target: int = FIRST                   # target policy (balance.engine.targeting)
+    priority: tuple[int, ...] = ()        # fixed policy: rank of each fighter in its list
+    threat: tuple[int, int, int, int] = (0, 0, 0, 0)   # per item: skill x mean damage
 
     @property
     def mounted(self) -> bool:
@@ -166,6 +175,8 @@ class FightRules:
     charge_run: float = 3.0       # yards a rider must cover, arriving, for a charge
     defences: int = 1             # parries or dodges a round
     extra_defence_penalty: int = 20   # percentiles off each defence after the first
+    faces: int = 2                # attackers a fighter faces; the others strike from the side
+    side_attack_bonus: int = 20   # percentiles for a blow from the side
     resistance: tuple[int, int, int, int] = (50, 5, 0, 100)   # base, step, floor, ceiling
 
 
@@ -181,6 +192,7 @@ class PercentileFight:
     rules: FightRules
     pmfs: PmfTable
     fumble_weights: tuple[int, ...]       # by effect (FUMBLE_EFFECTS order)
+    breaks_at: tuple[float | None, ...] = ()   # each side's morale (None: never breaks)
 
     @property
     def n(self) -> int:
@@ -205,7 +217,13 @@ class PercentileFight:
                 if any(getattr(f, name) for f in fs)}
         uses |= {"missiles"} if any(i.kind != MELEE for i in items) else set()
         uses |= {"mounts"} if any(f.mounted for f in fs) else set()
-        uses |= {"break_off"} if any(f.break_off_at > 0 for f in fs) else set()
+        uses |= {"break_off"} if any(f.break_off_at > 0 or f.break_off_major
+                                     for f in fs) else set()
+        uses |= {"yield"} if any(f.yield_at > 0 or f.yield_major for f in fs) else set()
+        uses |= {"morale"} if any(b is not None for b in self.breaks_at) else set()
+        foes = max(sum(g.side != f.side for g in fs) for f in fs)
+        uses |= {"flank"} if self.rules.side_attack_bonus and foes > self.rules.faces \
+            else set()
         uses |= {"slick"} if any(f.slick for f in fs) else set()
         uses |= {"improvised"} if any(i.improvised for i in items) else set()
         uses |= {"fatigue"} if self.rules.fatigue else set()
@@ -237,6 +255,7 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
     pmfs = PmfTable()
     fighters: list[Fighter] = []
     problems: list[Problem] = []
+    policies: list[tuple[Any, str]] = []          # each fighter's policy and its path
     for side_index, side in enumerate(scenario.sides):
         for member_index, member in enumerate(side.members):
             path = f"sides[{side_index}].members[{member_index}]"
@@ -244,10 +263,14 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
             base = member.name or (side.name if len(side.members) == 1 else
                                    f"{side.name}.{member_index}")
             situation = _situation(scenario.situation, side.situation, member.situation)
+            policy = merged_policy(side.policy, member.policy)
             for k in range(member.count):
                 name = base if member.count == 1 else f"{base}#{k + 1}"
-                fighters.append(_fighter(side_index, name, member, situation, scenario.rules,
-                                         tables, pmfs))
+                fighters.append(_fighter(side_index, name, member, policy, situation,
+                                         scenario.rules, tables, pmfs))
+                policies.append((policy, f"{path}.policy"))
+    fighters, more = _with_priorities(fighters, policies)
+    problems += more
     if problems:
         raise ScenarioError(problems)
     r = scenario.rules
@@ -266,10 +289,50 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
         rules=FightRules(r.critical_needs_critical, r.broken_parry_passes_excess,
                          r.major_wound_roll, r.fatigue, r.reach, r.charge_run,
                          r.defences_per_round, r.extra_defence_penalty,
-                         _resistance(tables)),
+                         r.faces, r.side_attack_bonus, _resistance(tables)),
         pmfs=pmfs,
         fumble_weights=tuple(weights),
+        breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
     )
+
+
+def merged_policy(side_policy: Any, member_policy: Any) -> Any:
+    """A member's policy over its side's default ``policy``, key by key: what the member
+    sets wins, what only the side sets comes next, the rest are the defaults."""
+    own = member_policy.model_dump(exclude_unset=True)
+    if not own:
+        return side_policy
+    merged = {**side_policy.model_dump(exclude_unset=True), **own}
+    return type(member_policy).model_validate(merged)
+
+
+def _with_priorities(fighters: list[Fighter], policies: list[tuple[Any, str]]
+                     ) -> tuple[list[Fighter], list[Problem]]:
+    """Each fighter's rank of every other in its ``fixed`` policy's ``targets`` list (not
+    listed: after all listed, in scenario order). A name is a fighter's name or a member's
+    name shared by its ``count`` copies (``guard`` names ``guard#1``, ``guard#2``, ...)."""
+    names = [f.name for f in fighters]
+    base = [n.rsplit("#", 1)[0] if "#" in n else n for n in names]
+    out, problems = [], []
+    for f, (policy, path) in zip(fighters, policies, strict=True):
+        rank = [len(policy.targets)] * len(fighters)
+        if policy.target == "fixed" and not policy.targets:
+            problems.append(Problem("target: fixed needs the foes' names in targets",
+                                    f"{path}.targets"))
+        for k, wanted in reversed(list(enumerate(policy.targets))):
+            hits = [j for j in range(len(names)) if wanted in (names[j], base[j])]
+            if not hits:
+                near = closest(wanted, set(names) | set(base))
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                problems.append(Problem(f"{wanted!r} is not a fighter in this fight{hint}",
+                                        f"{path}.targets[{k}]"))
+            elif all(fighters[j].side == f.side for j in hits):
+                problems.append(Problem(f"{wanted!r} is on {f.name!r}'s own side",
+                                        f"{path}.targets[{k}]"))
+            for j in hits:
+                rank[j] = k
+        out.append(dataclasses.replace(f, priority=tuple(rank)))
+    return out, problems
 
 
 def _resistance(tables: Any) -> tuple[int, int, int, int]:
@@ -324,9 +387,9 @@ def damage_bonus_text(total: int, rows: Any) -> str:
     return row.bonus if extra <= 0 else f"{row.bonus}+{extra}D6"
 
 
-def _fighter(side: int, name: str, member: Any, situation: dict[str, Any], rules: Any,
-             tables: Any, pmfs: PmfTable) -> Fighter:
-    ch, sk, pol = member.characteristics, member.skills, member.policy
+def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, Any],
+             rules: Any, tables: Any, pmfs: PmfTable) -> Fighter:
+    ch, sk = member.characteristics, member.skills
     if member.hit_points is not None:
         hp = member.hit_points
     elif rules.hit_points == "average":
@@ -381,11 +444,33 @@ def _fighter(side: int, name: str, member: Any, situation: dict[str, Any], rules
         small_part=pol.small_part, volley=pol.volley, extra_attack=pol.extra_attack,
         disarm=pol.disarm, knockback=pol.knockback, knockout=pol.knockout,
         pull_blows=pol.pull_blows, entangle=pol.entangle, riposte=pol.riposte,
-        brace=pol.brace, stand_up=pol.stand_up, break_off_at=pol.break_off_at,
+        brace=pol.brace, stand_up=pol.stand_up,
+        break_off_at=_hp_or_zero(pol.break_off_at), break_off_major=pol.break_off_at == MAJOR,
         break_off_dodge=pol.break_off_by == "dodge",
         ammo=UNLIMITED if member.ammo is None else member.ammo,
         items=items,
+        yield_at=_hp_or_zero(pol.yield_at), yield_major=pol.yield_at == MAJOR,
+        target=POLICIES[pol.target],
+        threat=_threats(items, db_text, pmfs),
     )
+
+
+MAJOR = "major_wound"
+
+
+def _hp_or_zero(value: int | str) -> int:
+    return 0 if value == MAJOR else int(value)
+
+
+def _threats(items: tuple[Item, ...], db_text: str, pmfs: PmfTable) -> tuple[int, ...]:
+    """How dangerous a fighter is with each item in hand (target policy ``dangerous``): the
+    attack skill times the mean damage of a plain hit with it, damage bonus included."""
+    bonus = {DB_FULL: db_text, DB_HALF: dmg.half_bonus_text(db_text), DB_NONE: "0"}
+    out = []
+    for item in items:
+        mean = pmfs[item.normal].mean() + parse(bonus[item.db_mode]).pmf().mean()
+        out.append(round(item.attack * max(mean, 0.0)) if item.present else 0)
+    return tuple(out)
 
 
 def _off_item(member: Any, attack: int, tables: Any, pmfs: PmfTable) -> Item:
@@ -447,7 +532,7 @@ class Static:
         self.c = len(fs)
         self.n_sides = len(fight.side_names)
         for name in Fighter.__dataclass_fields__:
-            if name in ("items", "name") or name.endswith("_text"):
+            if name in ("items", "name", "threat") or name.endswith("_text"):
                 continue
             values = [getattr(f, name) for f in fs]
             dtype = np.float64 if name in floats else (
@@ -465,3 +550,16 @@ class Static:
                                       for k in range(4)], dtype=bool)
         self.limits = np.array([[f.items[k].limits for f in fs] for k in range(4)],
                                dtype=np.int32)
+        self.item_threat = np.array([f.threat for f in fs], dtype=np.int32).reshape(-1, 4).T
+        # Attackers-per-target rows, smallest first (group fights choose in this order).
+        rows = sorted({f.items[k].limits for f in fs for k in range(4)})
+        self.limit_classes = np.array(rows, dtype=np.int16).reshape(-1, 3)
+        self.item_limit_class = np.array([[rows.index(f.items[k].limits) for f in fs]
+                                          for k in range(4)], dtype=np.intp)
+        # Group fights: can the attackers-per-target limits ever bind? Not when no fighter
+        # has more foes than the smallest limit any of its foes' items allow in its space.
+        self.limits_bind = any(
+            sum(g.side != f.side for g in fs) > min(
+                (g.items[k].limits[f.space_class] for g in fs if g.side != f.side
+                 for k in range(4) if g.items[k].present), default=99)
+            for f in fs)

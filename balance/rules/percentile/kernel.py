@@ -29,6 +29,7 @@ from balance.rules.percentile.fighters import (
     OFF,
     PercentileFight,
 )
+from balance.rules.percentile.kernel_groups import choose_group_targets, rout, side_attacks
 from balance.rules.percentile.kernel_strike import (
     DISARM,
     ENTANGLE,
@@ -80,6 +81,8 @@ class PercentileState(TrialState):
     aim: np.ndarray           # int8: aiming steps this round
     attacked: np.ndarray      # bool: made an attack this round
     order: np.ndarray         # int8: this round's rank among equal DEX ranks (higher first)
+    major: np.ndarray         # bool: has taken a major wound
+    flank: np.ndarray         # bool: strikes its target from the side this round
 
 
 def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> PercentileState:
@@ -122,6 +125,8 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         aim=np.zeros((c, n), dtype=np.int8),
         attacked=false.copy(),
         order=np.zeros((c, n), dtype=np.int8),
+        major=false.copy(),
+        flank=false.copy(),
     )
 
 
@@ -139,9 +144,13 @@ def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Gener
     if cx.uses("distance"):
         move(cx)
     declare(cx)
+    if cx.uses("flank"):
+        side_attacks(cx)
     act(cx)
     if cx.uses("extra_attack"):
         extra_attacks(cx)
+    if cx.uses("morale"):
+        rout(cx)
     end_of_round(st)
 
 
@@ -172,34 +181,15 @@ def recover_from_stun(cx: Ctx) -> None:
 
 
 def choose_targets(cx: Ctx) -> None:
-    """First standing foe in scenario order, within the attackers-per-target limit of the
-    attacker's weapon class in the foe's space (missile users unlimited)."""
-    st, S = cx.st, cx.S
-    c, n = st.status.shape
-    standing = st.status == STANDING
-    if c == 2:
-        both = standing[0] & standing[1]
-        st.target[0] = np.where(both, 1, NO_TARGET)
-        st.target[1] = np.where(both, 0, NO_TARGET)
+    """A duel: each fights the other while both stand. Three or more: the group rules
+    (``kernel_groups.choose_group_targets``: policies, attackers-per-target limits)."""
+    st = cx.st
+    if st.status.shape[0] > 2:
+        choose_group_targets(cx)
         return
-    places = np.arange(c)[:, None]
-    melee = S.item_kind[st.wield, places] == MELEE
-    engaged_by = np.zeros((c, n), dtype=np.int16)
-    target = np.full((c, n), NO_TARGET, dtype=np.int8)
-    for p in range(c):
-        free = standing[p].copy()
-        for q in range(c):
-            if S.side[q] == S.side[p]:
-                continue
-            ok = free & standing[q]
-            if not ok.any():
-                continue
-            limit = S.limits[st.wield[p], p, S.space_class[q]]
-            take = ok & (~melee[p] | (engaged_by[q] < limit))
-            target[p][take] = q
-            engaged_by[q] += take & melee[p]
-            free &= ~take
-    st.target[:] = target
+    both = (st.status[0] == STANDING) & (st.status[1] == STANDING)
+    st.target[0] = np.where(both, 1, NO_TARGET)
+    st.target[1] = np.where(both, 0, NO_TARGET)
 
 
 # --- 3. bracing and movement ---------------------------------------------------------------
@@ -419,8 +409,9 @@ def take_action(cx: Ctx, p: int, rows: np.ndarray) -> None:
         idle = idle | st.stunned[p, rows]
     if idle.any():
         rows = rows[~idle]
-    if S.break_off_at[p] > 0 and rows.size:
-        leaving = (st.hp[p, rows] <= S.break_off_at[p]) & ~st.down[p, rows]
+    if (S.break_off_at[p] > 0 or S.break_off_major[p]) and rows.size:
+        leaving = ((st.hp[p, rows] <= S.break_off_at[p])
+                   | (st.major[p, rows] & S.break_off_major[p])) & ~st.down[p, rows]
         if leaving.any():
             break_off(cx, p, rows[leaving])
             rows = rows[~leaving]

@@ -188,6 +188,9 @@ def melee_chance(cx: Ctx, a, t, rows, slot) -> np.ndarray:
         chance = chance + tb.down_modifier(st.down[a, rows], st.down[t, rows])
     if cx.uses("cover"):
         chance = np.where(S.cover[t] > 0, tb.ceil_div(chance, 2), chance)
+    if cx.uses("flank"):   # a blow at one's own target from its side (kernel_groups)
+        side = st.flank[a, rows] & (st.target[a, rows] == t)
+        chance = chance + cx.fight.rules.side_attack_bonus * side
     return chance
 
 
@@ -336,7 +339,8 @@ def roll_damage(cx: Ctx, a, t, rows, slot, level, *, missile: bool) -> np.ndarra
 
 
 def raw_harm(cx: Ctx, t, rows, amount) -> None:
-    """Hit points lost: death at 0 or below; a major wound drops, then CON x N or out."""
+    """Hit points lost: death at 0 or below; a major wound drops, then CON x N or out; then
+    a fighter who yields at these hit points or at a major wound gives up."""
     st, S = cx.st, cx.S
     hurt = amount > 0
     if not hurt.any():
@@ -348,12 +352,17 @@ def raw_harm(cx: Ctx, t, rows, amount) -> None:
     st.status[at_rows(t, dead), rows[dead]] = DEAD
     major = ~dead & tb.is_major_wound(amount, S.hp[t]) & (st.status[t, rows] == STANDING)
     if major.any():
-        t, rows = at_rows(t, major), rows[major]
-        fall(cx, t, rows)
+        mt, mr = at_rows(t, major), rows[major]
+        fall(cx, mt, mr)
+        st.major[mt, mr] = True
         mult = cx.fight.rules.major_wound_roll
-        out = np.ones(rows.size, dtype=bool) if mult == 0 else \
-            ~cx.succeeds(mult * S.CON[t], rows.size)
-        st.status[at_rows(t, out), rows[out]] = UNCONSCIOUS
+        out = np.ones(mr.size, dtype=bool) if mult == 0 else \
+            ~cx.succeeds(mult * S.CON[mt], mr.size)
+        st.status[at_rows(mt, out), mr[out]] = UNCONSCIOUS
+    if cx.uses("yield"):
+        gives_up = (st.status[t, rows] == STANDING) & (
+            (hp <= S.yield_at[t]) | (st.major[t, rows] & S.yield_major[t]))
+        st.status[at_rows(t, gives_up), rows[gives_up]] = YIELDED
 
 
 def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:

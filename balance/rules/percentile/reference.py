@@ -7,10 +7,11 @@ functions (``tables``), the compiled numbers (``fighters``), the shared distance
 the blow resolution in ``reference_strike`` (also scalar) are used. Dice are rolled die by
 die; a d100 is ``int(rng.integers(1, 101))``.
 
-A round ("The round" in the doc): 1 stunned fighters try to recover, 2 everyone picks a
-target, 3 movers move (fastest first), 4 intents (weapon switches, bracing, DEX ranks),
-5 actions in DEX-rank order (equal ranks in a random order drawn each round), 6 extra
-attacks on the last rank, 7 end-of-round book-keeping.
+A round ("The round" in the doc): 1 stunned fighters try to recover, 2 everyone keeps or
+picks a target, 3 movers move (fastest first), 4 intents (weapon switches, bracing, DEX
+ranks; who strikes from the side), 5 actions in DEX-rank order (equal ranks in a random
+order drawn each round), 6 extra attacks on the last rank, 7 sides that break run, and
+end-of-round book-keeping.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from balance.rules.percentile.fighters import (
     OFF,
     PercentileFight,
 )
+from balance.rules.percentile.reference_groups import choose_group_targets, rout, side_attacks
 from balance.rules.percentile.reference_strike import (
     DISARM,
     ENTANGLE,
@@ -61,28 +63,7 @@ def recover_from_stun(combat: Combat, *, rng: np.random.Generator) -> None:
 
 
 # --- 2. targets ----------------------------------------------------------------------------
-
-
-def choose_targets(combat: Combat) -> None:
-    """First standing foe in scenario order, within seed 004's limit on how many can engage
-    one target: a melee attacker skips a foe already engaged by as many as its weapon class
-    allows in that foe's space (missile users are not limited)."""
-    engaged_by = [0] * len(combat.fighters)
-    for s in combat.fighters:
-        s.target = None
-        if not s.standing:
-            continue
-        item = s.item()
-        for foe in combat.fighters:
-            if foe.side == s.side or not foe.standing:
-                continue
-            if item.kind != MELEE:
-                s.target = foe.index
-                break
-            if engaged_by[foe.index] < item.limits[foe.f.space_class]:
-                engaged_by[foe.index] += 1
-                s.target = foe.index
-                break
+# Who attacks whom, and (after movement) who strikes from the side: ``reference_groups``.
 
 
 # --- 3. movement ---------------------------------------------------------------------------
@@ -252,7 +233,8 @@ def take_action(s: FighterState, combat: Combat, round_no: int, *,
         return
     if s.stunned or s.forfeit:
         return
-    if s.f.break_off_at and s.hp <= s.f.break_off_at and not s.down:
+    hurt = (s.f.break_off_at and s.hp <= s.f.break_off_at) or (s.f.break_off_major and s.major)
+    if hurt and not s.down:
         break_off(s, combat, rng=rng)
         return
     attack_action(s, combat, round_no, rng=rng)
@@ -359,12 +341,14 @@ def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> No
     for s in combat.fighters:   # this round's order among equal DEX ranks
         s.tiebreak = float(rng.random())
     recover_from_stun(combat, rng=rng)
-    choose_targets(combat)
+    choose_group_targets(combat, rng=rng)
     brace(combat)
     move(combat, round_no, rng=rng)
     declare(combat)
+    side_attacks(combat)
     act(combat, round_no, rng=rng)
     extra_attacks(combat, round_no, rng=rng)
+    rout(combat, rng=rng)
     end_of_round(combat)
 
 

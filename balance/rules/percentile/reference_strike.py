@@ -88,6 +88,8 @@ class FighterState:
     aim_steps: int = 0
     attacked: bool = False
     tiebreak: float = 0.0             # this round's order among equal DEX ranks (higher first)
+    flank: bool = False               # strikes its target from the side this round
+    major: bool = False               # has taken a major wound
 
     @property
     def side(self) -> int:
@@ -266,15 +268,18 @@ def situational_skill(s: FighterState, item: Item, skill: int, *, noisy: bool,
                 noisy, weapon)
 
 
-def melee_chance(s: FighterState, t: FighterState, slot: int) -> int:
+def melee_chance(s: FighterState, t: FighterState, slot: int, combat: Combat) -> int:
     """Attack chance in hand to hand: skill in the situation, height and fighting while
-    down, then cover (partial or full) halves it (seed 004)."""
+    down, then cover (partial or full) halves it (seed 004); a blow at one's target from
+    its side adds ``rules.side_attack_bonus`` (``reference_groups.side_attacks``)."""
     item = s.item(slot)
     chance = situational_skill(s, item, item.attack, noisy=t.f.noisy)
     chance += rule(tb.height_modifier, level_of(s), level_of(t), item.length, t.item().length)
     chance += rule(tb.down_modifier, s.down, t.down)
     if t.f.cover:
         chance = rule(tb.ceil_div, chance, 2)
+    if s.flank and s.target == t.index:
+        chance += combat.rules.side_attack_bonus
     return chance
 
 
@@ -404,7 +409,8 @@ def raw_harm(t: FighterState, amount: int, combat: Combat, *,
              rng: np.random.Generator) -> None:
     """Hit points lost (armour already counted): death at 0 or below; a major wound (half
     the hit points in one blow) drops the fighter, and out of the fight unless CON x
-    ``rules.major_wound_roll`` is rolled (0: always out)."""
+    ``rules.major_wound_roll`` is rolled (0: always out). A fighter still in the fight who
+    yields at these hit points (``yield_at``) or at a major wound gives up."""
     if amount <= 0:
         return
     t.hp -= amount
@@ -413,9 +419,12 @@ def raw_harm(t: FighterState, amount: int, combat: Combat, *,
         return
     if rule(tb.is_major_wound, amount, t.f.hp) and t.standing:
         t.fall()
+        t.major = True
         mult = combat.rules.major_wound_roll
         if mult == 0 or not percentile_roll(combat, mult * t.f.CON, rng=rng):
             t.status = UNCONSCIOUS
+    if t.standing and (t.hp <= t.f.yield_at or (t.major and t.f.yield_major)):
+        t.status = YIELDED
 
 
 def wound(s: FighterState, t: FighterState, slot: int, rolled: int, level: int,
@@ -482,7 +491,7 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
                  rng: np.random.Generator, parriable: bool = True, defendable: bool = True,
                  extra: bool = False, riposte: bool = False) -> None:
     """One hand-to-hand attack: roll, the defence, then the blow's effect."""
-    chance = melee_chance(s, t, slot)
+    chance = melee_chance(s, t, slot, combat)
     if extra:
         chance = rule(tb.extra_attack_chance, chance)
     level = roll_level(s, chance, combat, rng=rng)
