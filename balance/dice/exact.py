@@ -83,6 +83,10 @@ class Pmf:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Pmf is immutable")
 
+    def __reduce__(self) -> tuple:
+        """Pickle (and copy) through ``_trusted``: sweeps send compiled fights to workers."""
+        return (Pmf._trusted, (self._lo, np.array(self._p)))
+
     # ----------------------------------------------------------------- construction
     @classmethod
     def constant(cls, value: int) -> Pmf:

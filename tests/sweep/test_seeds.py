@@ -132,3 +132,24 @@ def test_plan_is_reusable_and_cells_are_validated_once() -> None:
     a = run_sweep(plan, trials=500, out=None).table
     b = run_sweep(plan, trials=500, out=None).table
     pd.testing.assert_frame_equal(a, b)
+
+
+def test_sweeps_work_for_every_registered_ruleset(tmp_path) -> None:
+    """Any rule system: sweep a shipped scenario of it over a core field, on two executors."""
+    from pathlib import Path
+
+    import yaml
+
+    from balance.rules import REGISTRY
+
+    root = Path(__file__).resolve().parents[2] / "scenarios"
+    for ruleset in REGISTRY:
+        files = sorted((root / ruleset).glob("*.yaml"))
+        if not files:
+            continue
+        data = yaml.safe_load(files[0].read_text())
+        data["sweep"] = {"grid": {"max_rounds": [10, 30]}}
+        local = run_sweep(data, trials=200, out=None).table
+        assert len(local) == 2 and (local["trials"] == 200).all(), ruleset
+        other = run_sweep(data, trials=200, out=None, executor="processes", workers=2).table
+        pd.testing.assert_frame_equal(local, other, check_exact=True)
