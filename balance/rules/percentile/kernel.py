@@ -169,7 +169,9 @@ def draw_order(cx: Ctx) -> None:
         st.order[0] = u[0] > u[1]
         st.order[1] = ~st.order[0].astype(bool)
         return
-    st.order[:] = np.argsort(np.argsort(u, axis=0), axis=0)
+    # The sorting permutation of iid uniforms is itself a uniform random permutation: one
+    # argsort gives each place a uniformly random rank (no need to invert it).
+    st.order[:] = np.argsort(u, axis=0)
 
 
 def recover_from_stun(cx: Ctx) -> None:
@@ -369,85 +371,111 @@ def declare(cx: Ctx) -> None:
 
 def act(cx: Ctx) -> None:
     """Keys from the highest down, equal keys in the round's random order; a fighter out of
-    the fight by its turn does not act."""
+    the fight by its turn does not act.
+
+    In a trial no two places share a slot (key, then the round's order), and trials never
+    touch each other, so a group fight acts in ``c`` batches: the k-th batch holds, in
+    every trial, the place with the k-th highest slot (a per-row place array). A duel keeps
+    one scalar place per batch (cheaper indexing), slot value by slot value.
+    """
     st = cx.st
-    c = st.status.shape[0]
-    slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, 0)
-    counts = np.bincount(slot_key.ravel())
-    for value in np.flatnonzero(counts)[::-1]:
-        if value < 2 * c:
-            break
-        for p in range(c):
-            rows = np.flatnonzero((slot_key[p] == value) & (st.status[p] == STANDING))
-            if rows.size:
-                take_action(cx, p, rows)
-
-
-def take_action(cx: Ctx, p: int, rows: np.ndarray) -> None:
-    """Place ``p``'s action in ``rows``: the first of the reference's cases that applies."""
-    st, S = cx.st, cx.S
-    if cx.exhausted(p):
+    c, n = st.status.shape
+    slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, -1)
+    if c == 2:
+        counts = np.bincount(np.maximum(slot_key, 0).ravel())
+        for value in np.flatnonzero(counts)[::-1]:
+            if value < 2 * c:
+                break
+            for p in range(c):
+                rows = np.flatnonzero((slot_key[p] == value) & (st.status[p] == STANDING))
+                if rows.size:
+                    take_action(cx, p, rows)
         return
+    ranked = np.argsort(-slot_key, axis=0, kind="stable")
+    cols = np.arange(n)
+    for k in range(c):
+        p = ranked[k]
+        go = slot_key[p, cols] >= 2 * c
+        if not go.any():
+            break
+        rows = np.flatnonzero(go & (st.status[p, cols] == STANDING))
+        if rows.size:
+            take_action(cx, p[rows], rows)
+
+
+def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
+    """The action of place ``p`` (one place, or one per row) in ``rows``: the first of the
+    reference's cases that applies."""
+    st, S = cx.st, cx.S
+    if cx.fight.rules.fatigue:
+        rested = ~np.broadcast_to(cx.exhausted(p), rows.shape)
+        p, rows = at_rows(p, rested), rows[rested]
     if cx.uses("entangle"):
         ent = st.entangled[p, rows]
         if ent.any():
-            er = rows[ent]
-            er = er[cx.round_no > st.held_until[p, er]]
+            ep, er = at_rows(p, ent), rows[ent]
+            tries = cx.round_no > st.held_until[ep, er]
+            ep, er = at_rows(ep, tries), er[tries]
             if er.size:
-                freed = cx.succeeds(3 * S.DEX[p], er.size)
-                st.entangled[p, er[freed]] = False
-            rows = rows[~ent]
-    if S.stand_up[p] and cx.any_down:
-        down = st.down[p, rows]
+                freed = cx.succeeds(3 * S.DEX[ep], er.size)
+                st.entangled[at_rows(ep, freed), er[freed]] = False
+            p, rows = at_rows(p, ~ent), rows[~ent]
+    if cx.any_down:
+        down = st.down[p, rows] & S.stand_up[p]
         if down.any():
-            dr = rows[down]
-            up = cx.succeeds(S.dodge[p], dr.size)
-            st.down[p, dr[up]] = False
-            rows = rows[~down]
+            dp, dr = at_rows(p, down), rows[down]
+            up = cx.succeeds(S.dodge[dp], dr.size)
+            st.down[at_rows(dp, up), dr[up]] = False
+            p, rows = at_rows(p, ~down), rows[~down]
     idle = st.forfeit[p, rows]
     if cx.any_stunned:
         idle = idle | st.stunned[p, rows]
     if idle.any():
-        rows = rows[~idle]
-    if (S.break_off_at[p] > 0 or S.break_off_major[p]) and rows.size:
+        p, rows = at_rows(p, ~idle), rows[~idle]
+    if cx.uses("break_off") and rows.size:
         leaving = ((st.hp[p, rows] <= S.break_off_at[p])
                    | (st.major[p, rows] & S.break_off_major[p])) & ~st.down[p, rows]
         if leaving.any():
-            break_off(cx, p, rows[leaving])
-            rows = rows[~leaving]
+            break_off(cx, at_rows(p, leaving), rows[leaving])
+            p, rows = at_rows(p, ~leaving), rows[~leaving]
     if rows.size:
         attack_action(cx, p, rows)
 
 
-def break_off(cx: Ctx, p: int, rows: np.ndarray) -> None:
+def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
     """Seed 004: leave by a Dodge, or run and take one free unparried blow from each foe in
     reach."""
     st, S = cx.st, cx.S
-    if S.break_off_dodge[p]:
-        ok = cx.succeeds(S.dodge[p], rows.size)
-        st.status[p, rows[ok]] = FLED
+    dodging = np.broadcast_to(S.break_off_dodge[p], rows.shape)
+    if dodging.any():
+        dp, dr = at_rows(p, dodging), rows[dodging]
+        ok = cx.succeeds(S.dodge[dp], dr.size)
+        st.status[at_rows(dp, ok), dr[ok]] = FLED
+        p, rows = at_rows(p, ~dodging), rows[~dodging]
+    if not rows.size:
         return
     for q in range(st.status.shape[0]):
-        if S.side[q] == S.side[p]:
+        foe = S.side[q] != S.side[p]
+        if not np.any(foe):
             continue
-        m = ((st.status[q, rows] == STANDING) & in_reach(cx, q, p, rows)
+        m = (foe & (st.status[q, rows] == STANDING) & in_reach(cx, q, p, rows)
              & (st.status[p, rows] == STANDING) & can_strike(cx, q, rows))
         if m.any():
             r = rows[m]
-            melee_attack(cx, q, p, r, st.wield[q, r].astype(np.intp), STRIKE,
+            melee_attack(cx, q, at_rows(p, m), r, st.wield[q, r].astype(np.intp), STRIKE,
                          defendable=False)
-    left = rows[st.status[p, rows] == STANDING]
-    st.status[p, left] = FLED
+    left = st.status[p, rows] == STANDING
+    st.status[at_rows(p, left), rows[left]] = FLED
 
 
-def attack_action(cx: Ctx, p: int, rows: np.ndarray) -> None:
+def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
     """Attack the target if it stands: missiles, entangle, knock-back, disarm or a blow."""
     st, S = cx.st, cx.S
     t = st.target[p, rows].astype(np.intp)
     ok = t != NO_TARGET
-    rows, t = rows[ok], t[ok]
+    p, rows, t = at_rows(p, ok), rows[ok], t[ok]
     ok = st.status[t, rows] == STANDING
-    rows, t = rows[ok], t[ok]
+    p, rows, t = at_rows(p, ok), rows[ok], t[ok]
     if not rows.size:
         return
     if st.status.shape[0] == 2:
@@ -456,49 +484,53 @@ def attack_action(cx: Ctx, p: int, rows: np.ndarray) -> None:
     if cx.uses("missiles"):
         shot = S.item_kind[slot, p] != MELEE
         if shot.any():
-            r = rows[shot]
-            fired = missile_volley(cx, p, at_rows(t, shot), r)
-            st.attacked[p, r[fired]] = True
+            sp, r = at_rows(p, shot), rows[shot]
+            fired = missile_volley(cx, sp, at_rows(t, shot), r)
+            st.attacked[at_rows(sp, fired), r[fired]] = True
             keep = ~shot
-            rows, t, slot = rows[keep], at_rows(t, keep), slot[keep]
-    if cx.uses("entangle") and S.entangle[p] and rows.size:
+            p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
+    if cx.uses("entangle") and rows.size and np.any(S.entangle[p]):
         tangler = entangle_slot(cx, p, rows)
         use = (tangler != NONE) & ~st.entangled[t, rows]
         use &= gap(cx, p, t, rows) <= S.item_range[np.maximum(tangler, 0), p]
         if use.any():
-            melee_attack(cx, p, at_rows(t, use), rows[use], tangler[use], ENTANGLE)
-            st.attacked[p, rows[use]] = True
+            up = at_rows(p, use)
+            melee_attack(cx, up, at_rows(t, use), rows[use], tangler[use], ENTANGLE)
+            st.attacked[up, rows[use]] = True
             keep = ~use
-            rows, t, slot = rows[keep], at_rows(t, keep), slot[keep]
+            p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
     fight_now = in_reach(cx, p, t, rows)
     if cx.any_down:
         fight_now &= ~(st.down[p, rows] & S.item_two_handed[slot, p])
     if not fight_now.all():
-        rows, t, slot = rows[fight_now], at_rows(t, fight_now), slot[fight_now]
+        p, rows = at_rows(p, fight_now), rows[fight_now]
+        t, slot = at_rows(t, fight_now), slot[fight_now]
     if not rows.size:
         return
     st.attacked[p, rows] = True
-    if not (S.knockback[p] or S.disarm[p]):
+    knockback, disarm = S.knockback[p], S.disarm[p]
+    if not (np.any(knockback) or np.any(disarm)):
         melee_attack(cx, p, t, rows, slot, STRIKE)
         return
     mode = np.full(rows.size, STRIKE)
-    if S.knockback[p]:
-        mode = np.where(~st.down[t, rows], KNOCKBACK, mode)
-    if S.disarm[p]:
+    if np.any(knockback):
+        mode = np.where(knockback & ~st.down[t, rows], KNOCKBACK, mode)
+    if np.any(disarm):
         held = st.wield[t, rows]
         armed = ~S.item_is_fist[held, t] & (held != FIST)
-        mode = np.where((mode == STRIKE) & armed, DISARM, mode)
+        mode = np.where(disarm & (mode == STRIKE) & armed, DISARM, mode)
     for code in (KNOCKBACK, DISARM, STRIKE):
         m = mode == code
         if not m.any():
             continue
+        mp = at_rows(p, m)
         if code == KNOCKBACK:
-            with_shield = (st.item_ok[OFF, p, rows[m]] & S.item_shield[OFF, p]
-                           & ~S.underwater[p])
+            with_shield = (st.item_ok[OFF, mp, rows[m]] & S.item_shield[OFF, mp]
+                           & ~S.underwater[mp])
             kslot = np.where(with_shield, OFF, FIST)
-            melee_attack(cx, p, at_rows(t, m), rows[m], kslot, KNOCKBACK, parriable=False)
+            melee_attack(cx, mp, at_rows(t, m), rows[m], kslot, KNOCKBACK, parriable=False)
         else:
-            melee_attack(cx, p, at_rows(t, m), rows[m], slot[m], code)
+            melee_attack(cx, mp, at_rows(t, m), rows[m], slot[m], code)
 
 
 # --- 6-7. extra attacks, end of round ------------------------------------------------------
