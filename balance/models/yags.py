@@ -11,7 +11,17 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
-from balance.models.base import Count, MaxRounds, Name, Reference, Seed, Strict, Trials
+from balance.models.base import (
+    Count,
+    MaxRounds,
+    Morale,
+    Name,
+    Reference,
+    Seed,
+    Strict,
+    Targeting,
+    Trials,
+)
 
 # Seed 000, "Fighting Styles": one skill per style.
 STYLES = (
@@ -185,8 +195,11 @@ class Stunt(Strict):
     when: Literal["always", "first_round"] = "always"
 
 
-class Policy(Strict):
+class Policy(Targeting):
     """How a fighter chooses, where the rules leave the choice to the player.
+
+    ``target`` / ``targets`` (shared with every rule system): who it attacks in a group fight
+    (docs/rules/yags.md, Group fights).
 
     ``defences``: ``auto`` declares one defence per foe attacking this fighter (up to the
     maximum); a number fixes it (0 is all-out attack, which gives foes counter strikes).
@@ -233,6 +246,9 @@ class Member(Strict):
 
     name: Name | None = None
     count: Count = 1
+    # Group fights: 2 stands behind its side's front and attacks through it with a long
+    # thrusting weapon (seed 000, ranks; docs/rules/yags.md, Group fights).
+    rank: Literal[1, 2] = 1
     attributes: Attributes = Attributes()
     skills: Skills = Skills()
     weapon: Name = "fist"
@@ -259,12 +275,20 @@ class Member(Strict):
                              "(mount: {warhorse: true})")
         if p.attack_mount and self.mount is not None:
             raise ValueError("attack_mount is for fighters on foot")
+        if self.rank == 2 and (self.stance != "normal" or self.mount is not None):
+            raise ValueError("the second rank fights on foot in the normal stance (seed 000, "
+                             f"ranks); this member's stance is {self.stance!r}")
         return self
 
 
 class Side(Strict):
+    """A side: its members, their default ``policy`` (a member's own policy keys win, key by
+    key) and its ``morale`` (when the whole side breaks and flees)."""
+
     name: Name
     members: Annotated[list[Member], Field(min_length=1, max_length=100)]
+    policy: Policy = Policy()
+    morale: Morale = Morale()
 
 
 class Rules(Strict):
@@ -277,6 +301,9 @@ class Rules(Strict):
     reach: Literal["every_attack", "closing"] = "every_attack"
     riding_difficulty: Annotated[int, Field(ge=0, le=100)] = 15
     exhausted_at: Annotated[int, Field(ge=1, le=100)] | None = None
+    # Group fights (lab's assumption, "by reach and space"): most attackers on one fighter;
+    # None: 4 in the open, 2 where rules.confined_reach is set (docs/rules/yags.md).
+    max_attackers: Annotated[int, Field(ge=1, le=20)] | None = None
 
 
 class Healer(Strict):

@@ -209,17 +209,23 @@ def test_counter_strike_is_rolled_against_base_difficulty() -> None:
     assert (attacker.fatigue, attacker.wounds, target.fatigue, target.wounds) == (1, 4, 0, 0)
 
 
-def test_counter_strike_decides_a_group_fight() -> None:
-    """A fighter attacking a foe who is not attacking it has declared no defence against it.
+def test_group_auto_defence_covers_its_own_target() -> None:
+    """Group fights: a fighter attacking a foe who is not attacking it still declares one
+    defence (``auto``: at least one when it attacks; one defence costs nothing), and that
+    spare slot covers its target, so no counter strike. All-out (``defences: 0``) it has
+    none, and the counter strikes kill it.
 
-    The foe ignores it (it targets the first fighter in scenario order, a tank), so only
-    counter strikes can ever hurt it, and they kill it.
+    The foe ignores it (it targets the first fighter in scenario order, a tank).
     """
     striker = veteran(1, attack=100, damage=200, soak=1000)
     lunger = veteran(0, attack=-100, damage=0, soak=0, health=0)
     runs = reference_run(fight(tank(0), lunger, striker, max_rounds=3), 200,
                          np.random.default_rng(1))
     assert all(r.winner == DRAW and r.rounds == 3 for r in runs)
+    assert all(r.status[1] == STANDING for r in runs)
+    all_out = veteran(0, attack=-100, damage=0, soak=0, health=0, defences=0)
+    runs = reference_run(fight(tank(0), all_out, striker, max_rounds=3), 200,
+                         np.random.default_rng(1))
     out = np.mean([r.status[1] != STANDING for r in runs])
     assert out > 0.95  # a counter strike misses only on a fumble (or a fumbled initiative)
 
@@ -246,7 +252,7 @@ def test_multiple_defence_penalty() -> None:
     """Two attackers on one fighter with auto defences: two defences, -10 on its rolls."""
     combat = start_combat(fight(veteran(0), veteran(1), veteran(1)), rng=ScriptedDice(5, 5, 5))
     declare(combat, 1)
-    assert [s.defences for s in combat.fighters] == [2, 1, 0]
+    assert [s.defences for s in combat.fighters] == [2, 1, 1]  # group: at least one
     assert [round_penalty(s, RULES) for s in combat.fighters] == [-10, 0, 0]
 
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.targeting import NO_TARGET, first_standing_foe
-from balance.rules.yags import choices
+from balance.rules.yags import choices, groups
 from balance.rules.yags.fighters import AUTO
 from balance.rules.yags.gear import fighter, helpless, refresh
 from balance.rules.yags.static import Static
@@ -30,8 +30,8 @@ from balance.rules.yags.turns import Round
 SADDLELESS = 5   # seed 000: riding checks 5 harder without saddle and stirrups
 
 
-def update_declarations(state, standing: np.ndarray, can_act: np.ndarray, n_sides: int,
-                        round_no: int) -> None:
+def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndarray,
+                        round_no: int, rng: np.random.Generator) -> None:
     """Targets and defences for this round, re-made only in trials where they can change:
     all of them in rounds 1 and 2, and later only where someone fell since last time."""
     n_up = standing.sum(axis=0, dtype=np.int8)
@@ -46,24 +46,32 @@ def update_declarations(state, standing: np.ndarray, can_act: np.ndarray, n_side
         cols = changed
     else:
         return
-    target = first_standing_foe(state.side[:, cols], state.who[:, cols], standing[:, cols],
-                                n_sides)
+    if s.groups is None:
+        target = first_standing_foe(state.side[:, cols], state.who[:, cols], standing[:, cols],
+                                    s.n_sides)
+    else:
+        target, _ = groups.targets(state, s, standing, can_act, cols, rng)
     attacking = can_act[:, cols] & (target != NO_TARGET)
-    declared, defended = declare_defences(state.who[:, cols], state.fixed_defences[:, cols],
-                                          state.max_defences[:, cols], can_act[:, cols],
-                                          target, attacking)
+    declared, defended, guard = declare_defences(
+        state.who[:, cols], state.fixed_defences[:, cols], state.max_defences[:, cols],
+        can_act[:, cols], target, attacking, s.groups is not None)
     state.target[:, cols] = target
     state.attacking[:, cols] = attacking
     state.defended[:, cols] = defended
     state.defence_penalty[:, cols] = DEFENCE_PENALTY[declared]
+    if guard is not None:
+        state.guard[:, cols] = guard
 
 
-def declare_defences(who, fixed_defences, max_defences, can_act, target, attacking):
+def declare_defences(who, fixed_defences, max_defences, can_act, target, attacking,
+                     group: bool = False):
     """Defences declared by each place, and whether each attacker's target defends it.
 
     ``auto`` declares one defence per foe attacking the fighter, a fixed policy its number,
     both capped at the maximum; slots go to attackers in scenario order (fighter index).
-    Returns ``declared`` (c, n) int8 and ``defended`` (c, n) bool, indexed by attacker.
+    In a group fight (``group``) ``auto`` declares at least one whenever the fighter attacks,
+    and a slot left over covers its own target (``guard``). Returns ``declared`` (c, n) int8,
+    ``defended`` (c, n) bool, indexed by attacker, and ``guard`` (None in a duel).
     """
     c, n = target.shape
     attackers_on = np.zeros((c, n), dtype=np.int8)
@@ -71,7 +79,8 @@ def declare_defences(who, fixed_defences, max_defences, can_act, target, attacki
         for i in range(c):
             if i != j:
                 attackers_on[i] += attacking[j] & (target[j] == i)
-    declared = np.where(fixed_defences == AUTO, attackers_on, fixed_defences)
+    wanted = np.maximum(attackers_on, attacking) if group else attackers_on
+    declared = np.where(fixed_defences == AUTO, wanted, fixed_defences)
     declared = np.where(can_act, np.minimum(declared, max_defences), 0).astype(np.int8)
     defended = np.zeros((c, n), dtype=bool)
     for j in range(c):
@@ -80,7 +89,8 @@ def declare_defences(who, fixed_defences, max_defences, can_act, target, attacki
             if k != j:
                 earlier += attacking[k] & (target[k] == target[j]) & (who[k] < who[j])
         defended[j] = attacking[j] & (earlier < Pick(target[j], n).get(declared))
-    return declared, defended
+    guard = attacking & (attackers_on < declared) if group else None
+    return declared, defended, guard
 
 
 # --- Detailed fights ------------------------------------------------------------------------
@@ -126,15 +136,27 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     x("retreating")[:] = retreating
     if s.on.gear_changes:
         free &= ~choices.rearm(state, s, free, action, mod)
-    foe = first_standing_foe(state.side, state.who, standing, s.n_sides)
+    rear = None
+    if s.groups is None:
+        foe = first_standing_foe(state.side, state.who, standing, s.n_sides)
+    else:
+        # Grapplers already on a fighter count against its attacker limit.
+        held = (action == ATTACK) & (target >= 0)
+        taken = np.zeros((c, n), dtype=np.int16)
+        for i in range(c):
+            taken[i] = (held & (target == i)).sum(axis=0)
+        foe, rear = groups.targets(state, s, standing, free, slice(None), rng, taken)
     attack = free & (foe != NO_TARGET)
     action[attack] = ATTACK
     target[attack] = foe[attack]
+    if rear is not None:
+        state.rear[:] = rear & attack
     refresh(state, s, where=(x("weapons") != before[0]) | (x("retreating") != before[1]))
     x("action")[:] = action
     choices.choose_manoeuvres(state, s, attack, target, manoeuvre, round_no)
     x("manoeuvre")[:] = manoeuvre
-    cover, declared = _cover(state, s, can & (action != REROLL), action == ATTACK, target)
+    cover, declared = _cover(state, s, can & (action != REROLL), action == ATTACK, target,
+                             state.rear if s.on.ranks else None)
     state.target[:] = target
     state.attacking[:] = action == ATTACK
     state.defended[:] = cover_of(cover, target, n)
@@ -157,14 +179,16 @@ def cover_of(cover: np.ndarray, target: np.ndarray, n: int) -> np.ndarray:
 
 
 def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
-           target: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+           target: np.ndarray, rear: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
     """Who each place's defences cover: ``cover`` (c * c, n) bool, row ``i * c + j`` meaning
     place i defends against place j, and the number declared (the free one not counted).
 
     ``auto``: one per foe attacking it, else the fixed number, capped at its maximum (one more
     while retreating, which is done defensively); attackers in scenario order take the slots.
     A shield covers the target of its attack for free (seed 000, Weapon and shield);
-    grappled, it covers only its partner.
+    grappled, it covers only its partner. In a group fight ``auto`` declares at least one
+    whenever it attacks (or is thrust at from a second rank), a slot left over covers its own
+    target, and second-rank attackers share the first slot (covered by any defence declared).
     """
     x = state.x
     c, n = target.shape
@@ -177,7 +201,18 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     on = attacking[None, :, :] & (target[None, :, :] == me) & (me != other)   # j attacks i
     on &= (partner[:, None, :] < 0) | (partner[:, None, :] == other)
     on &= ~free
-    wanted = np.where(state.fixed_defences == AUTO, on.sum(axis=1), state.fixed_defences)
+    rear_on = None
+    if rear is not None:
+        rear_on = on & rear[None, :, :]
+        on &= ~rear[None, :, :]
+    n_on = on.sum(axis=1)
+    wanted = n_on
+    group = s.groups is not None
+    if group:
+        wanted = np.maximum(n_on, attacking & ~shield_free)
+        if rear_on is not None:
+            wanted = np.maximum(wanted, rear_on.any(axis=1))
+    wanted = np.where(state.fixed_defences == AUTO, wanted, state.fixed_defences)
     stance = fighter(s, "stance", who.astype(np.intp))
     most = np.minimum(6, state.max_defences + x("retreating") * (stance != DEFENSIVE))
     declared = np.where(can, np.minimum(wanted, most), 0).astype(np.int8)
@@ -186,4 +221,9 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     for k in range(c):
         rank += on[:, k:k + 1, :] & (who[k] < who)[None, :, :]
     cover = can[:, None, :] & (free | (on & (rank < declared[:, None, :])))
+    if group:
+        spare = can & attacking & (n_on < declared) & (partner < 0)
+        cover |= spare[:, None, :] & (target[:, None, :] == other)
+        if rear_on is not None:
+            cover |= rear_on & (can & (declared >= 1))[:, None, :]
     return cover.reshape(c * c, n), declared

@@ -8,12 +8,14 @@ the standard library here: the scenario object is read by attribute, never impor
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from balance.engine.targeting import FIRST, FIXED, POLICIES
 from balance.errors import Problem, ScenarioError
 from balance.rules.yags.armour import suit_of
 from balance.rules.yags.equipment import Loadout, Wielder, is_shield, loadouts
@@ -23,9 +25,13 @@ from balance.rules.yags.tracks import STANCE_EXTRA_DEFENCES, STANCES, max_defenc
 if TYPE_CHECKING:
     from balance.rules.yags.static import Static
 
+AGGRESSIVE_MANOEUVRES = ("improved_damage", "massive_damage", "vital_strike", "knockdown")
 YIELD_LEVELS = LEVELS
 AUTO = -1
 MAX_DEFENCES = 6
+# Lab's assumption ("by reach and space"): at most four fighters engage one in the open
+# (front, both flanks, rear), two in a confined space (rules.confined_reach: a corridor).
+OPEN_ATTACKERS, CONFINED_ATTACKERS = 4, 2
 
 
 @dataclass(frozen=True)
@@ -78,6 +84,13 @@ class Fighter:
     has_spare: bool = False
     tactics: Tactics = field(default_factory=Tactics)
     mount: MountStats | None = None
+    # Group fights (docs/rules/yags.md, Group fights).
+    target: int = FIRST                # target policy (balance.engine.targeting)
+    priority: tuple[int, ...] = ()     # fixed policy: rank of every fighter in its list
+    rank: int = 1                      # 2: attacks through its side's front
+    thrust_reach: int = -1             # the main weapon's reach if it thrusts, else -1
+    line: int = 0                      # its place in its side's line (scenario order)
+    targets: tuple[str, ...] = ()      # fixed policy: the names listed
 
     def loadout(self, index: int) -> Loadout:
         """Loadout ``index`` (weapon state + 3 x grappled); a hand-written fighter has one."""
@@ -109,6 +122,7 @@ class YagsRules:
     riding_difficulty: int = 15
     exhausted_at: int | None = None
     reach_closing: bool = False     # rules.reach: closing (else every_attack)
+    max_attackers: int = OPEN_ATTACKERS   # most attackers on one fighter (group fights)
 
 
 @dataclass(frozen=True)
@@ -119,6 +133,7 @@ class YagsFight:
     side_names: tuple[str, ...]
     rules: YagsRules
     max_rounds: int
+    breaks_at: tuple[float | None, ...] = ()   # per side: share down at which it flees
 
     @property
     def n(self) -> int:
@@ -153,26 +168,67 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
     """
     fighters: list[Fighter] = []
     r = scenario.rules
+    names, sides, bases = [], [], []
     for side_index, side in enumerate(scenario.sides):
+        line = 0
         for member_index, member in enumerate(side.members):
             base = member.name or (side.name if len(side.members) == 1 else
                                    f"{side.name}.{member_index}")
             where = f"sides[{side_index}].members[{member_index}]"
-            one = _fighter(side_index, base, member, tables, r, where)
+            merged = _with_side_policy(member, side.policy, where)
+            one = _fighter(side_index, base, merged, tables, r, where)
             for k in range(member.count):
                 name = base if member.count == 1 else f"{base}#{k + 1}"
-                fighters.append(one if member.count == 1 else _renamed(one, name))
+                fighters.append(replace(one, name=name, line=line))
+                names.append(name)
+                bases.append(base)
+                sides.append(side_index)
+                line += 1
+    fighters = [replace(f, priority=_priority(f, names, bases, sides)) for f in fighters]
+    cap = r.max_attackers or (OPEN_ATTACKERS if r.confined_reach is None else
+                              CONFINED_ATTACKERS)
     return YagsFight(
         fighters=tuple(fighters),
         side_names=tuple(s.name for s in scenario.sides),
         rules=YagsRules(r.success_step, r.base_difficulty, r.fatigue_penalty,
-                        r.riding_difficulty, r.exhausted_at, r.reach == "closing"),
+                        r.riding_difficulty, r.exhausted_at, r.reach == "closing", cap),
         max_rounds=scenario.max_rounds,
+        breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
     )
 
 
-def _renamed(f: Fighter, name: str) -> Fighter:
-    return replace(f, name=name)
+def _with_side_policy(member: Any, side_policy: Any, where: str) -> Any:
+    """The member with its side's default policy under its own (its keys win, key by key)."""
+    base = side_policy.model_dump(mode="json", exclude_unset=True)
+    if not base:
+        return member
+    own = member.policy.model_dump(mode="json", exclude_unset=True)
+    policy = type(member.policy).model_validate_json(json.dumps({**base, **own}), strict=True)
+    if policy.manoeuvre in AGGRESSIVE_MANOEUVRES and member.stance != "aggressive":
+        raise ScenarioError([Problem(f"the {policy.manoeuvre} manoeuvre needs the aggressive "
+                                     "stance (seed 000, Melee Manoeuvres)", f"{where}.policy")])
+    return member.model_copy(update={"policy": policy})
+
+
+def _priority(f: Fighter, names: list[str], bases: list[str],
+              sides: list[int]) -> tuple[int, ...]:
+    """Rank of every fighter in a ``fixed`` policy's ``targets`` list (unlisted: after all).
+    A name is a fighter's, or a member's name shared by its ``count`` copies."""
+    if f.target != FIXED:
+        return ()
+    where = f"fighter {f.name!r}: policy.targets"
+    if not f.targets:
+        raise ScenarioError([Problem("target: fixed needs the foes' names", where)])
+    rank = [len(f.targets)] * len(names)
+    for k, wanted in reversed(list(enumerate(f.targets))):
+        hits = [j for j in range(len(names)) if wanted in (names[j], bases[j])]
+        if not hits:
+            raise ScenarioError([Problem(f"{wanted!r} is not in this fight", where)])
+        if all(sides[j] == f.side for j in hits):
+            raise ScenarioError([Problem(f"{wanted!r} is on its own side", where)])
+        for j in hits:
+            rank[j] = k
+    return tuple(rank)
 
 
 def _fighter(side: int, name: str, member: Any, tables: Any, rules: Any,
@@ -236,6 +292,10 @@ def _fighter(side: int, name: str, member: Any, tables: Any, rules: Any,
         has_spare=spare is not None,
         tactics=tactics,
         mount=_mount(member.mount, tables) if member.mount else None,
+        target=POLICIES[member.policy.target],
+        targets=tuple(member.policy.targets),
+        rank=member.rank,
+        thrust_reach=weapon.reach if "thrusting" in weapon.properties else -1,
     )
 
 

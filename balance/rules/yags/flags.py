@@ -47,6 +47,7 @@ class Flags:
     reroll: bool = False
     stunts: bool = False
     exhaustion: bool = False
+    ranks: bool = False            # someone stands in the second rank (group fights)
     dynamic_order: bool = False    # speed or initiative can change during the fight
     any: bool = False              # any of the above: the fight is not a basic one
 
@@ -137,6 +138,7 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
         reroll=any(x.reroll_below >= 0 for x in t),
         stunts=any(x.stunt_difficulty >= 0 for x in t),
         exhaustion=fight.rules.exhausted_at is not None,
+        ranks=any(f.rank == 2 for f in fs),
     )
     on["dynamic_order"] = any(on[k] for k in ("gear_changes", "prone", "grapple", "reroll",
                                                "stunts", "retreat"))

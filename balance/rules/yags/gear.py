@@ -163,6 +163,7 @@ def order_key(state, s: Static) -> np.ndarray:
     base = SPEED_OF[fighter(s, "stance", who)]
     grappled = x("partner") >= 0
     slow = (x("prone") > 0) | (x("slow") > 0) | (x("stunting") > 0)
+    slow |= fighter(s, "rank", who) == 2       # seed 000: the second rank's attacks are slow
     speed = np.where(slow, SLOW, np.where(grappled, NORMAL_SPEED,
                                           np.where(x("retreating") > 0, SLOW, base)))
     return speed * 100000.0 - x("init") * 100.0 + x("tie")

@@ -23,7 +23,7 @@ from balance.engine.pick import Pick
 from balance.engine.state import TrialState
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import NO_TARGET
-from balance.rules.yags import declare, gear, strikes
+from balance.rules.yags import declare, gear, groups, strikes
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.rolls import d20, d20_where
 from balance.rules.yags.tracks import FATAL, HEALTH_CHECK_BASE
@@ -48,6 +48,8 @@ class YagsState(TrialState):
     defended: np.ndarray    # bool, indexed by attacker: its target defends against it
     defence_penalty: np.ndarray  # int16, the multiple-defence penalty of `declared`
     n_up: np.ndarray        # (n,) int8, fighters standing when declarations were last made
+    guard: np.ndarray       # bool, group fights: a spare defence covers its own target
+    rear: np.ndarray        # bool, group fights: it attacks from the second rank
     attack: np.ndarray      # the seated fighter's fixed numbers (Static, stance folded in)
     defence: np.ndarray
     damage: np.ndarray
@@ -89,6 +91,8 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
         defended=np.zeros((c, n), dtype=bool),
         defence_penalty=np.zeros((c, n), dtype=np.int16),
         n_up=np.full(n, -1, dtype=np.int8),
+        guard=np.zeros((c, n), dtype=bool),
+        rear=np.zeros((c, n), dtype=bool),
         more=np.zeros((len(gear.MORE) if s.on.any else 0, c, n), dtype=np.int16),
         **seated,
     )
@@ -126,7 +130,7 @@ def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
         ctx = declare.declare_detailed(state, s, standing, round_no, rng)
     else:
         can_act = standing & ~state.slow_start if round_no == 1 else standing
-        declare.update_declarations(state, standing, can_act, s.n_sides, round_no)
+        declare.update_declarations(state, s, standing, can_act, round_no, rng)
         ctx = strikes.Round(round_no, can_act, state.penalty + state.defence_penalty)
     slots = [Pick(k, n) for k in range(c)]
     if s.on.dynamic_order:
@@ -137,12 +141,13 @@ def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
             slots = [Pick(order[k], n) for k in range(c)]
     for me in slots:
         strikes.act(state, s, ctx, me, rng)
-    end_of_round(state, s, rng)
+    end_of_round(state, s, ctx, rng)
 
 
-def end_of_round(state: YagsState, s, rng: np.random.Generator) -> None:
+def end_of_round(state: YagsState, s, ctx, rng: np.random.Generator) -> None:
     """Fatal and beaten checks at 20 for fighters still up (and mounts), exhaustion, then
-    yielding (seed 000 step 5); in detailed fights, re-rolled initiatives."""
+    yielding (seed 000 step 5), broken sides running away; in detailed fights, re-rolled
+    initiatives."""
     status = state.status
     at_fatal = (status == STANDING) & (state.wounds >= FATAL)
     if at_fatal.any():
@@ -158,6 +163,8 @@ def end_of_round(state: YagsState, s, rng: np.random.Generator) -> None:
     if s.on.exhaustion:   # lab's option: exhausted fighters must rest (they leave the fight)
         yields |= (status == STANDING) & (state.fatigue >= s.exhausted_at)
     status[yields] = YIELDED
+    if s.groups is not None and s.groups.morale:
+        groups.run_away(state, s, ctx, rng)
     if s.on.any:
         gear.settle(state, s)
         if s.on.reroll:

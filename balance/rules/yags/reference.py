@@ -19,9 +19,10 @@ import numpy as np
 from balance.engine.status import DRAW, YIELDED, TrialOutcome
 from balance.rules.yags.equipment import MAIN, SPARE
 from balance.rules.yags.fighters import YagsFight
-from balance.rules.yags.reference_attack import attack_action
+from balance.rules.yags.reference_attack import attack_action, strike
 from balance.rules.yags.reference_damage import NATURAL_ONE, d20, end_of_round_checks
 from balance.rules.yags.reference_declare import declare
+from balance.rules.yags.reference_groups import is_group, run_away
 from balance.rules.yags.reference_moves import escape
 from balance.rules.yags.reference_state import (
     ATTACK,
@@ -64,8 +65,8 @@ def roll_initiative(combat: Combat, *, rng: np.random.Generator) -> None:
 def speed(state: FighterState) -> int:
     """Seed 000: fast (aggressive), normal or slow (defensive); prone, stunts and the wrong
     style make a fighter's actions slow."""
-    if state.prone or state.stunting or state.gear.slow:
-        return SLOW
+    if state.prone or state.stunting or state.gear.slow or state.fighter.rank == 2:
+        return SLOW   # (seed 000: the second rank's thrusts are slow)
     return STANCE_SPEED[state.stance_now]
 
 
@@ -102,9 +103,9 @@ def take_action(state: FighterState, combat: Combat, round_no: int, *,
 # --- Round 5: end of round ---------------------------------------------------------------------
 
 
-def end_of_round(combat: Combat, *, rng: np.random.Generator) -> None:
+def end_of_round(combat: Combat, *, rng: np.random.Generator, round_no: int = 2) -> None:
     """Seed 000, "End of Round": checks to stay alive and conscious (riders' mounts too), then
-    exhaustion and yielding, then re-rolled initiatives."""
+    exhaustion and yielding, broken sides running away, then re-rolled initiatives."""
     rules = combat.rules
     for state in combat.fighters:
         end_of_round_checks(state, rules, rng=rng)
@@ -118,6 +119,9 @@ def end_of_round(combat: Combat, *, rng: np.random.Generator) -> None:
         if tired or max(state.wounds, state.stuns) >= state.fighter.yield_at:
             state.status = YIELDED
     settle(combat)
+    if is_group(combat) and any(b is not None for b in combat.breaks_at):
+        run_away(combat, round_no, strike, rng=rng)
+        settle(combat)
     for state in combat.fighters:
         if state.action == REROLL:
             state.initiative = state.fighter.initiative + d20(rng)   # keep whatever is rolled
@@ -142,9 +146,21 @@ def start_combat(fight: YagsFight, *, rng: np.random.Generator) -> Combat:
         if f.mount is not None:
             state.mount, state.mounted = MountState(f.mount), True
         states.append(state)
-    combat = Combat(states, fight.rules)
+    combat = Combat(states, fight.rules, fight.breaks_at)
     roll_initiative(combat, rng=rng)
+    combat.seats = [s.index for s in sorted(
+        combat.fighters, key=lambda s: (start_speed(s), -s.initiative, s.tiebreak))]
     return combat
+
+
+def start_speed(state: FighterState) -> int:
+    """The speed it acts at when the fight begins: slow with the wrong style, stunting every
+    round or in the second rank, else its stance's."""
+    t = state.fighter.tactics
+    every_round_stunt = t.stunt_difficulty >= 0 and not t.stunt_first_round
+    if state.gear.slow or every_round_stunt or state.fighter.rank == 2:
+        return SLOW
+    return STANCE_SPEED[state.fighter.stance]
 
 
 def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
@@ -152,7 +168,7 @@ def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> No
     declare(combat, round_no, rng=rng)
     for state in action_order(combat):
         take_action(state, combat, round_no, rng=rng)
-    end_of_round(combat, rng=rng)
+    end_of_round(combat, rng=rng, round_no=round_no)
 
 
 def outcome(combat: Combat, winner: int, rounds: int) -> TrialOutcome:

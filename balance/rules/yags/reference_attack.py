@@ -102,8 +102,8 @@ def attack_action(a: FighterState, t: FighterState, combat: Combat, round_no: in
     triggers = (int(t.index not in a.defended) + int(out.good_parry and unarmed
                                                      and t.gear.martial)
                 + int(out.failed_disarm and unarmed))
-    if triggers - int(ignore_left) >= 1 and a.standing and t.standing and \
-            can_strike(t, a, round_no):
+    if triggers - int(ignore_left) >= 1 and a.standing and t.standing and not a.rear and \
+            can_strike(t, a, round_no):   # (the second rank is out of the target's reach)
         strike(t, a, combat, round_no, automatic=False, rng=rng)
         settle(combat)
 

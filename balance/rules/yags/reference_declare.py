@@ -9,6 +9,7 @@ import numpy as np
 from balance.rules.yags.equipment import BARE, MAIN, SPARE
 from balance.rules.yags.fighters import AUTO
 from balance.rules.yags.reference_damage import NATURAL_ONE, d20
+from balance.rules.yags.reference_groups import assign_targets, choosing, is_group
 from balance.rules.yags.reference_state import (
     ATTACK,
     ESCAPE,
@@ -115,6 +116,7 @@ def choose_action(state: FighterState, combat: Combat, round_no: int) -> None:
     t = state.tactics
     state.action, state.target, state.manoeuvre = NO_ACTION, None, NONE
     state.at_mount = state.charging = state.stunting = state.retreating = False
+    state.wants_target = state.rear = False
     if not can_act(state, round_no):
         return
     if round_no == 1 and state.initiative < t.reroll_below:
@@ -143,6 +145,9 @@ def choose_action(state: FighterState, combat: Combat, round_no: int) -> None:
         return
     if state.weapons == BARE and rearm(state):
         state.action = PICK_UP
+        return
+    if choosing(combat):
+        state.wants_target = True      # chosen with everyone else's (attacker limits)
         return
     target = choose_target(state, combat)
     if target is not None:
@@ -180,10 +185,23 @@ def declare_defences(state: FighterState, combat: Combat, round_no: int) -> None
     free: tuple[int, ...] = ()
     if state.gear.shield and state.action == ATTACK and state.partner is None:
         free = (state.target,)
-    others = [i for i in attackers if i not in free]
+    rear = [i for i in attackers if combat.fighters[i].rear]
+    others = [i for i in attackers if i not in free and i not in rear]
     wanted = len(others) if state.fighter.defences == AUTO else state.fighter.defences
+    group = is_group(combat)
+    if group and state.fighter.defences == AUTO:
+        # Group fights: at least one whenever it attacks (its own target) or is thrust at.
+        own = state.action == ATTACK and not free
+        wanted = max(wanted, int(own or bool(rear)))
     state.defences = min(wanted, max_defences_now(state))
     state.defended = free + tuple(others[:state.defences])
+    if group:
+        spare = len(others) < state.defences
+        if spare and state.action == ATTACK and state.partner is None and \
+                state.target not in state.defended:
+            state.defended += (state.target,)          # a spare slot covers its own target
+        if state.defences >= 1:
+            state.defended += tuple(rear)              # the second rank shares a slot
 
 
 def riding_check(state: FighterState, combat: Combat, *, rng: np.random.Generator) -> bool:
@@ -220,7 +238,11 @@ def declare(combat: Combat, round_no: int, *, rng: np.random.Generator | None = 
         if round_no == 1 and not state.fighter.drawn:
             state.round_mod -= DRAW_STEP * state.gear.draw   # drawing its weapons
     for state in combat.fighters:
+        state.last_target = state.target
         choose_action(state, combat, round_no)
+    wanting = [s for s in combat.fighters if s.wants_target]
+    if wanting:
+        assign_targets(combat, wanting, rng=rng)
     for state in combat.fighters:
         if state.action == ATTACK and state.partner is None:
             choose_attack(state, combat, round_no)

@@ -78,6 +78,9 @@ class FighterState:
     neck: bool = False              # the hold on it is on the neck
     limbs: int = 0                  # broken limbs, -40 each
     closed: int | None = None       # rules.reach closing: the longer-weapon foe it got inside
+    last_target: int | None = None  # group fights: last round's target (kept while it stands)
+    rear: bool = False              # group fights: it attacks from the second rank this round
+    wants_target: bool = False      # group fights: it attacks, target not yet chosen
     mount: MountState | None = None
     mounted: bool = False
     # This round's declarations (Round 2) and round-only modifiers.
@@ -152,6 +155,13 @@ class Combat:
 
     fighters: list[FighterState]
     rules: YagsRules
+    breaks_at: tuple[float | None, ...] = ()   # group fights: each side's morale
+    seats: list[int] = field(default_factory=list)   # the acting order at the start
+
+    def seats_order(self) -> list[FighterState]:
+        """Fighters in their seats: the acting order when the fight began (group fights
+        choose targets and resolve flights in this order)."""
+        return [self.fighters[i] for i in self.seats]
 
 
 def condition_penalty(state: FighterState, rules: YagsRules) -> int:

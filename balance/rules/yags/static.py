@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.engine.targeting import FIRST
 from balance.rules.yags.equipment import MAIN, N_WEAPON_STATES, Loadout
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.flags import Flags, flags_of, kinds_faced, reachable
@@ -70,6 +71,27 @@ class Static:
     soak_vs: np.ndarray            # (n * N_KINDS,)
     mount_soak_vs: np.ndarray      # (n * N_KINDS,)
     fumble_choice: np.ndarray      # (n * 64,): see ``fumble_index``
+    groups: Groups | None = None   # group fights' numbers (None: a duel)
+
+
+@dataclass(frozen=True)
+class Groups:
+    """What a fight of more than two needs (docs/rules/yags.md, Group fights): ``choosing``
+    says the target policies can differ from the first standing foe (a policy other than
+    ``first``, an attacker limit that can bind, or ranks); ``breaks_at`` the sides' morale."""
+
+    choosing: bool
+    policy: np.ndarray             # (n,) int8 target policy
+    priority: np.ndarray           # (n, n) int16 fixed lists
+    danger: np.ndarray             # (n,) int16: the fighter's attack
+    line: np.ndarray               # (n,) float: its place in its side's line
+    rank2: np.ndarray              # (n,) bool
+    rank_ok: np.ndarray            # (n * n,) bool: [i * n + j] i can thrust at j from rank 2
+    max_attackers: int
+    breaks_at: list[float | None]
+    morale: bool
+    all_first: bool                # every policy is ``first``
+    side_of: np.ndarray            # (n,) int8
 
 
 def stance_numbers(lo: Loadout, stance: int, mode: int) -> tuple[int, int, int]:
@@ -143,12 +165,46 @@ def static_of(fight: YagsFight) -> Static:
         mount_soak_vs=i16([f.mount.soak_vs[k] if f.mount else 0
                            for f in fs for k in range(N_KINDS)]),
         fumble_choice=np.array(choice, dtype=np.int8),
+        groups=groups_of(fight) if fight.n > 2 else None,
+    )
+
+
+# Seed 000, ranks: the second rank's weapon reaches at least two levels beyond the target's.
+RANK_REACH = 2
+
+
+def groups_of(fight: YagsFight) -> Groups:
+    fs = fight.fighters
+    n = len(fs)
+    side = fight.side_of
+    cap = fight.rules.max_attackers
+    smallest = min(int((side == k).sum()) for k in range(len(fight.side_names)))
+    rank2 = np.array([f.rank == 2 for f in fs])
+    reach = [f.loadout(MAIN).reach for f in fs]
+    rank_ok = np.array([fs[i].rank == 2 and fs[i].side != fs[j].side
+                        and fs[i].thrust_reach >= reach[j] + RANK_REACH
+                        for i in range(n) for j in range(n)])
+    priority = np.array([f.priority or (0,) * n for f in fs], dtype=np.int16)
+    breaks_at = list(fight.breaks_at) or [None] * len(fight.side_names)
+    return Groups(
+        choosing=bool(any(f.target != FIRST for f in fs) or n - smallest > cap or rank2.any()),
+        policy=np.array([f.target for f in fs], dtype=np.int8),
+        priority=priority,
+        danger=i16([f.attack for f in fs]),
+        line=np.array([f.line for f in fs], dtype=np.float64),
+        rank2=rank2,
+        rank_ok=rank_ok,
+        max_attackers=cap,
+        breaks_at=breaks_at,
+        morale=any(b is not None for b in breaks_at),
+        all_first=all(f.target == FIRST for f in fs),
+        side_of=side,
     )
 
 
 FIGHTER_FIELDS = ("vitals", "size", "strength", "agility", "brawl", "athletics", "riding",
                   "mounted_combat", "drawn", "has_spare", "heavy_suit", "health", "stance",
-                  "max_defences")
+                  "max_defences", "rank")
 
 
 def _seat(f) -> tuple[int, int, int]:
@@ -166,5 +222,6 @@ def start_speed(f) -> int:
     """The speed class a fighter acts in at the start: its stance's; slow with the wrong
     style or when it stunts every round."""
     stunts = f.tactics.stunt_difficulty >= 0 and not f.tactics.stunt_first_round
-    return SLOW if f.loadout(MAIN).slow or stunts else STANCE_SPEED[f.stance]
+    rank2 = f.rank == 2     # seed 000: the second rank's attacks are slow
+    return SLOW if f.loadout(MAIN).slow or stunts or rank2 else STANCE_SPEED[f.stance]
 

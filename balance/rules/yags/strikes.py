@@ -131,6 +131,8 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     if ignore_left is not None:
         triggers -= ignore_left
     strike = acting & (triggers > 0) & (att.get(state.status) == STANDING)
+    if s.on.ranks:   # the second rank is out of the target's reach
+        strike &= ~att.get(state.rear)
     strike &= can_strike(state, s, ctx, tgt, att)
     if not strike.any():
         return

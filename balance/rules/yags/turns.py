@@ -64,7 +64,10 @@ def declared_cover(state, s: Static, ctx: Round, victim: Pick, striker: Pick) ->
     if ctx.cover is None:
         # Basic fights: only an attacker's own target can be covered, and ``defended`` says so.
         place = victim.row if victim.flat is None else victim.flat // victim.n
-        return (striker.get(state.target) == place) & striker.get(state.defended)
+        ok = (striker.get(state.target) == place) & striker.get(state.defended)
+        if s.groups is not None:   # a spare defence covers its own target
+            ok |= victim.get(state.guard) & (victim.get(state.target) == place_of(striker, size))
+        return ok
     c = state.status.shape[0]
     flat = (place_of(victim, size) * c + place_of(striker, size)) * victim.n + _trials(victim)
     return ctx.cover.ravel()[flat]

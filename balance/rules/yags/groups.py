@@ -1,0 +1,163 @@
+"""Group fights in the vectorised kernel (docs/rules/yags.md, Group fights): who attacks
+whom under each fighter's target policy and the attacker limit, the second rank, and a
+broken side running away through the free strikes of the foes it was fighting.
+
+The choice itself is ``balance.engine.targeting.choose_targets``; the reference
+(``reference_groups``) makes the same choices one fighter at a time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balance.engine.morale import broken_sides, flee
+from balance.engine.pick import Pick
+from balance.engine.status import STANDING
+from balance.engine.targeting import NO_TARGET, choose_targets, first_standing_foe
+from balance.rules.yags import gear
+from balance.rules.yags.static import Static
+from balance.rules.yags.strikes import attack
+from balance.rules.yags.turns import can_strike
+
+
+def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
+            rng: np.random.Generator,
+            taken: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """The target of every place in trials ``cols`` (a slice or index array) that
+    ``chooses``, and which of them attack from the second rank (None when nobody can).
+
+    Targets are sticky (``state.target`` is last round's); at most ``max_attackers`` on one
+    fighter (less ``taken``, (c, n): grapplers already on it); a second-rank fighter behind a
+    standing front cannot be attacked, does not count against the limit and attacks only a
+    foe its thrusting weapon out-reaches by two. Weakness is wound + stun level, danger the
+    fighter's attack, nearness the distance between places in the two sides' lines."""
+    g = s.groups
+    side, who = state.side[:, cols], state.who[:, cols]
+    up, picks = standing[:, cols], chooses[:, cols]
+    if not g.choosing:
+        first = first_standing_foe(side, who, up, s.n_sides)
+        return np.where(picks, first, NO_TARGET).astype(np.int8), None
+    if g.all_first and s.n_sides == 2 and taken is None and not g.rank2.any():
+        return first_with_room(s, side, who, up, picks, state.target[:, cols]), None
+    wi = who.astype(np.intp)
+    cap = np.full(up.shape, g.max_attackers, dtype=np.int16)
+    if taken is not None:
+        cap -= taken[:, cols]
+    kw = dict(current=state.target[:, cols], weakness=state.wounds[:, cols] + state.stuns[:, cols],
+              danger=g.danger[wi], position=g.line[wi], priority=g.priority, rng=rng)
+    policy = g.policy[wi]
+    if not g.rank2.any():
+        return choose_targets(policy, side, who, up, picks, cap=cap, **kw), None
+    rank2 = g.rank2[wi]
+    front_up = np.stack([(up & ~rank2 & (side == k)).any(axis=0) for k in range(s.n_sides)])
+    sheltered = rank2 & up & np.take_along_axis(front_up, side.astype(np.intp), axis=0)
+    open_ = up & ~sheltered
+    target = choose_targets(policy, side, who, open_, picks & ~sheltered, cap=cap, **kw)
+    rear = picks & sheltered
+    n_fighters = g.priority.shape[0]
+    for i in range(up.shape[0]):
+        if not rear[i].any():
+            continue
+        reaches = g.rank_ok[wi[i] * n_fighters + wi]       # (c, m): i can thrust at each place
+        only = np.zeros_like(picks)
+        only[i] = rear[i]
+        mine = choose_targets(policy, side, who, open_ & reaches, only, **kw)
+        target[i] = np.where(rear[i], mine[i], target[i])
+    return target, rear & (target != NO_TARGET)
+
+
+def first_with_room(s: Static, side, who, up, picks, current) -> np.ndarray:
+    """``choose_targets`` for a two-sided fight where everyone's policy is ``first`` (the
+    common case, and the 5-vs-5 benchmark), by counting instead of comparing keys: those who
+    keep their target stay on it; the others of each side, in place order, fill the foes'
+    room (the limit less those kept) in scenario order, the k-th taking the foe where the
+    room summed so far first exceeds k. The same answer, several times faster."""
+    g = s.groups
+    c, m = up.shape
+    cols = np.arange(m)
+    upf = up.ravel()
+    target = np.full((c, m), NO_TARGET, dtype=np.int8)
+    kept = []
+    for i in range(c):       # previous choices kept the limit, and only fewer remain on it
+        t = current[i]
+        flat = np.maximum(t, 0).astype(np.intp) * m + cols
+        keep = picks[i] & (t >= 0) & upf[flat]
+        target[i] = np.where(keep, t, NO_TARGET)
+        kept.append(flat[keep])
+    count = np.bincount(np.concatenate(kept), minlength=c * m)
+    room = np.where(upf, g.max_attackers - count, 0)
+    place_of = np.empty((c, m), dtype=np.intp)
+    place_of[who.astype(np.intp), cols] = np.arange(c)[:, None]
+    place_of = place_of * m + cols                   # flat index of each fighter's place
+    # Room summed over each side's fighters in scenario order.
+    fighters = [np.flatnonzero(g.side_of == k) for k in range(2)]
+    summed = []
+    for f in fighters:
+        total = np.zeros(m, dtype=np.int32)
+        rows = []
+        for k in f:
+            total = total + room[place_of[k]]
+            rows.append(total)
+        summed.append(rows)
+    ahead = [np.zeros(m, dtype=np.int32), np.zeros(m, dtype=np.int32)]  # choosers so far
+    for i in range(c):
+        free = picks[i] & (target[i] == NO_TARGET)
+        if not free.any():
+            continue
+        mine = side[i] == 0
+        chosen = np.full(m, -1, dtype=np.intp)
+        for k, own in ((1, 0), (0, 1)):           # (the foes' side, the choosers' side)
+            on = free & (mine if own == 0 else ~mine)
+            if not on.any():
+                continue
+            rank = ahead[own]
+            pos = np.zeros(m, dtype=np.intp)
+            for row in summed[k]:
+                pos += row <= rank
+            n_foes = fighters[k].size
+            ok = on & (pos < n_foes)
+            fighter_k = fighters[k][np.minimum(pos, n_foes - 1)]
+            chosen = np.where(ok, place_of.ravel()[fighter_k * m + cols] // m, chosen)
+            ahead[own] = ahead[own] + on
+        target[i] = np.where(chosen >= 0, chosen, target[i])
+    return target
+
+
+def run_away(state, s: Static, ctx, rng: np.random.Generator) -> None:
+    """End of round: every side whose share of fighters down reached its ``breaks_at``
+    breaks; each foe still able to strike that fought one of its standing fighters this round
+    (attacked it, or was attacked by it) strikes at it once as it runs (seed 000: running
+    away from a foe within reach draws a free strike; lab: with its back turned it does not
+    defend), in place order; those still standing flee."""
+    g = s.groups
+    broken = broken_sides(state.status, state.side, g.breaks_at)
+    if not broken.any():
+        return
+    status = state.status
+    c, n = status.shape
+    running = (status == STANDING) & np.take_along_axis(broken, state.side.astype(np.intp),
+                                                        axis=0)
+    target, attacking = state.target, state.attacking
+    for v in range(c):
+        if not running[v].any():
+            continue
+        for k in range(c):
+            if k == v:
+                continue
+            fought = (attacking[k] & (target[k] == v)) | (attacking[v] & (target[v] == k))
+            due = running[v] & fought & ~running[k] & (status[k] == STANDING) \
+                & (status[v] == STANDING) & (state.side[k] != state.side[v])
+            rows = np.flatnonzero(due)
+            if not rows.size:
+                continue
+            striker, victim = Pick(k, n, rows), Pick(v, n, rows)
+            ok = can_strike(state, s, ctx, striker, victim)
+            if not ok.any():
+                continue
+            rows = rows[ok]
+            striker, victim = Pick(k, n, rows), Pick(v, n, rows)
+            attack(state, s, ctx, np.ones(rows.size, dtype=bool), striker, victim,
+                   np.zeros(rows.size, dtype=bool), rng)
+            if s.on.any:
+                gear.settle(state, s, ctx.rpen)
+    flee(status, state.side, broken)
