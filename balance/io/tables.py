@@ -88,7 +88,9 @@ def _patched_row(model: type[pydantic.BaseModel], table: str, name: str,
     A field left out, or set to null, keeps the shipped value.
     """
     path: Path = ("tables", table, name)
-    given = {f: v for f in patch.model_fields_set if (v := getattr(patch, f)) is not None}
+    # Plain data (nested patches included), only the fields the scenario set.
+    given = {f: v for f, v in patch.model_dump(mode="json", exclude_unset=True).items()
+             if v is not None}
     if name not in shipped.raw:
         needed = [f for f, info in model.model_fields.items()
                   if info.is_required() and f not in given]
@@ -99,8 +101,15 @@ def _patched_row(model: type[pydantic.BaseModel], table: str, name: str,
             if near:
                 message += f" (or did you mean to change the shipped {kind} {near[0]!r}?)"
             return None, [index.problem(message, path, source)]
-    merged = {**shipped.raw.get(name, {}), **given}
+    merged = _deep_merge(shipped.raw.get(name, {}), given)
     return validate_model(model, merged, source, index, base=path)
+
+
+def _deep_merge(base: Any, over: Any) -> Any:
+    """``over`` laid onto ``base``: mappings merge key by key, anything else is replaced."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        return {**base, **{k: _deep_merge(base.get(k), v) for k, v in over.items()}}
+    return over
 
 
 @functools.cache

@@ -231,8 +231,8 @@ class DamageBonusPatch(Strict):
     bonus: DiceText | None = None
 
 
-# A patch's attackers-per-target row: all three spaces, as a plain mapping (the loader merges
-# a patch's fields onto the shipped row as plain values, so a patch holds no nested model).
+# A patch's attackers-per-target row, as a plain mapping: the loader merges it key by key onto
+# the shipped row, so a patch may give only the spaces it changes.
 AttackersRow = dict[Literal["open", "cramped", "corridor"], Annotated[int, Field(ge=1, le=20)]]
 
 
