@@ -48,3 +48,12 @@ class Morale(Strict):
     strikes the rule system gives a fleeing fighter). None: the side never breaks."""
 
     breaks_at: Annotated[float, Field(gt=0, le=1)] | None = None
+
+
+def check_side_names(names: list[str]) -> None:
+    """Side names must be unique and must not be 'draw' (the name of the draw outcome)."""
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ValueError(f"side names must be unique; repeated: {', '.join(dupes)}")
+    if "draw" in names:
+        raise ValueError("'draw' is reserved for the draw outcome; rename that side")

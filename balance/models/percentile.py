@@ -28,6 +28,7 @@ from balance.models.base import (
     Strict,
     Targeting,
     Trials,
+    check_side_names,
 )
 
 
@@ -461,12 +462,7 @@ class PercentileScenario(Strict):
 
     @model_validator(mode="after")
     def _unique_side_names(self) -> PercentileScenario:
-        names = [s.name for s in self.sides]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise ValueError(f"side names must be unique; repeated: {', '.join(dupes)}")
-        if "draw" in names:
-            raise ValueError("'draw' is reserved for the draw outcome; rename that side")
+        check_side_names([s.name for s in self.sides])
         if sum(m.count for s in self.sides for m in s.members) > 100:
             raise ValueError("at most 100 fighters in one fight")
         return self

@@ -25,6 +25,7 @@ from balance.models.base import (
     Strict,
     Targeting,
     Trials,
+    check_side_names,
 )
 
 Style = Literal["missile", "formation", "melee", "close"]
@@ -443,12 +444,7 @@ class YmladScenario(Strict):
 
     @model_validator(mode="after")
     def _unique_side_names(self) -> YmladScenario:
-        names = [s.name for s in self.sides]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise ValueError(f"side names must be unique; repeated: {', '.join(dupes)}")
-        if "draw" in names:
-            raise ValueError("'draw' is reserved for the draw outcome; rename that side")
+        check_side_names([s.name for s in self.sides])
         return self
 
     def references(self) -> list[Reference]:
