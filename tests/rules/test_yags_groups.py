@@ -244,3 +244,35 @@ def test_group_scenarios_run(path: str, winner: int, at_least: float) -> None:
     f = get("yags").compile(loaded.model, loaded.tables)
     tally = run_fight(get("yags"), f, 4_000, seed=1)
     assert tally.wins[winner] / tally.trials > at_least
+
+
+def test_the_second_rank_is_sheltered_thrusts_and_steps_up() -> None:
+    """Rank 2 behind a standing front: nobody attacks it, it thrusts (slow) at a foe its long
+    spear out-reaches by two, shares its target's first defence slot and draws no counter
+    strike; once its front is down it is attacked like anyone."""
+    sc = scenario([man(name="front"), man(name="pike", rank=2, weapon="long_spear",
+                                          skills={"longshaft": 4})],
+                  [man(name="s1", weapon="short_sword"), man(name="s2", weapon="short_sword")])
+    f = compiled(sc)
+    assert f.static.on.ranks and f.static.speed[1] == max(f.static.speed)
+    rng = np.random.default_rng(3)
+    state = kernel.start(f, 3_000, rng)
+    kernel.play_round(f, state, rng, 2)
+    wi = state.who.astype(int)
+    cols = np.broadcast_to(np.arange(3_000), wi.shape)
+    target_who = np.where(state.target >= 0, wi[state.target.clip(0), cols], -1)
+    front_up = (state.status[wi == 0] == STANDING)
+    foes = state.side == 1
+    assert not ((target_who == 1) & foes & front_up[None, :]).any()   # nobody on the pike
+    pike = wi == 1
+    assert (state.rear[pike] == (state.target[pike] >= 0)).all()
+    assert state.rear[pike].mean() > 0.9
+    # Reference: the same shelter, and the pike steps up when the front is down.
+    combat = start_combat(f, rng=np.random.default_rng(1))
+    declare(combat, 2, rng=np.random.default_rng(1))
+    front, pike_, s1, s2 = combat.fighters
+    assert pike_.rear and s1.target == 0 and s2.target == 0
+    assert pike_.index in combat.fighters[pike_.target].defended
+    front.status = 3
+    declare(combat, 3, rng=np.random.default_rng(1))
+    assert not pike_.rear and s1.target == 1 and s2.target == 1

@@ -77,9 +77,11 @@ def first_with_room(s: Static, side, who, up, picks, current) -> np.ndarray:
     cols = np.arange(m)
     upf = up.ravel()
     target = np.full((c, m), NO_TARGET, dtype=np.int8)
-    kept = []
+    kept = [np.zeros(0, dtype=np.intp)]
     for i in range(c):       # previous choices kept the limit, and only fewer remain on it
         t = current[i]
+        if not (t >= 0).any():
+            continue
         flat = np.maximum(t, 0).astype(np.intp) * m + cols
         keep = picks[i] & (t >= 0) & upf[flat]
         target[i] = np.where(keep, t, NO_TARGET)
@@ -100,26 +102,21 @@ def first_with_room(s: Static, side, who, up, picks, current) -> np.ndarray:
             rows.append(total)
         summed.append(rows)
     ahead = [np.zeros(m, dtype=np.int32), np.zeros(m, dtype=np.int32)]  # choosers so far
+    flat_place = place_of.ravel()
     for i in range(c):
-        free = picks[i] & (target[i] == NO_TARGET)
-        if not free.any():
+        rows = np.flatnonzero(picks[i] & (target[i] == NO_TARGET))
+        if not rows.size:
             continue
-        mine = side[i] == 0
-        chosen = np.full(m, -1, dtype=np.intp)
-        for k, own in ((1, 0), (0, 1)):           # (the foes' side, the choosers' side)
-            on = free & (mine if own == 0 else ~mine)
-            if not on.any():
-                continue
-            rank = ahead[own]
-            pos = np.zeros(m, dtype=np.intp)
-            for row in summed[k]:
-                pos += row <= rank
-            n_foes = fighters[k].size
-            ok = on & (pos < n_foes)
-            fighter_k = fighters[k][np.minimum(pos, n_foes - 1)]
-            chosen = np.where(ok, place_of.ravel()[fighter_k * m + cols] // m, chosen)
-            ahead[own] = ahead[own] + on
-        target[i] = np.where(chosen >= 0, chosen, target[i])
+        mine = side[i, rows] == 0               # side 0 chooses among side 1, and back
+        rank = np.where(mine, ahead[0][rows], ahead[1][rows])
+        pos = [sum(row[rows] <= rank for row in summed[k]) for k in range(2)]
+        found = np.where(mine, pos[1] < fighters[1].size, pos[0] < fighters[0].size)
+        foe = np.where(mine, fighters[1][np.minimum(pos[1], fighters[1].size - 1)],
+                       fighters[0][np.minimum(pos[0], fighters[0].size - 1)])
+        place = flat_place[foe * m + rows] // m
+        target[i, rows] = np.where(found, place, NO_TARGET)
+        ahead[0][rows] += mine
+        ahead[1][rows] += ~mine
     return target
 
 
