@@ -194,6 +194,20 @@ GROUP_FIGHTS = {
              attributes={"dexterity": 3, "agility": 3, "strength": 4})],
         max_rounds=30),
     "five_vs_five_first_capped": scenario([man(count=5)], [man(count=5)], max_rounds=30),
+    # Every other policy, a limit of two with a grappler counting in it, yielding.
+    "policies_grapple_and_limit": scenario(
+        [man(name="r", policy={"target": "random"}), man(name="n", policy={"target": "nearest"}),
+         man(name="f", policy={"target": "fixed", "targets": ["w"], "yield_at": "heavy"})],
+        [man(name="d", policy={"target": "dangerous"}, skills={"single_weapon": 5}),
+         man(name="w", weapon="fist", skills={"brawl": 5},
+             attributes={"agility": 4, "strength": 5},
+             policy={"manoeuvre": "grapple", "target": "weakest"}),
+         man(name="s", policy={"target": "spread"}, weapon="spear", skills={"longshaft": 4})],
+        rules={"max_attackers": 2}, max_rounds=25),
+    # Three sides, one attacker a fighter: the engine's choice (not the two-sided counting).
+    "three_sides_one_each": {
+        "name": "g", "ruleset": "yags", "max_rounds": 25, "rules": {"max_attackers": 1},
+        "sides": [{"name": k, "members": [man(count=2)]} for k in ("a", "b", "c")]},
 }
 GROUP_FIGHTS["three_vs_two_spread_weakest_ranks_morale"]["sides"][0]["morale"] = \
     {"breaks_at": 0.5}
