@@ -107,13 +107,16 @@ def first_with_room(s: Static, side, who, up, picks, current) -> np.ndarray:
         rows = np.flatnonzero(picks[i] & (target[i] == NO_TARGET))
         if not rows.size:
             continue
+        at = rows
+        if rows.size == m:            # everyone (round 1): views rather than gathers
+            rows, at = slice(None), cols
         mine = side[i, rows] == 0               # side 0 chooses among side 1, and back
         rank = np.where(mine, ahead[0][rows], ahead[1][rows])
         pos = [sum(row[rows] <= rank for row in summed[k]) for k in range(2)]
         found = np.where(mine, pos[1] < fighters[1].size, pos[0] < fighters[0].size)
         foe = np.where(mine, fighters[1][np.minimum(pos[1], fighters[1].size - 1)],
                        fighters[0][np.minimum(pos[0], fighters[0].size - 1)])
-        place = flat_place[foe * m + rows] // m
+        place = flat_place[foe * m + at] // m
         target[i, rows] = np.where(found, place, NO_TARGET)
         ahead[0][rows] += mine
         ahead[1][rows] += ~mine
