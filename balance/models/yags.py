@@ -21,6 +21,7 @@ from balance.models.base import (
     Strict,
     Targeting,
     Trials,
+    check_side_names,
 )
 
 # Seed 000, "Fighting Styles": one skill per style.
@@ -337,12 +338,7 @@ class YagsScenario(Strict):
 
     @model_validator(mode="after")
     def _unique_side_names(self) -> YagsScenario:
-        names = [s.name for s in self.sides]
-        dupes = sorted({n for n in names if names.count(n) > 1})
-        if dupes:
-            raise ValueError(f"side names must be unique; repeated: {', '.join(dupes)}")
-        if "draw" in names:
-            raise ValueError("'draw' is reserved for the draw outcome; rename that side")
+        check_side_names([s.name for s in self.sides])
         return self
 
     def references(self) -> list[Reference]:
