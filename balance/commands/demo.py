@@ -41,6 +41,9 @@ def main(args: argparse.Namespace) -> int:
             ci = result.ci95
             cells = ", ".join(f"{k} {100 * p:.1f}% [{100 * ci[k][0]:.1f}, {100 * ci[k][1]:.1f}]"
                               for k, p in result.outcomes.items())
+            if result.alive_after is not None:
+                cells += "; alive after: " + ", ".join(
+                    f"{k} {100 * p:.1f}%" for k, p in result.alive_after.items())
             rows.append(f"| {result.scenario} | {rel} | {result.trials:,} | {cells} | "
                         f"{result.rounds['mean']:.2f} |")
         (tmp / "summary.md").write_text("# Demo results\n\n" + "\n".join(rows) + "\n",
