@@ -23,6 +23,7 @@ import numpy as np
 
 from balance.dice import parse
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, RETREAT
+from balance.engine.fight import FighterList
 from balance.engine.targeting import FIRST, POLICIES
 from balance.errors import Problem, ScenarioError, closest
 from balance.rules.percentile import damage as dmg
@@ -181,7 +182,7 @@ class FightRules:
 
 
 @dataclass(frozen=True)
-class PercentileFight:
+class PercentileFight(FighterList):
     """A compiled fight: fighters in scenario order, sides, rules and the damage pmfs."""
 
     fighters: tuple[Fighter, ...]
@@ -193,19 +194,6 @@ class PercentileFight:
     pmfs: PmfTable
     fumble_weights: tuple[int, ...]       # by effect (FUMBLE_EFFECTS order)
     breaks_at: tuple[float | None, ...] = ()   # each side's morale (None: never breaks)
-
-    @property
-    def n(self) -> int:
-        return len(self.fighters)
-
-    @property
-    def side_of(self) -> np.ndarray:
-        """(n_combatants,) int8: the side index of each fighter."""
-        return np.array([f.side for f in self.fighters], dtype=np.int8)
-
-    @property
-    def fighter_names(self) -> tuple[str, ...]:
-        return tuple(f.name for f in self.fighters)
 
     @cached_property
     def uses(self) -> frozenset[str]:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from balance.engine.fight import FighterList
 from balance.engine.targeting import FIRST, FIXED, POLICIES
 from balance.errors import Problem, ScenarioError
 from balance.rules.yags.armour import suit_of
@@ -126,7 +127,7 @@ class YagsRules:
 
 
 @dataclass(frozen=True)
-class YagsFight:
+class YagsFight(FighterList):
     """A compiled Yags fight: fighters in scenario order, side names and rule options."""
 
     fighters: tuple[Fighter, ...]
@@ -134,19 +135,6 @@ class YagsFight:
     rules: YagsRules
     max_rounds: int
     breaks_at: tuple[float | None, ...] = ()   # per side: share down at which it flees
-
-    @property
-    def n(self) -> int:
-        return len(self.fighters)
-
-    @property
-    def side_of(self) -> np.ndarray:
-        """(n_combatants,) int8: the side index of each fighter."""
-        return self.column("side", np.int8)
-
-    @property
-    def fighter_names(self) -> tuple[str, ...]:
-        return tuple(f.name for f in self.fighters)
 
     @cached_property
     def static(self) -> Static:

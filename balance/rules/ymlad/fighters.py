@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 import numpy as np
 
 from balance.engine.distance import start_positions
+from balance.engine.fight import FighterList
 from balance.engine.targeting import FIRST, POLICIES
 from balance.errors import OptionError, closest
 from balance.rules.ymlad.tables import (
@@ -171,7 +172,7 @@ class YmladRules:
 
 
 @dataclass(frozen=True)
-class YmladFight:
+class YmladFight(FighterList):
     """A compiled Ymlad fight: fighters in scenario order, sides, start distances, rules."""
 
     fighters: tuple[Fighter, ...]
@@ -180,18 +181,6 @@ class YmladFight:
     max_rounds: int
     side_distance: tuple[float, ...] = ()
     breaks_at: tuple[float | None, ...] = ()     # per side: share down at which it flees
-
-    @property
-    def n(self) -> int:
-        return len(self.fighters)
-
-    @property
-    def side_of(self) -> np.ndarray:
-        return np.array([f.side for f in self.fighters], dtype=np.int8)
-
-    @property
-    def fighter_names(self) -> tuple[str, ...]:
-        return tuple(f.name for f in self.fighters)
 
     @cached_property
     def start(self) -> np.ndarray:
