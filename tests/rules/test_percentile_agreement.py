@@ -19,6 +19,7 @@ from scipy.stats import chi2_contingency
 import balance
 from balance.engine.run import run_fight, run_reference
 from balance.rules import get
+from tests.rules.helpers import percentile_member as member
 
 ALPHA = 1e-6
 FAST, SLOW = 50_000, 2_000
@@ -28,20 +29,6 @@ NAMED = {"sword_and_shield_duel", "fight_in_the_dark", "archer_vs_charge",
          "corridor_one_vs_three", "three_vs_two", "groups_three_vs_two_policies"}
 FAST_RULES, SLOW_RULES = 30_000, 1_200
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "percentile"
-
-
-def member(attack: int = 60, **kw) -> dict:
-    base = {"characteristics": {"STR": 13, "CON": 12, "SIZ": 13, "DEX": 12},
-            "skills": {"attack": attack, "shield": attack - 5}, "weapon": "broadsword",
-            "shield": "full_shield", "armour": "leather"}
-    for key, value in kw.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            base[key] = {**base[key], **value}
-        elif value is None:
-            base.pop(key, None)
-        else:
-            base[key] = value
-    return base
 
 
 def fight(*sides: list[dict], max_rounds: int = 40, side_keys: tuple[dict, ...] = (),

@@ -24,22 +24,9 @@ from balance.rules.percentile.kernel_strike import Ctx
 from balance.rules.percentile.reference import play_round as reference_round
 from balance.rules.percentile.reference_groups import choose_group_targets, side_attacks
 from balance.rules.percentile.reference_strike import Combat
+from tests.rules.helpers import percentile_member as member
 
 N = 20_000
-
-
-def member(attack: int = 60, **kw) -> dict:
-    base = {"characteristics": {"STR": 13, "CON": 12, "SIZ": 13, "DEX": 12},
-            "skills": {"attack": attack, "shield": attack - 5}, "weapon": "broadsword",
-            "shield": "full_shield", "armour": "leather"}
-    for key, value in kw.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            base[key] = {**base[key], **value}
-        elif value is None:
-            base.pop(key, None)
-        else:
-            base[key] = value
-    return base
 
 
 def fight(*sides: list[dict], **kw) -> dict:

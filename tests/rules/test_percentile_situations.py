@@ -16,23 +16,10 @@ import numpy as np
 import pytest
 
 import balance
+from tests.rules.helpers import percentile_member as member
 
 N = 20_000
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "percentile"
-
-
-def member(attack: int = 60, **kw) -> dict:
-    base = {"characteristics": {"STR": 13, "CON": 12, "SIZ": 13, "DEX": 12},
-            "skills": {"attack": attack, "shield": attack - 5}, "weapon": "broadsword",
-            "shield": "full_shield", "armour": "leather"}
-    for key, value in kw.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            base[key] = {**base[key], **value}
-        elif value is None:
-            base.pop(key, None)
-        else:
-            base[key] = value
-    return base
 
 
 def duel(a: dict, b: dict, **kw) -> dict:

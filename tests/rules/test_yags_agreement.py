@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy.stats import chi2_contingency
 
 import balance
 from balance.engine.run import run_fight, run_reference
 from balance.rules import get
 from balance.rules.yags.fighters import AUTO, Fighter, YagsFight, YagsRules
 from balance.rules.yags.tracks import AGGRESSIVE, DEFENSIVE, MIXED, NORMAL, STUNS, WOUNDS
+from tests.rules.helpers import homogeneous
 
 ALPHA = 1e-6
 
@@ -187,14 +187,6 @@ DETAILED = {
         m(skills={"single_weapon": 5}, weapon="dagger", armour=["mail_hauberk"]),
         rules={"reach": "closing"}, max_rounds=15),
 }
-
-
-def homogeneous(a: np.ndarray, b: np.ndarray) -> float:
-    """p-value of a chi-square test that two count vectors share one distribution."""
-    keep = (a + b) > 0
-    if keep.sum() < 2:
-        return 1.0
-    return float(chi2_contingency(np.stack([a[keep], b[keep]]))[1])
 
 
 def agree(fight_: YagsFight, fast_trials: int, slow_trials: int) -> None:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy.stats import chi2_contingency
 
 import balance
 from balance.engine.run import run_fight, run_reference
 from balance.rules import get
+from tests.rules.helpers import homogeneous
 
 ALPHA = 1e-6
 
@@ -121,14 +121,6 @@ FIGHTS = {
                                "flee_at": "hurt"})]}]},
 }
 GROUPS = {"group_3_vs_2", "group_policies_3_vs_2", "group_rows_4_vs_3"}
-
-
-def homogeneous(a: np.ndarray, b: np.ndarray) -> float:
-    """p-value of a chi-square test that two count vectors share one distribution."""
-    keep = (a + b) > 0
-    if keep.sum() < 2:
-        return 1.0
-    return float(chi2_contingency(np.stack([a[keep], b[keep]]))[1])
 
 
 @pytest.mark.parametrize("name", sorted(FIGHTS))
