@@ -364,6 +364,7 @@ def test_a_broken_data_file_is_named(tmp_path, monkeypatch):
     (tmp_path / "yags").mkdir()
     (tmp_path / "yags" / "weapons.yaml").write_text("fist: {style: brawl}\nclub: {style: bash}\n")
     (tmp_path / "yags" / "armour.yaml").write_text("helm: {protection: [2}\n")
+    (tmp_path / "yags" / "missiles.yaml").write_text("sling: {range: 30}\n")
     monkeypatch.setattr(tables, "_data_dir", lambda: tmp_path)
     tables._shipped.cache_clear()
     try:

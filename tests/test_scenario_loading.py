@@ -152,7 +152,7 @@ def test_a_new_row_missing_required_fields_is_an_error(tmp_path):
 
 def test_shipped_rows_are_the_raw_rows_and_a_fresh_copy():
     rows = shipped_rows("yags")
-    assert set(rows) == {"weapons", "armour"}
+    assert set(rows) == {"weapons", "armour", "missiles"}
     assert rows["weapons"]["fist"]["damage_type"] == "stuns"
     assert "defence" not in rows["armour"]["helm"]          # as written: no defaults filled in
     rows["weapons"]["fist"]["damage"] = 99

@@ -96,6 +96,51 @@ class Armour(Strict):
     note: str = ""
 
 
+ShotKind = Literal["snap", "normal", "careful"]
+Movement = Literal["auto", "close", "hold", "keep_distance"]
+# Yags distances are metres, at most 3000 (the kernel keeps positions in decimetres).
+Metres = Annotated[float, Field(ge=0, le=3000)]
+Rounds = Annotated[int, Field(ge=0, le=20)]
+
+
+class MissileWeapon(Strict):
+    """A row of the missiles table (seed 000, Missile Combat): what the seed lists for a
+    missile weapon (range band, damage, reach, rate of fire, load time, magazine). Numbers
+    are the lab's; see the table file's header and docs/rules/yags-missiles.md."""
+
+    attack: Bonus = 0
+    damage: Bonus = 0
+    damage_type: DamageType = "wounds"
+    range: Annotated[float, Field(gt=0, le=3000)]      # range band, metres
+    reach: Reach = 1
+    rate_of_fire: Annotated[int, Field(ge=1, le=20)] = 1
+    recoil: Bonus = 0              # penalty on each further shot of a multiple-shot round
+    load: Rounds = 0               # Lo-X: rounds to load after each shot
+    magazine: Annotated[int, Field(ge=1, le=200)] = 1
+    reload: Rounds | None = None   # rounds to refill a magazine (None: ``load``)
+    thrown: bool = False           # thrown: strength x 4 adds to damage
+    impaling: bool = True          # the blow's kind against armour (arrows and bolts pierce)
+    note: str = ""
+
+
+class MissilePatch(Strict):
+    """An inline addition or override of a missile weapon, merged onto the row."""
+
+    attack: Bonus | None = None
+    damage: Bonus | None = None
+    damage_type: DamageType | None = None
+    range: Annotated[float, Field(gt=0, le=3000)] | None = None
+    reach: Reach | None = None
+    rate_of_fire: Annotated[int, Field(ge=1, le=20)] | None = None
+    recoil: Bonus | None = None
+    load: Rounds | None = None
+    magazine: Annotated[int, Field(ge=1, le=200)] | None = None
+    reload: Rounds | None = None
+    thrown: bool | None = None
+    impaling: bool | None = None
+    note: str | None = None
+
+
 class WeaponPatch(Strict):
     """An inline addition or override of a weapon: every field optional, merged onto the row."""
 
@@ -134,6 +179,7 @@ class TablePatches(Strict):
 
     weapons: dict[Name, WeaponPatch] = Field(default_factory=dict)
     armour: dict[Name, ArmourPatch] = Field(default_factory=dict)
+    missiles: dict[Name, MissilePatch] = Field(default_factory=dict)
 
 
 class Tables(Strict):
@@ -141,6 +187,7 @@ class Tables(Strict):
 
     weapons: dict[str, Weapon]
     armour: dict[str, Armour]
+    missiles: dict[str, MissileWeapon]
 
 
 class Attributes(Strict):
@@ -226,6 +273,21 @@ class Policy(Targeting):
     stunt: Stunt | None = None
     attack_mount: bool = False
     charge: bool = False
+    # Distance fights (docs/rules/yags-missiles.md): auto closes in to melee, or holds its
+    # ground while it has a missile weapon to shoot with.
+    movement: Movement = "auto"
+
+
+class Missile(Strict):
+    """A member's missile weapon and how it shoots (docs/rules/yags-missiles.md)."""
+
+    weapon: Name                       # a row of the missiles table
+    skill: Attr = 0                    # dexterity x skill (+ the weapon's attack) + d20
+    shot: ShotKind = "normal"          # snap: fast, distance x2; careful: slow, distance x1/2
+    loaded: bool = True                # loaded (a bow: nocked) when the fight starts
+    drawn: bool = True                 # in hand when the fight starts
+    ammunition: Annotated[int, Field(ge=1, le=10_000)] | None = None   # None: plenty
+    in_melee: Literal["draw", "shoot"] = "draw"   # foe at melee distance: melee weapon, or shoot
 
 
 class Mount(Strict):
@@ -240,6 +302,7 @@ class Mount(Strict):
     armour: tuple[Name, ...] = ()
     saddle: bool = True
     warhorse: bool = False
+    move: Annotated[int, Field(ge=0, le=200)] = 24   # lab: a horse's Move, metres
 
 
 class Member(Strict):
@@ -263,6 +326,13 @@ class Member(Strict):
     techniques: tuple[Technique, ...] = ()
     mount: Mount | None = None
     policy: Policy = Policy()
+    # Lab's assumption: Move 12 for a human, so the combat move (half Move, no penalty) is
+    # the 6 m seed 000 gives "for most people".
+    move: Annotated[int, Field(ge=0, le=200)] = 12
+    missile: Missile | None = None
+    # Fatigue and exhaustion levels at the start (a forced march, a sleepless night).
+    fatigue: Annotated[int, Field(ge=0, le=20)] = 0
+    exhaustion: Annotated[int, Field(ge=0, le=20)] = 0
 
     @model_validator(mode="after")
     def _choices_fit(self) -> Member:
@@ -290,6 +360,7 @@ class Side(Strict):
     members: Annotated[list[Member], Field(min_length=1, max_length=100)]
     policy: Policy = Policy()
     morale: Morale = Morale()
+    distance: Metres | None = None   # from side 0 at the start (else the top level's)
 
 
 class Rules(Strict):
@@ -305,6 +376,31 @@ class Rules(Strict):
     # Group fights (lab's assumption, "by reach and space"): most attackers on one fighter;
     # None: 4 in the open, 2 where rules.confined_reach is set (docs/rules/yags.md).
     max_attackers: Annotated[int, Field(ge=1, le=20)] | None = None
+
+
+class Explosion(Strict):
+    """A blast placed in the fight (seed 000, Explosive damage; docs/rules/yags-explosions.md):
+    at the start of round ``round``, with probability ``chance``, every fighter named in ``at``
+    takes it at that many metres from ground zero. The blast is ``damage`` and ``radius``
+    (Ex-X) or ``tnt_lb`` pounds of TNT (the seed's scaling; vehicle scale from 1 lb)."""
+
+    round: Annotated[int, Field(ge=1, le=10_000)] = 1
+    damage: Annotated[int, Field(ge=0, le=1000)] | None = None
+    radius: Annotated[float, Field(gt=0, le=10_000)] | None = None
+    tnt_lb: Annotated[float, Field(gt=0, le=1e9)] | None = None
+    size: Annotated[int, Field(ge=1, le=100)] = 5
+    chance: Annotated[float, Field(ge=0, le=1)] = 1.0
+    at: Annotated[dict[Name, Annotated[float, Field(ge=0, le=100_000)]], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _one_charge(self) -> Explosion:
+        given = (self.damage is not None, self.radius is not None)
+        if self.tnt_lb is not None:
+            if any(given):
+                raise ValueError("give either tnt_lb or damage and radius, not both")
+        elif not all(given):
+            raise ValueError("an explosion needs damage and radius (Ex-X), or tnt_lb")
+        return self
 
 
 class Healer(Strict):
@@ -335,6 +431,9 @@ class YagsScenario(Strict):
     tables: TablePatches = TablePatches()
     sides: Annotated[list[Side], Field(min_length=2, max_length=20)]
     aftermath: Aftermath | None = None
+    # Start distance between the sides in metres (0: already at melee distance).
+    distance: Metres = 0.0
+    explosions: list[Explosion] = Field(default_factory=list, max_length=50)
 
     @model_validator(mode="after")
     def _unique_side_names(self) -> YagsScenario:
@@ -352,10 +451,12 @@ class YagsScenario(Strict):
                     if getattr(m, key) is not None:
                         refs.append(((*base, key), "weapons", getattr(m, key)))
                 refs.extend(((*base, "armour", k), "armour", a) for k, a in enumerate(m.armour))
+                if m.missile is not None:
+                    refs.append(((*base, "missile", "weapon"), "missiles", m.missile.weapon))
                 if m.mount is not None:
                     refs.extend(((*base, "mount", "armour", k), "armour", a)
                                 for k, a in enumerate(m.mount.armour))
         return refs
 
 
-ROW_MODELS = {"weapons": Weapon, "armour": Armour}
+ROW_MODELS = {"weapons": Weapon, "armour": Armour, "missiles": MissileWeapon}

@@ -15,13 +15,20 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from balance.engine.distance import CLOSE, HOLD, MOVEMENT
 from balance.engine.fight import FighterList
 from balance.engine.targeting import FIRST, FIXED, POLICIES
 from balance.errors import Problem, ScenarioError
 from balance.rules.yags.armour import suit_of
 from balance.rules.yags.equipment import Loadout, Wielder, is_shield, loadouts
 from balance.rules.yags.tactics import LEVELS, UNARMED, Tactics, tactics_of
-from balance.rules.yags.tracks import STANCE_EXTRA_DEFENCES, STANCES, max_defences
+from balance.rules.yags.tracks import (
+    DAMAGE_TYPES,
+    IMPALING,
+    STANCE_EXTRA_DEFENCES,
+    STANCES,
+    max_defences,
+)
 
 if TYPE_CHECKING:
     from balance.rules.yags.static import Static
@@ -46,6 +53,36 @@ class MountStats:
     heavy_suit: bool
     saddle: bool
     warhorse: bool
+
+
+# Shot kinds (seed 000, Missile Combat): snap is fast and doubles the distance, careful is
+# slow and halves it, normal changes neither.
+SNAP, NORMAL_SHOT, CAREFUL = 0, 1, 2
+SHOTS = {"snap": SNAP, "normal": NORMAL_SHOT, "careful": CAREFUL}
+PLENTY = -1            # ammunition: never runs out
+
+
+@dataclass(frozen=True)
+class MissileStats:
+    """A fighter's missile weapon and shooting choices, compiled (docs/rules/yags-missiles.md)."""
+
+    attack: int          # dexterity x skill + the weapon's attack bonus
+    bonus: int           # the weapon's attack bonus (lost when impaired or crippled)
+    damage: int          # the weapon's damage (+ strength x 4 if thrown)
+    damage_type: int
+    kind: int            # IMPALING or 0: the blow against armour
+    range: float         # range band, metres
+    reach: int
+    shots: int           # shots a round: 1 + min(rate of fire - 1, skill // 4)
+    recoil: int          # penalty on each further shot of the round
+    load: int            # rounds loading after a shot (zero skill: max(X + 1, 2X))
+    magazine: int
+    reload: int          # rounds refilling an empty magazine (zero skill as for load)
+    shot: int            # SNAP, NORMAL_SHOT or CAREFUL
+    loaded: bool
+    drawn: bool
+    ammunition: int      # PLENTY or the number of shots carried
+    shoot_in_melee: bool
 
 
 @dataclass(frozen=True)
@@ -92,6 +129,11 @@ class Fighter:
     thrust_reach: int = -1             # the main weapon's reach if it thrusts, else -1
     line: int = 0                      # its place in its side's line (scenario order)
     targets: tuple[str, ...] = ()      # fixed policy: the names listed
+    # Distance fights (docs/rules/yags-missiles.md).
+    move: int = 12                     # Move score in metres (a rider's: its mount's)
+    movement: int = CLOSE              # balance.engine.distance policy, ``auto`` resolved
+    missile: MissileStats | None = None
+    fatigue: int = 0                   # fatigue + exhaustion levels at the start
 
     def loadout(self, index: int) -> Loadout:
         """Loadout ``index`` (weapon state + 3 x grappled); a hand-written fighter has one."""
@@ -135,6 +177,13 @@ class YagsFight(FighterList):
     rules: YagsRules
     max_rounds: int
     breaks_at: tuple[float | None, ...] = ()   # per side: share down at which it flees
+    side_distance: tuple[float, ...] = ()      # per side: metres from side 0 at the start
+
+    @property
+    def at_distance(self) -> bool:
+        """Do positions matter: a side starts away from side 0, or someone shoots."""
+        return any(d > 0 for d in self.side_distance) or any(
+            f.missile is not None for f in self.fighters)
 
     @cached_property
     def static(self) -> Static:
@@ -182,6 +231,8 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
                         r.riding_difficulty, r.exhausted_at, r.reach == "closing", cap),
         max_rounds=scenario.max_rounds,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
+        side_distance=tuple(float(scenario.distance if s.distance is None else s.distance)
+                            for s in scenario.sides),
     )
 
 
@@ -284,6 +335,51 @@ def _fighter(side: int, name: str, member: Any, tables: Any, rules: Any,
         targets=tuple(member.policy.targets),
         rank=member.rank,
         thrust_reach=weapon.reach if "thrusting" in weapon.properties else -1,
+        move=member.mount.move if member.mount else member.move,
+        movement=_movement(member),
+        missile=_missile(member, tables, a),
+        fatigue=member.fatigue + member.exhaustion,
+    )
+
+
+def _movement(member: Any) -> int:
+    """``auto``: a fighter with a missile weapon holds its ground, any other closes in."""
+    wanted = member.policy.movement
+    if wanted == "auto":
+        return HOLD if member.missile is not None else CLOSE
+    return MOVEMENT[wanted]
+
+
+def _missile(member: Any, tables: Any, a: Any) -> MissileStats | None:
+    """Seed 000, Missile Combat: the attack is dexterity x skill + the weapon's bonus; rate of
+    fire gives one extra shot per full 4 points of skill; with no skill, load and reload
+    times rise by one or double, whichever is more."""
+    m = member.missile
+    if m is None:
+        return None
+    w = tables.missiles[m.weapon]
+
+    def slower(rounds: int) -> int:
+        return rounds if m.skill > 0 else max(rounds + 1, 2 * rounds)
+
+    return MissileStats(
+        attack=a.dexterity * m.skill + w.attack,
+        bonus=w.attack,
+        damage=w.damage + (4 * a.strength if w.thrown else 0),
+        damage_type=DAMAGE_TYPES[w.damage_type],
+        kind=IMPALING if w.impaling else 0,
+        range=float(w.range),
+        reach=w.reach,
+        shots=1 + min(w.rate_of_fire - 1, m.skill // 4),
+        recoil=w.recoil,
+        load=slower(w.load),
+        magazine=w.magazine,
+        reload=slower(w.load if w.reload is None else w.reload),
+        shot=SHOTS[m.shot],
+        loaded=m.loaded,
+        drawn=m.drawn,
+        ammunition=PLENTY if m.ammunition is None else m.ammunition,
+        shoot_in_melee=m.in_melee == "shoot",
     )
 
 
