@@ -9,7 +9,7 @@ import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.targeting import NO_TARGET, first_standing_foe
-from balance.rules.yags import choices, groups
+from balance.rules.yags import choices, groups, missiles
 from balance.rules.yags.fighters import AUTO
 from balance.rules.yags.gear import fighter, helpless, refresh
 from balance.rules.yags.static import Static
@@ -149,6 +149,9 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     attack = free & (foe != NO_TARGET)
     action[attack] = ATTACK
     target[attack] = foe[attack]
+    if s.on.distance:   # foes out of reach: load, shoot, close in, run or wait
+        missiles.plan(state, s, action, target)
+        attack = action == ATTACK
     if rear is not None:
         state.rear[:] = rear & attack
     refresh(state, s, where=(x("weapons") != before[0]) | (x("retreating") != before[1]))
@@ -161,6 +164,8 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     state.attacking[:] = action == ATTACK
     state.defended[:] = cover_of(cover, target, n)
     state.defence_penalty[:] = DEFENCE_PENALTY[declared]
+    if s.on.distance:
+        x("declared")[:] = declared
     if s.on.mounted:
         choices.riding_checks(state, s, can, cover, rng)
     if s.on.retreat:

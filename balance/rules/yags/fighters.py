@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from balance.engine.distance import CLOSE, HOLD, MOVEMENT
+from balance.engine.distance import MOVEMENT
 from balance.engine.fight import FighterList
 from balance.engine.targeting import FIRST, FIXED, POLICIES
 from balance.errors import Problem, ScenarioError
@@ -60,6 +60,7 @@ class MountStats:
 SNAP, NORMAL_SHOT, CAREFUL = 0, 1, 2
 SHOTS = {"snap": SNAP, "normal": NORMAL_SHOT, "careful": CAREFUL}
 PLENTY = -1            # ammunition: never runs out
+AUTO_MOVE = -1         # movement ``auto``: holds while it can shoot, else closes in
 
 
 @dataclass(frozen=True)
@@ -131,7 +132,7 @@ class Fighter:
     targets: tuple[str, ...] = ()      # fixed policy: the names listed
     # Distance fights (docs/rules/yags-missiles.md).
     move: int = 12                     # Move score in metres (a rider's: its mount's)
-    movement: int = CLOSE              # balance.engine.distance policy, ``auto`` resolved
+    movement: int = AUTO_MOVE          # AUTO_MOVE or a balance.engine.distance policy
     missile: MissileStats | None = None
     fatigue: int = 0                   # fatigue + exhaustion levels at the start
 
@@ -343,11 +344,9 @@ def _fighter(side: int, name: str, member: Any, tables: Any, rules: Any,
 
 
 def _movement(member: Any) -> int:
-    """``auto``: a fighter with a missile weapon holds its ground, any other closes in."""
+    """``auto`` (AUTO_MOVE) holds its ground while it has something to shoot, else closes."""
     wanted = member.policy.movement
-    if wanted == "auto":
-        return HOLD if member.missile is not None else CLOSE
-    return MOVEMENT[wanted]
+    return AUTO_MOVE if wanted == "auto" else MOVEMENT[wanted]
 
 
 def _missile(member: Any, tables: Any, a: Any) -> MissileStats | None:

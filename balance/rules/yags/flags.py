@@ -48,6 +48,7 @@ class Flags:
     stunts: bool = False
     exhaustion: bool = False
     ranks: bool = False            # someone stands in the second rank (group fights)
+    distance: bool = False         # positions matter: sides start apart, or someone shoots
     dynamic_order: bool = False    # speed or initiative can change during the fight
     any: bool = False              # any of the above: the fight is not a basic one
 
@@ -139,8 +140,9 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
         stunts=any(x.stunt_difficulty >= 0 for x in t),
         exhaustion=fight.rules.exhausted_at is not None,
         ranks=any(f.rank == 2 for f in fs),
+        distance=fight.at_distance,
     )
     on["dynamic_order"] = any(on[k] for k in ("gear_changes", "prone", "grapple", "reroll",
-                                               "stunts", "retreat"))
+                                               "stunts", "retreat", "distance"))
     on["any"] = any(on.values())
     return Flags(**on)

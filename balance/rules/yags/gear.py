@@ -38,7 +38,12 @@ MORE_LOADOUT = tuple(f for f in LOADOUT_FIELDS if f not in ("skill", "damage_typ
 MORE = (*MORE_LOADOUT, "weapons", "spare_left", "main_down", "spare_down", "prone",
         "partner", "holding", "hold", "neck", "limbs", "mounted", "m_wounds", "m_stuns",
         "m_status", "action", "manoeuvre", "at_mount", "charging", "stunting", "retreating",
-        "lost", "init", "tie", "closed")
+        "lost", "init", "tie", "closed",
+        # At a distance (missiles.py): this round's approach, speed override and declared
+        # defences; the missile weapon's loaded shots, carried ammunition, rounds of loading,
+        # and whether its next shot is slow, a snap shot, or draws it.
+        "approach", "pace", "declared", "g_shots", "g_ammo", "g_loading", "g_slow", "g_snap",
+        "g_draw")
 ROW = {name: i for i, name in enumerate(MORE)}
 SPEED_OF = np.array([STANCE_SPEED[i] for i in range(len(STANCE_SPEED))], dtype=np.int16)
 
@@ -166,6 +171,8 @@ def order_key(state, s: Static) -> np.ndarray:
     slow |= fighter(s, "rank", who) == 2       # seed 000: the second rank's attacks are slow
     speed = np.where(slow, SLOW, np.where(grappled, NORMAL_SPEED,
                                           np.where(x("retreating") > 0, SLOW, base)))
+    if s.on.distance:   # a shot's own speed; an attack after a full Move is slow
+        speed = np.where(x("pace") >= 0, x("pace"), speed)
     return speed * 100000.0 - x("init") * 100.0 + x("tie")
 
 

@@ -23,7 +23,7 @@ from balance.engine.pick import Pick
 from balance.engine.state import TrialState
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import NO_TARGET
-from balance.rules.yags import declare, gear, groups, strikes
+from balance.rules.yags import declare, gear, groups, missiles, strikes
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.rolls import d20, d20_where
 from balance.rules.yags.tracks import FATAL, HEALTH_CHECK_BASE
@@ -61,6 +61,7 @@ class YagsState(TrialState):
     fixed_defences: np.ndarray
     yield_at: np.ndarray
     more: np.ndarray        # (k, c, n) int16: the detailed rules' state (gear.MORE rows)
+    pos: np.ndarray         # (c, n) float64 metres on the line; (0, n) unless at a distance
 
     def x(self, name: str) -> np.ndarray:
         """One row of ``more`` by name, (c, n)."""
@@ -77,14 +78,16 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
     order = acting_order(key)
     zeros = np.zeros((c, n), dtype=np.int8)
     seated = {name: getattr(s, name)[order] for name in SEATED}
+    # Fatigue and exhaustion brought to the fight (a march): levels and their penalty.
+    fatigue = s.fighter["fatigue"][order]
     state = YagsState(
         status=zeros.copy(),
         side=s.side_of[order],
         who=order.astype(np.int8),
         wounds=zeros.copy(),
         stuns=zeros.copy(),
-        fatigue=np.zeros((c, n), dtype=np.int16),
-        penalty=np.zeros((c, n), dtype=np.int16),
+        fatigue=fatigue,
+        penalty=(-s.fatigue_penalty * fatigue).astype(np.int16),
         slow_start=np.take_along_axis(roll, order, axis=0) == 1,
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
         attacking=np.zeros((c, n), dtype=bool),
@@ -94,11 +97,14 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
         guard=np.zeros((c, n), dtype=bool),
         rear=np.zeros((c, n), dtype=bool),
         more=np.zeros((len(gear.MORE) if s.on.any else 0, c, n), dtype=np.int16),
+        pos=np.zeros((c if s.on.distance else 0, n)),
         **seated,
     )
     if s.on.any:
         gear.seat(state, s, np.take_along_axis(roll, order, axis=0),
                   np.take_along_axis(tie, order, axis=0))
+    if s.on.distance:
+        missiles.seat(state, s)
     return state
 
 

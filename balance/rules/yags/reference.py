@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.status import DRAW, YIELDED, TrialOutcome
+from balance.rules.yags import reference_missiles as missiles
 from balance.rules.yags.equipment import MAIN, SPARE
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.reference_attack import attack_action, strike
@@ -64,7 +65,10 @@ def roll_initiative(combat: Combat, *, rng: np.random.Generator) -> None:
 
 def speed(state: FighterState) -> int:
     """Seed 000: fast (aggressive), normal or slow (defensive); prone, stunts and the wrong
-    style make a fighter's actions slow."""
+    style make a fighter's actions slow. At a distance a shot has its own speed, and so has
+    an attack after a full Move (docs/rules/yags-missiles.md)."""
+    if state.pace is not None:
+        return state.pace
     if state.prone or state.stunting or state.gear.slow or state.fighter.rank == 2:
         return SLOW   # (seed 000: the second rank's thrusts are slow)
     return STANCE_SPEED[state.stance_now]
@@ -96,7 +100,17 @@ def take_action(state: FighterState, combat: Combat, round_no: int, *,
     elif state.action == ATTACK:
         target = combat.fighters[state.target]
         if target.standing and state.partner in (None, target.index):
-            attack_action(state, target, combat, round_no, rng=rng)
+            if not combat.at_distance or missiles.approach(state, target):
+                attack_action(state, target, combat, round_no, rng=rng)
+    elif state.action == missiles.LOAD:
+        missiles.load(state)
+    elif state.action in (missiles.SHOOT, missiles.RUN):
+        target = combat.fighters[state.target]
+        if target.standing:
+            if state.action == missiles.SHOOT:
+                missiles.shoot(state, target, combat, round_no, rng=rng)
+            else:
+                missiles.run(state, target)
     settle(combat)
 
 
@@ -142,11 +156,17 @@ def start_combat(fight: YagsFight, *, rng: np.random.Generator) -> Combat:
     """Fresh states for every fighter, with initiative rolled."""
     states = []
     for i, f in enumerate(fight.fighters):
-        state = FighterState(i, f, spare_left=f.has_spare)
+        state = FighterState(i, f, spare_left=f.has_spare, fatigue=f.fatigue)
         if f.mount is not None:
             state.mount, state.mounted = MountState(f.mount), True
         states.append(state)
-    combat = Combat(states, fight.rules, fight.breaks_at)
+    combat = Combat(states, fight.rules, fight.breaks_at, at_distance=fight.at_distance)
+    if combat.at_distance:
+        distances = fight.side_distance or (0.0,) * len(fight.side_names)
+        for state in states:
+            state.pos = 0.0 if state.side == 0 else distances[state.side]
+            if state.fighter.missile is not None:
+                state.gun = missiles.new_gun(state.fighter.missile)
     roll_initiative(combat, rng=rng)
     combat.seats = [s.index for s in sorted(
         combat.fighters, key=lambda s: (start_speed(s), -s.initiative, s.tiebreak))]
@@ -165,7 +185,7 @@ def start_speed(state: FighterState) -> int:
 
 def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
     """Seed 000, "The Combat Round": declare, act by speed, book-keep."""
-    declare(combat, round_no, rng=rng)
+    declare(combat, round_no, rng=rng, plan=missiles.plan if combat.at_distance else None)
     for state in action_order(combat):
         take_action(state, combat, round_no, rng=rng)
     end_of_round(combat, rng=rng, round_no=round_no)

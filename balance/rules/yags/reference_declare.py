@@ -4,6 +4,8 @@ each fighter does this round, how it attacks, its defences, and riders' riding c
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from balance.rules.yags.equipment import BARE, MAIN, SPARE
@@ -226,7 +228,8 @@ def riding_checks(combat: Combat, round_no: int, *, rng: np.random.Generator) ->
                     knock_down(state)
 
 
-def declare(combat: Combat, round_no: int, *, rng: np.random.Generator | None = None) -> None:
+def declare(combat: Combat, round_no: int, *, rng: np.random.Generator | None = None,
+            plan: Callable[[FighterState, Combat], None] | None = None) -> None:
     """Seed 000, "Declaring Actions": every fighter who can act picks an action and target,
     then its defences; riders then check to stay in the saddle.
 
@@ -243,6 +246,9 @@ def declare(combat: Combat, round_no: int, *, rng: np.random.Generator | None = 
     wanting = [s for s in combat.fighters if s.wants_target]
     if wanting:
         assign_targets(combat, wanting, rng=rng)
+    if plan is not None:
+        for state in combat.fighters:   # at a distance: load, shoot, close in, run or wait
+            plan(state, combat)
     for state in combat.fighters:
         if state.action == ATTACK and state.partner is None:
             choose_attack(state, combat, round_no)

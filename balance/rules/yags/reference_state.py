@@ -9,6 +9,7 @@ table code in ``tracks``, ``tactics`` and the compiled numbers in ``fighters``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from balance.engine.status import STANDING
 from balance.rules.yags.equipment import BARE, MAIN, SPARE, Loadout
@@ -95,6 +96,12 @@ class FighterState:
     round_mod: int = 0              # drawing a weapon, being overwhelmed: this round only
     defences: int = 0               # number of defences declared (the free one not counted)
     defended: tuple[int, ...] = field(default_factory=tuple)  # attackers its defences cover
+    # At a distance (docs/rules/yags-missiles.md): position on the line (metres), its missile
+    # weapon (reference_missiles.Gun), this round's approach and speed override.
+    pos: float = 0.0
+    gun: Any = None
+    approach: int = 0
+    pace: int | None = None
 
     @property
     def side(self) -> int:
@@ -157,6 +164,7 @@ class Combat:
     rules: YagsRules
     breaks_at: tuple[float | None, ...] = ()   # group fights: each side's morale
     seats: list[int] = field(default_factory=list)   # the acting order at the start
+    at_distance: bool = False     # positions matter (docs/rules/yags-missiles.md)
 
     def seats_order(self) -> list[FighterState]:
         """Fighters in their seats: the acting order when the fight began (group fights

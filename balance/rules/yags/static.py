@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.engine.distance import start_positions
 from balance.engine.targeting import FIRST
 from balance.rules.yags.equipment import MAIN, N_WEAPON_STATES, Loadout
 from balance.rules.yags.fighters import YagsFight
@@ -72,6 +73,7 @@ class Static:
     mount_soak_vs: np.ndarray      # (n * N_KINDS,)
     fumble_choice: np.ndarray      # (n * 64,): see ``fumble_index``
     groups: Groups | None = None   # group fights' numbers (None: a duel)
+    start: np.ndarray | None = None  # (n,) float: positions at the start (fights at a distance)
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ def static_of(fight: YagsFight) -> Static:
     per = {name: i16([int(getattr(f.tactics, name)) for f in fs]) for name in TACTIC_FIELDS}
     per.update({name: i16([int(getattr(f, name)) for f in fs]) for name in FIGHTER_FIELDS})
     per["has_mount"] = i16([f.mount is not None for f in fs])
+    per.update(missile_numbers(fight))
     for name in ("size", "strength", "health", "heavy_suit", "saddle"):
         per[f"mount_{name}"] = i16([int(getattr(f.mount, name)) if f.mount else 0 for f in fs])
     return Static(
@@ -166,7 +169,32 @@ def static_of(fight: YagsFight) -> Static:
                            for f in fs for k in range(N_KINDS)]),
         fumble_choice=np.array(choice, dtype=np.int8),
         groups=groups_of(fight) if fight.n > 2 else None,
+        start=start_of(fight) if on.distance else None,
     )
+
+
+def start_of(fight: YagsFight) -> np.ndarray:
+    """Each fighter's position at the start: side 0 at 0, other sides at their distance."""
+    distances = list(fight.side_distance) or [0.0] * len(fight.side_names)
+    return start_positions(fight.side_of, distances).astype(np.float64)
+
+
+MISSILE_FIELDS = ("attack", "bonus", "damage", "damage_type", "kind", "reach", "shots",
+                  "recoil", "magazine", "shot", "loaded", "drawn", "ammunition",
+                  "shoot_in_melee")
+
+
+def missile_numbers(fight: YagsFight) -> dict[str, np.ndarray]:
+    """Per-fighter missile numbers as ``m_<field>`` (zeros for fighters without one), its
+    load time after the last loaded shot ``m_time`` and range band ``m_range`` (metres)."""
+    fs = fight.fighters
+    out = {f"m_{name}": i16([int(getattr(f.missile, name)) if f.missile else 0 for f in fs])
+           for name in MISSILE_FIELDS}
+    out["has_missile"] = i16([f.missile is not None for f in fs])
+    out["m_time"] = i16([(f.missile.load if f.missile.magazine == 1 else f.missile.reload)
+                         if f.missile else 0 for f in fs])
+    out["m_range"] = np.array([f.missile.range if f.missile else 1.0 for f in fs])
+    return out
 
 
 # Seed 000, ranks: the second rank's weapon reaches at least two levels beyond the target's.
@@ -204,7 +232,7 @@ def groups_of(fight: YagsFight) -> Groups:
 
 FIGHTER_FIELDS = ("vitals", "size", "strength", "agility", "brawl", "athletics", "riding",
                   "mounted_combat", "drawn", "has_spare", "heavy_suit", "health", "stance",
-                  "max_defences", "rank")
+                  "max_defences", "rank", "move", "movement", "fatigue")
 
 
 def _seat(f) -> tuple[int, int, int]:

@@ -11,7 +11,7 @@ import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
-from balance.rules.yags import blows, gear, moves
+from balance.rules.yags import blows, gear, missiles, moves
 from balance.rules.yags.gear import fighter, place_of
 from balance.rules.yags.rolls import d20
 from balance.rules.yags.static import Static, fumble_index
@@ -51,6 +51,8 @@ def act(state, s: Static, ctx: Round, me: Pick, rng: np.random.Generator) -> Non
     if s.on.any:
         ok = can_act(state, s, ctx, me)
         moves.other_actions(state, s, ctx, me, ok, rng)
+        if s.on.distance:   # approach, load, run, shoot; melee only within reach
+            acting &= missiles.act(state, s, ctx, me, tgt, ok, rng)
         acting &= ok & (me.get(state.x("action")) == ATTACK)
         if s.on.grapple:
             partner = me.get(state.x("partner"))

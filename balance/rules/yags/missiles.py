@@ -1,0 +1,307 @@
+"""Yags fights at a distance, vectorised: positions, closing in, loading and shooting
+(docs/rules/yags-missiles.md; seed 000 Movement and Missile Combat).
+
+Positions are ``state.pos`` (places, trials) in metres; the missile weapon's state is in the
+``g_*`` rows of ``state.more``. :func:`plan` rewrites the round's declared attacks on foes
+out of reach; :func:`act` performs a slot's distance actions and says which attacks are in
+reach. ``reference_missiles`` is the readable scalar version these are tested against.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE
+from balance.engine.pick import Pick
+from balance.engine.status import STANDING
+from balance.rules.yags import blows, gear
+from balance.rules.yags.fighters import AUTO_MOVE, PLENTY
+from balance.rules.yags.gear import fighter, place_of
+from balance.rules.yags.ranged import (
+    CLOSE_BAND,
+    CONTACT,
+    CRIPPLED,
+    DRAW_BASE,
+    DRAW_PER_REACH,
+    FULL_MOVE,
+    HALF_MOVE,
+    LOAD,
+    MAX_BANDS,
+    MELEE_BAND,
+    MOVE_BAND,
+    NO_BAND,
+    RUN,
+    RUN_FACTOR,
+    SHOOT,
+    UNAFFECTED,
+    WAIT,
+    approach_of,
+    distance_difficulty,
+    distance_factor,
+    falloff,
+    in_range,
+    keep_back,
+    threat,
+)
+from balance.rules.yags.rolls import d20
+from balance.rules.yags.static import Static
+from balance.rules.yags.tactics import ATTACK
+from balance.rules.yags.tracks import (
+    FAST,
+    N_KINDS,
+    NORMAL_SPEED,
+    SLOW,
+    STUNLIKE,
+    WOUNDS,
+    levels_caused,
+    shift_type,
+    size_shift,
+)
+from balance.rules.yags.turns import can_act
+
+SHOT_SPEED = np.array([FAST, NORMAL_SPEED, SLOW], dtype=np.int16)   # snap, normal, careful
+SADDLELESS = 5   # seed 000: riding checks 5 harder without saddle and stirrups
+
+
+def seat(state, s: Static) -> None:
+    """Positions and missile weapons at the start: loaded or not, drawn or not (seed 000:
+    an unloaded Lo-0 weapon is loaded and fired in the first round as a slow snap shot)."""
+    x = state.x
+    who = state.who.astype(np.intp)
+    state.pos[...] = s.start[who]
+    has = fighter(s, "has_missile", who) > 0
+    loaded = fighter(s, "m_loaded", who) > 0
+    time = fighter(s, "m_time", who)
+    ready = has & (loaded | (time == 0))
+    x("g_ammo")[...] = np.where(has, fighter(s, "m_ammunition", who), 0)
+    _refill(state, s, who, ready)
+    x("g_loading")[...] = np.where(has & ~ready, time, 0)
+    x("g_snap")[...] = ready & ~loaded
+    x("g_slow")[...] = ready & ~loaded
+    x("g_draw")[...] = has & (fighter(s, "m_drawn", who) == 0)
+
+
+def _refill(state, s: Static, who: np.ndarray, where: np.ndarray) -> None:
+    """Load a magazine (one shot for a single-shot weapon) from the carried ammunition."""
+    x = state.x
+    ammo = x("g_ammo")
+    mag = fighter(s, "m_magazine", who)
+    shots = np.where(ammo == PLENTY, mag, np.minimum(mag, ammo))
+    x("g_shots")[where] = shots[where]
+    finite = where & (ammo != PLENTY)
+    ammo[finite] -= shots[finite]
+
+
+def _gather(arr: np.ndarray, place: np.ndarray) -> np.ndarray:
+    return np.take_along_axis(arr, np.maximum(place, 0).astype(np.intp), axis=0)
+
+
+def _policy(s: Static, who: np.ndarray, armed: np.ndarray) -> np.ndarray:
+    """Movement policy now: ``auto`` holds while it has something to shoot, else closes."""
+    policy = fighter(s, "movement", who)
+    return np.where(policy == AUTO_MOVE, np.where(armed, HOLD, CLOSE), policy)
+
+
+def band(partner, place_t, gap, t_reach, t_move):
+    """Threat band the target puts the shooter in (seed 000, Reach and Close Combat)."""
+    return np.where(partner == place_t, CLOSE_BAND,
+                    np.where(gap <= CONTACT, np.where(t_reach == 0, CLOSE_BAND, MELEE_BAND),
+                             np.where(gap <= t_move / 2, MOVE_BAND, NO_BAND)))
+
+
+# --- Declarations ----------------------------------------------------------------------------
+
+
+def plan(state, s: Static, action: np.ndarray, target: np.ndarray) -> None:
+    """Rewrite declared attacks (in place) on foes out of reach: load, shoot, close in (the
+    ``approach`` row), run or wait; set each place's speed override (``pace``)."""
+    x = state.x
+    x("approach")[...] = 0
+    pace = x("pace")
+    pace[...] = -1
+    att = (action == ATTACK) & (x("partner") < 0)
+    if not att.any():
+        return
+    who = state.who.astype(np.intp)
+    gap = np.abs(state.pos - _gather(state.pos, target))
+    loading = x("g_loading") > 0
+    armed = (x("g_shots") > 0) | loading
+    policy = _policy(s, who, armed)
+    contact = gap <= CONTACT
+    gunner = att & armed & np.where(contact, fighter(s, "m_shoot_in_melee", who) > 0,
+                                    loading | in_range(gap, fighter(s, "m_range", who)))
+    far = att & ~contact & ~gunner
+    close = far & (policy == CLOSE)
+    how = approach_of(gap - CONTACT, fighter(s, "move", who))
+    run = close & (armed | (how == RUN))
+    charge = close & ~run
+    action[gunner & loading] = LOAD
+    shoot = gunner & ~loading
+    action[shoot] = SHOOT
+    action[run] = RUN
+    action[far & ~close] = WAIT
+    x("approach")[charge] = how[charge]
+    pace[charge & (how == FULL_MOVE)] = SLOW
+    if shoot.any():
+        who_t = _gather(state.who, target).astype(np.intp)
+        b = band(x("partner"), target, gap, _gather(x("reach"), target),
+                 fighter(s, "move", who_t))
+        slow = (x("g_slow") > 0) | (x("g_draw") > 0) | (
+            threat(fighter(s, "m_reach", who), b) == CRIPPLED)
+        speed = np.where(slow, SLOW, SHOT_SPEED[fighter(s, "m_shot", who)])
+        pace[shoot] = speed[shoot]
+
+
+# --- One slot ---------------------------------------------------------------------------------
+
+
+def act(state, s: Static, ctx, me: Pick, tgt: Pick, ok: np.ndarray,
+        rng: np.random.Generator) -> np.ndarray:
+    """The distance actions of the place acting in this slot (where ``ok``: it may act):
+    a closer's approach, loading, running, shooting. Returns where its target is within
+    melee distance once it has moved (its attack, if it declared one, goes ahead there)."""
+    x = state.x
+    action = me.get(x("action"))
+    up = tgt.get(state.status) == STANDING
+    who = me.get(state.who).astype(np.intp)
+    move = fighter(s, "move", who).astype(np.float64)
+    charge = ok & up & (action == ATTACK) & (me.get(x("approach")) > 0)
+    if charge.any():
+        allowed = np.where(me.get(x("approach")) == HALF_MOVE, move / 2, move)
+        _walk(state, me, tgt, charge, allowed, CONTACT)
+    loads = ok & (action == LOAD)
+    if loads.any():
+        _load(state, s, me.sub(np.flatnonzero(loads)))
+    run = ok & up & (action == RUN)
+    if run.any():
+        armed = (me.get(x("g_shots")) > 0) | (me.get(x("g_loading")) > 0)
+        stop = np.where(armed, MAX_BANDS * fighter(s, "m_range", who), CONTACT)
+        _walk(state, me, tgt, run, RUN_FACTOR * move, stop)
+    shoot = ok & up & (action == SHOOT)
+    if shoot.any():
+        rows = np.flatnonzero(shoot)
+        _shoot(state, s, ctx, me.sub(rows), tgt.sub(rows), rng)
+    return np.abs(me.get(state.pos) - tgt.get(state.pos)) <= CONTACT
+
+
+def _walk(state, me: Pick, tgt: Pick, where: np.ndarray, allowed, stop) -> None:
+    """Move towards the target, at most ``allowed`` metres, stopping ``stop`` metres short."""
+    mine, theirs = me.get(state.pos), tgt.get(state.pos)
+    step = np.minimum(allowed, np.maximum(np.abs(theirs - mine) - stop, 0.0))
+    me.put(state.pos, mine + np.where(theirs >= mine, 1.0, -1.0) * step, where)
+
+
+def _load(state, s: Static, me: Pick) -> None:
+    """One round of loading; loaded, the next shot is slow (seed 000)."""
+    x = state.x
+    me.put(x("g_draw"), np.zeros(me.rows.size, dtype=np.int16))
+    left = me.get(x("g_loading")) - 1
+    me.put(x("g_loading"), left)
+    done = left == 0
+    if done.any():
+        p = me.sub(np.flatnonzero(done))
+        _refill_pick(state, s, p)
+        p.put(x("g_slow"), np.ones(p.rows.size, dtype=np.int16))
+
+
+def _refill_pick(state, s: Static, p: Pick) -> None:
+    x = state.x
+    ammo = p.get(x("g_ammo"))
+    mag = fighter(s, "m_magazine", p.get(state.who).astype(np.intp))
+    shots = np.where(ammo == PLENTY, mag, np.minimum(mag, ammo))
+    p.put(x("g_shots"), shots)
+    p.put(x("g_ammo"), np.where(ammo == PLENTY, ammo, ammo - shots))
+
+
+def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) -> None:
+    """Shooting actions: a step (keep_distance or close), then one shot, or several with a
+    rate of fire above one where it did not move and declared no defence."""
+    x = state.x
+    h = a.rows.size
+    who = a.get(state.who).astype(np.intp)
+    who_t = t.get(state.who).astype(np.intp)
+    rng_band = fighter(s, "m_range", who)
+    half = fighter(s, "move", who) / 2
+    t_move = fighter(s, "move", who_t)
+    policy = _policy(s, who, np.ones(h, dtype=bool))
+    mine, theirs = a.get(state.pos), t.get(state.pos)
+    gap = np.abs(theirs - mine)
+    back = np.where(policy == KEEP_DISTANCE, keep_back(gap, t_move, half, rng_band), 0.0)
+    fwd = np.where(policy == CLOSE, np.minimum(half, np.maximum(gap - CONTACT, 0.0)), 0.0)
+    mine = mine + np.where(theirs >= mine, 1.0, -1.0) * (fwd - back)
+    a.put(state.pos, mine)
+    moved = (back + fwd) > 0
+    gap = np.abs(theirs - mine)
+    ok = in_range(gap, rng_band)
+    factor = distance_factor(fighter(s, "m_shot", who),
+                             (a.get(x("g_snap")) > 0) | (a.get(x("g_draw")) > 0))
+    if s.on.mounted:
+        riding = moved & (a.get(x("mounted")) > 0)
+        factor = np.where(riding, 2 * factor, factor)   # seed 000: from a moving mount
+        if riding.any():
+            ok &= ~riding | _ride(state, s, a, who, rng)
+    effect = threat(fighter(s, "m_reach", who),
+                    band(a.get(x("partner")), place_of(t, h), gap, t.get(x("reach")), t_move))
+    difficulty = distance_difficulty(gap * factor)
+    wanted = np.where(~moved & (a.get(x("declared")) == 0), fighter(s, "m_shots", who), 1)
+    draw = (a.get(x("g_draw")) > 0) * (DRAW_BASE + DRAW_PER_REACH * fighter(s, "m_reach", who))
+    zero = np.zeros(h, dtype=np.int16)
+    for name in ("g_draw", "g_snap", "g_slow"):
+        a.put(x(name), zero, ok)
+    fire = np.where(ok, np.minimum(wanted, a.get(x("g_shots"))), 0)
+    impaired = effect != UNAFFECTED
+    attack = (fighter(s, "m_attack", who) - impaired * fighter(s, "m_bonus", who)).astype(
+        np.int32)
+    recoil = fighter(s, "m_recoil", who)
+    for k in range(int(fire.max(initial=0))):
+        live = (k < fire) & (a.get(state.status) == STANDING) & (t.get(state.status) == STANDING)
+        if not live.any():
+            break
+        a.add(x("g_shots"), -live.astype(np.int16))
+        die = d20(rng, (2, h))
+        roll = attack + a.get(ctx.rpen) - k * recoil - (k == 0) * draw + die[0]
+        roll = np.where(effect == CRIPPLED, roll // 2, roll)
+        parry = t.get(state.defence) + t.get(ctx.rpen) + die[1]
+        defends = impaired & can_act(state, s, ctx, t) & (die[1] != 1)
+        against = np.where(defends, np.maximum(difficulty, parry), difficulty)
+        hits = np.flatnonzero(live & (die[0] != 1) & (roll >= against))
+        if hits.size:
+            _hit(state, s, ctx, a.sub(hits), t.sub(hits), gap[hits], rng)
+    empty = ok & (a.get(x("g_shots")) == 0)
+    ammo = a.get(x("g_ammo"))
+    empty &= (ammo == PLENTY) | (ammo > 0)
+    if empty.any():
+        time = fighter(s, "m_time", who)
+        now = empty & (time == 0)
+        if now.any():
+            _refill_pick(state, s, a.sub(np.flatnonzero(now)))
+        a.put(x("g_loading"), time, empty & (time > 0))
+
+
+def _ride(state, s: Static, a: Pick, who: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Seed 000: agility x riding against the riding difficulty (+5 without a saddle)."""
+    die = d20(rng, who.size)
+    total = fighter(s, "agility", who) * fighter(s, "riding", who) + gear.condition(state, s, a)
+    target = s.riding_difficulty + SADDLELESS * (fighter(s, "mount_saddle", who) == 0)
+    return (die != 1) & (total + die >= target)
+
+
+def _hit(state, s: Static, ctx, a: Pick, t: Pick, gap: np.ndarray,
+         rng: np.random.Generator) -> None:
+    """A missile's damage: weapon damage less the range fall-off against the soak for its
+    kind of blow; the type shifts by Size as in melee."""
+    who = a.get(state.who).astype(np.intp)
+    who_t = t.get(state.who).astype(np.intp)
+    base = fighter(s, "m_damage_type", who)
+    kind = fighter(s, "m_kind", who) | STUNLIKE * (base != WOUNDS)
+    soak = s.soak_vs[who_t * N_KINDS + kind]
+    damage = fighter(s, "m_damage", who) - falloff(gap, fighter(s, "m_range", who)).astype(
+        np.int32)
+    die = d20(rng, (2, who.size))
+    levels = levels_caused(damage + die[0], soak + die[1])
+    shift = size_shift(2 * fighter(s, "size", who), 2 * fighter(s, "size", who_t))
+    kind_of = shift_type(base, shift)
+    harmed = np.flatnonzero(levels)
+    if harmed.size:
+        blows.harm(state, s, ctx, t.sub(harmed), kind_of[harmed], levels[harmed], rng)
+        gear.settle(state, s, ctx.rpen)

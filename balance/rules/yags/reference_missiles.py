@@ -1,0 +1,288 @@
+"""Readable scalar reference of Yags fights at a distance: positions, closing in, shooting
+(docs/rules/yags-missiles.md, seed 000 Movement and Missile Combat).
+
+One fighter at a time, written beside the rule page; the kernel's ``missiles`` is tested
+against it. Shared with the kernel: only the numbers and small formulas of ``ranged`` and
+the compiled ``MissileStats``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE
+from balance.rules.yags.fighters import AUTO_MOVE, PLENTY, MissileStats
+from balance.rules.yags.ranged import (
+    CLOSE_BAND,
+    CONTACT,
+    CRIPPLED,
+    DRAW_BASE,
+    DRAW_PER_REACH,
+    FULL_MOVE,
+    HALF_MOVE,
+    IMPAIRED,
+    LOAD,
+    MAX_BANDS,
+    MELEE_BAND,
+    MOVE_BAND,
+    NO_APPROACH,
+    NO_BAND,
+    RUN,
+    RUN_FACTOR,
+    SHOOT,
+    UNAFFECTED,
+    WAIT,
+    approach_of,
+    distance_difficulty,
+    distance_factor,
+    falloff,
+    in_range,
+    keep_back,
+    threat,
+)
+from balance.rules.yags.reference_damage import (
+    NATURAL_ONE,
+    apply_damage,
+    blow_kind,
+    blow_type,
+    d20,
+    roll_levels,
+)
+from balance.rules.yags.reference_declare import riding_check
+from balance.rules.yags.reference_state import (
+    ATTACK,
+    Combat,
+    FighterState,
+    can_act,
+    round_penalty,
+)
+from balance.rules.yags.tracks import FAST, NORMAL_SPEED, SLOW
+
+SHOT_SPEED = {0: FAST, 1: NORMAL_SPEED, 2: SLOW}   # snap, normal, careful
+
+
+@dataclass
+class Gun:
+    """A missile weapon's changing state."""
+
+    stats: MissileStats
+    shots: int = 0           # loaded shots (the magazine's)
+    ammo: int = PLENTY       # shots carried beyond those loaded (PLENTY: never runs out)
+    loading: int = 0         # rounds of loading left
+    slow_next: bool = False  # the next shot is slow (just loaded)
+    snap_next: bool = False  # the next shot is a snap shot (an unloaded Lo-0 weapon)
+    drawing: bool = False    # the next shot draws the weapon
+
+    @property
+    def armed(self) -> bool:
+        """It has a shot, or is loading one."""
+        return self.shots > 0 or self.loading > 0
+
+    def take(self, wanted: int) -> int:
+        """Up to ``wanted`` shots out of the carried ammunition."""
+        return wanted if self.ammo == PLENTY else min(wanted, self.ammo)
+
+    def refill(self) -> None:
+        m = self.stats
+        self.shots = self.take(m.magazine)
+        if self.ammo != PLENTY:
+            self.ammo -= self.shots
+
+
+def new_gun(m: MissileStats) -> Gun:
+    """The weapon at the start: loaded or not, drawn or not (seed 000)."""
+    gun = Gun(m, ammo=m.ammunition, drawing=not m.drawn)
+    time = load_time(m)
+    if m.loaded or time == 0:
+        gun.refill()
+        # Seed 000: an unloaded Lo-0 weapon is loaded and fired in the first round as a
+        # slow snap shot.
+        gun.snap_next = gun.slow_next = not m.loaded
+    else:
+        gun.loading = time
+    return gun
+
+
+def load_time(m: MissileStats) -> int:
+    """Rounds to load after the last loaded shot: Lo-X, or the magazine's reload time."""
+    return m.load if m.magazine == 1 else m.reload
+
+
+def gap(a: FighterState, b: FighterState) -> float:
+    return abs(a.pos - b.pos)
+
+
+def step_towards(me: FighterState, foe: FighterState, metres: float) -> None:
+    """Move ``metres`` towards the foe (negative: away)."""
+    direction = 1.0 if foe.pos >= me.pos else -1.0
+    me.pos += direction * metres
+
+
+def movement(state: FighterState) -> int:
+    """Its movement policy now: ``auto`` holds while it has something to shoot."""
+    m = state.fighter.movement
+    if m != AUTO_MOVE:
+        return m
+    return HOLD if state.gun is not None and state.gun.armed else CLOSE
+
+
+def band(shooter: FighterState, target: FighterState) -> int:
+    """The threat band the target puts the shooter in (seed 000, Reach and Close Combat)."""
+    g = gap(shooter, target)
+    if shooter.partner == target.index:
+        return CLOSE_BAND
+    if g <= CONTACT:
+        return CLOSE_BAND if target.gear.reach == 0 else MELEE_BAND
+    if g <= target.fighter.move / 2:
+        return MOVE_BAND
+    return NO_BAND
+
+
+# --- Declarations ----------------------------------------------------------------------------
+
+
+def plan(state: FighterState, combat: Combat) -> None:
+    """Turn a declared attack on a foe out of reach into what it does at a distance: load,
+    shoot, close in (attacking if it gets there), run, or wait; and its speed this round."""
+    state.approach, state.pace = NO_APPROACH, None
+    if state.action != ATTACK or state.partner is not None:
+        return
+    foe = combat.fighters[state.target]
+    g = gap(state, foe)
+    gun = state.gun
+    armed = gun is not None and gun.armed
+    if g <= CONTACT:
+        if armed and gun.stats.shoot_in_melee:
+            _shoot_or_load(state, foe)
+        return
+    if armed:
+        if gun.loading > 0 or in_range(g, gun.stats.range):
+            _shoot_or_load(state, foe)
+        else:
+            state.action = RUN if movement(state) == CLOSE else WAIT
+        return
+    if movement(state) != CLOSE:
+        state.action = WAIT
+        return
+    how = int(approach_of(g - CONTACT, state.fighter.move))
+    if how == RUN:
+        state.action = RUN
+    else:
+        state.approach = how
+        state.pace = SLOW if how == FULL_MOVE else None
+
+
+def _shoot_or_load(state: FighterState, foe: FighterState) -> None:
+    gun = state.gun
+    if gun.loading > 0:
+        state.action = LOAD
+        return
+    state.action = SHOOT
+    m = gun.stats
+    slow = gun.slow_next or gun.drawing or threat(m.reach, band(state, foe)) == CRIPPLED
+    state.pace = SLOW if slow else SHOT_SPEED[m.shot]
+
+
+# --- Actions ----------------------------------------------------------------------------------
+
+
+def approach(state: FighterState, foe: FighterState) -> bool:
+    """A closer's move before its attack; True if it is then within melee distance."""
+    if state.approach != NO_APPROACH:
+        move = state.fighter.move
+        allowed = move / 2 if state.approach == HALF_MOVE else float(move)
+        step_towards(state, foe, min(allowed, max(gap(state, foe) - CONTACT, 0.0)))
+    return gap(state, foe) <= CONTACT
+
+
+def run(state: FighterState, foe: FighterState) -> None:
+    """Running at the foe (no attack): up to twice Move, stopping at melee distance, or, for
+    a shooter out of range, as soon as the foe is in range."""
+    stop = CONTACT
+    if state.gun is not None and state.gun.armed:
+        stop = MAX_BANDS * state.gun.stats.range
+    step_towards(state, foe, min(RUN_FACTOR * state.fighter.move, max(gap(state, foe) - stop,
+                                                                      0.0)))
+
+
+def load(state: FighterState) -> None:
+    """One round of loading; loaded, the next shot is slow (seed 000)."""
+    gun = state.gun
+    gun.drawing = False       # drawn while it loads
+    gun.loading -= 1
+    if gun.loading == 0:
+        gun.refill()
+        gun.slow_next = True
+
+
+def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int, *,
+          rng: np.random.Generator) -> None:
+    """A shooting action: a step (keep_distance or close), then one shot, or several with a
+    rate of fire above one if it did not move."""
+    gun = state.gun
+    m = gun.stats
+    f = state.fighter
+    policy = movement(state)
+    moved = 0.0
+    if policy == KEEP_DISTANCE:
+        moved = float(keep_back(gap(state, foe), foe.fighter.move, f.move / 2, m.range))
+        step_towards(state, foe, -moved)
+    elif policy == CLOSE:
+        moved = min(f.move / 2, max(gap(state, foe) - CONTACT, 0.0))
+        step_towards(state, foe, moved)
+    g = gap(state, foe)
+    if not in_range(g, m.range):
+        return
+    factor = float(distance_factor(m.shot, gun.snap_next or gun.drawing))
+    if moved > 0 and state.mounted:
+        factor *= 2          # seed 000, Archery from Horseback: from a moving mount
+        if not riding_check(state, combat, rng=rng):
+            return
+    effect = int(threat(m.reach, band(state, foe)))
+    difficulty = int(distance_difficulty(g * factor))
+    wanted = m.shots if moved == 0 and state.defences == 0 else 1
+    draw = DRAW_BASE + DRAW_PER_REACH * m.reach if gun.drawing else 0
+    gun.drawing = gun.snap_next = gun.slow_next = False
+    for k in range(min(wanted, gun.shots)):
+        if not foe.standing or not state.standing:
+            break
+        gun.shots -= 1
+        die = d20(rng)
+        bonus = m.bonus if effect != UNAFFECTED else 0    # impaired: no attack bonus
+        roll = (m.attack - bonus + round_penalty(state, combat.rules) - k * m.recoil
+                - (draw if k == 0 else 0) + die)
+        if effect == CRIPPLED:
+            roll //= 2
+        against = difficulty
+        if effect in (IMPAIRED, CRIPPLED) and can_act(foe, round_no):
+            parry_die = d20(rng)
+            if parry_die != NATURAL_ONE:
+                parry = foe.numbers()[1] + round_penalty(foe, combat.rules) + parry_die
+                against = max(against, parry)
+        if die != NATURAL_ONE and roll >= against:
+            hit(state, foe, g, combat, rng=rng)
+    if gun.shots == 0 and (gun.ammo == PLENTY or gun.ammo > 0):
+        time = load_time(m)
+        if time == 0:
+            gun.refill()
+        else:
+            gun.loading = time
+
+
+def hit(state: FighterState, foe: FighterState, g: float, combat: Combat, *,
+        rng: np.random.Generator) -> None:
+    """A missile's damage: weapon damage less the range fall-off, against the soak for its
+    kind of blow; the type shifts by Size as in melee."""
+    m = state.gun.stats
+    t = foe.fighter
+    soak = t.soak_against(blow_kind(m.kind, m.damage_type))
+    levels, _ = roll_levels(m.damage - int(falloff(g, m.range)), soak, rng=rng)
+    kind = blow_type(m.damage_type, light=False, heavy_suit=t.heavy_suit,
+                     attacker_size2=2 * state.fighter.size, target_size=t.size)
+    apply_damage(foe, levels, kind, combat.rules, rng=rng, vitals=t.vitals)
+
+
+__all__ = ["LOAD", "RUN", "SHOOT", "WAIT", "Gun", "approach", "band", "load", "new_gun",
+           "plan", "run", "shoot"]
