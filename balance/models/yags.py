@@ -372,7 +372,9 @@ class Rules(Strict):
     confined_reach: Reach | None = None
     reach: Literal["every_attack", "closing"] = "every_attack"
     riding_difficulty: Annotated[int, Field(ge=0, le=100)] = 15
-    exhausted_at: Annotated[int, Field(ge=1, le=100)] | None = None
+    # Fatigue levels at which a fighter is exhausted and must rest; ``health``: one more than
+    # its health (docs/rules/yags.md, Fumbles and fatigue).
+    exhausted_at: Annotated[int, Field(ge=1, le=100)] | Literal["health"] | None = None
     # Group fights (lab's assumption, "by reach and space"): most attackers on one fighter;
     # None: 4 in the open, 2 where rules.confined_reach is set (docs/rules/yags.md).
     max_attackers: Annotated[int, Field(ge=1, le=20)] | None = None

@@ -194,10 +194,17 @@ def test_a_failed_stunt_is_a_fumble_and_a_good_one_adds_damage() -> None:
 
 def test_exhaustion_makes_a_fighter_leave() -> None:
     rules = YagsRules(exhausted_at=3)
-    c = declared(veteran(0), veteran(1), rules=rules)
+    c = declared(veteran(0, exhausted_at=3), veteran(1, exhausted_at=3), rules=rules)
     c.fighters[0].fatigue = 3
     end_of_round(c, rng=ScriptedDice())
     assert c.fighters[0].status == YIELDED and c.fighters[1].status == STANDING
+
+
+def test_exhausted_at_health_is_one_level_more_than_health() -> None:
+    from balance.rules.yags.fighters import _exhausted_at
+
+    assert [_exhausted_at("health", h) for h in (2, 3, 5)] == [3, 4, 6]
+    assert _exhausted_at(None, 3) == 99 and _exhausted_at(2, 3) == 2
 
 
 # --- Reach options, vitals, mounts ------------------------------------------------------------

@@ -135,6 +135,7 @@ class Fighter:
     movement: int = AUTO_MOVE          # AUTO_MOVE or a balance.engine.distance policy
     missile: MissileStats | None = None
     fatigue: int = 0                   # fatigue + exhaustion levels at the start
+    exhausted_at: int = 99             # fatigue levels at which it must rest (99: never)
 
     def loadout(self, index: int) -> Loadout:
         """Loadout ``index`` (weapon state + 3 x grappled); a hand-written fighter has one."""
@@ -164,7 +165,7 @@ class YagsRules:
     base_difficulty: int = 15
     fatigue_penalty: int = 5
     riding_difficulty: int = 15
-    exhausted_at: int | None = None
+    exhausted_at: int | str | None = None   # a number of levels, "health", or None
     reach_closing: bool = False     # rules.reach: closing (else every_attack)
     max_attackers: int = OPEN_ATTACKERS   # most attackers on one fighter (group fights)
 
@@ -340,7 +341,20 @@ def _fighter(side: int, name: str, member: Any, tables: Any, rules: Any,
         movement=_movement(member),
         missile=_missile(member, tables, a),
         fatigue=member.fatigue + member.exhaustion,
+        exhausted_at=_exhausted_at(rules.exhausted_at, a.health),
     )
+
+
+# Lab's assumption: seed 000 says the fatigue track's length is "based on health" without
+# the table; a fighter can take as many levels as its health, and one more exhausts it.
+EXHAUSTED_OVER_HEALTH = 1
+
+
+def _exhausted_at(option: int | str | None, health: int) -> int:
+    """Fatigue levels at which this fighter is exhausted (99: never)."""
+    if option is None:
+        return 99
+    return health + EXHAUSTED_OVER_HEALTH if option == "health" else int(option)
 
 
 def _movement(member: Any) -> int:

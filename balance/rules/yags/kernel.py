@@ -25,6 +25,7 @@ from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import NO_TARGET
 from balance.rules.yags import declare, gear, groups, missiles, strikes
 from balance.rules.yags.fighters import YagsFight
+from balance.rules.yags.gear import fighter as fighter_number
 from balance.rules.yags.rolls import d20, d20_where
 from balance.rules.yags.tracks import FATAL, HEALTH_CHECK_BASE
 
@@ -167,7 +168,8 @@ def end_of_round(state: YagsState, s, ctx, rng: np.random.Generator) -> None:
         gear.mount_end_of_round(state, s, rng)
     yields = (status == STANDING) & (np.maximum(state.wounds, state.stuns) >= state.yield_at)
     if s.on.exhaustion:   # lab's option: exhausted fighters must rest (they leave the fight)
-        yields |= (status == STANDING) & (state.fatigue >= s.exhausted_at)
+        at = fighter_number(s, "exhausted_at", state.who.astype(np.intp))
+        yields |= (status == STANDING) & (state.fatigue >= at)
     status[yields] = YIELDED
     if s.groups is not None and s.groups.morale:
         groups.run_away(state, s, ctx, rng)

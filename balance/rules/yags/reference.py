@@ -129,7 +129,7 @@ def end_of_round(combat: Combat, *, rng: np.random.Generator, round_no: int = 2)
     for state in combat.fighters:
         if not state.standing:
             continue
-        tired = rules.exhausted_at is not None and state.fatigue >= rules.exhausted_at
+        tired = state.fatigue >= state.fighter.exhausted_at
         if tired or max(state.wounds, state.stuns) >= state.fighter.yield_at:
             state.status = YIELDED
     settle(combat)

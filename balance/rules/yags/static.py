@@ -63,7 +63,6 @@ class Static:
     success_step: int
     fatigue_penalty: int
     riding_difficulty: int
-    exhausted_at: int              # 0: never
     reach_closing: bool            # rules.reach: closing
     on: Flags
     loadout: dict[str, np.ndarray]  # field -> (n * N_LOADOUTS,) int16
@@ -155,7 +154,6 @@ def static_of(fight: YagsFight) -> Static:
         success_step=r.success_step,
         fatigue_penalty=r.fatigue_penalty,
         riding_difficulty=r.riding_difficulty,
-        exhausted_at=r.exhausted_at or 0,
         reach_closing=r.reach_closing,
         on=on,
         loadout={name: i16([int(getattr(f.loadout(i), name)) for f in fs
@@ -232,7 +230,7 @@ def groups_of(fight: YagsFight) -> Groups:
 
 FIGHTER_FIELDS = ("vitals", "size", "strength", "agility", "brawl", "athletics", "riding",
                   "mounted_combat", "drawn", "has_spare", "heavy_suit", "health", "stance",
-                  "max_defences", "rank", "move", "movement", "fatigue")
+                  "max_defences", "rank", "move", "movement", "fatigue", "exhausted_at")
 
 
 def _seat(f) -> tuple[int, int, int]:
