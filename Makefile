@@ -30,6 +30,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_duel.py
 	$(BIN)/python benchmarks/bench_group.py
+	$(BIN)/python benchmarks/bench_missile.py
 	$(BIN)/python benchmarks/bench_sweep.py
 
 # JupyterLab in the project's environment, opened on the notebooks (paired .py files open
