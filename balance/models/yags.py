@@ -382,9 +382,14 @@ class Rules(Strict):
 
 class Explosion(Strict):
     """A blast placed in the fight (seed 000, Explosive damage; docs/rules/yags-explosions.md):
-    at the start of round ``round``, with probability ``chance``, every fighter named in ``at``
-    takes it at that many metres from ground zero. The blast is ``damage`` and ``radius``
-    (Ex-X) or ``tnt_lb`` pounds of TNT (the seed's scaling; vehicle scale from 1 lb)."""
+    at the start of round ``round`` (before declarations), in each trial with probability
+    ``chance``, every standing fighter named in ``at`` takes it at that many metres from
+    ground zero: wounds out to the radius, mixed to twice it, stuns to three times. A name in
+    ``at`` is a fighter's (``goblin#2``) or a member's, placing all its ``count`` copies;
+    fighters not named are out of it. The blast is ``damage`` and ``radius`` (Ex-X,
+    character scale) or ``tnt_lb`` pounds of TNT (the seed's scaling; vehicle scale from
+    1 lb). ``size`` shifts the damage type against much larger or smaller targets; with
+    ``tnt_lb`` the TNT table's Size is used unless ``size`` is given."""
 
     round: Annotated[int, Field(ge=1, le=10_000)] = 1
     damage: Annotated[int, Field(ge=0, le=1000)] | None = None

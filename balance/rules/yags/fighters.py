@@ -180,6 +180,7 @@ class YagsFight(FighterList):
     max_rounds: int
     breaks_at: tuple[float | None, ...] = ()   # per side: share down at which it flees
     side_distance: tuple[float, ...] = ()      # per side: metres from side 0 at the start
+    explosions: tuple = ()   # blasts.PlacedBlast rows (docs/rules/yags-explosions.md)
 
     @property
     def at_distance(self) -> bool:
@@ -224,6 +225,9 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
                 sides.append(side_index)
                 line += 1
     fighters = [replace(f, priority=_priority(f, names, bases, sides)) for f in fighters]
+    # Imported here: blasts needs the kernel's modules, which import this one.
+    from balance.rules.yags.blasts import compile_explosions
+
     cap = r.max_attackers or (OPEN_ATTACKERS if r.confined_reach is None else
                               CONFINED_ATTACKERS)
     return YagsFight(
@@ -235,6 +239,7 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
         side_distance=tuple(float(scenario.distance if s.distance is None else s.distance)
                             for s in scenario.sides),
+        explosions=compile_explosions(getattr(scenario, "explosions", ()), names, bases),
     )
 
 

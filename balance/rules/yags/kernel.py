@@ -23,7 +23,7 @@ from balance.engine.pick import Pick
 from balance.engine.state import TrialState
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import NO_TARGET
-from balance.rules.yags import declare, gear, groups, missiles, strikes
+from balance.rules.yags import blasts, declare, gear, groups, missiles, strikes
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.gear import fighter as fighter_number
 from balance.rules.yags.rolls import d20, d20_where
@@ -130,6 +130,8 @@ def acting_order(key: np.ndarray) -> np.ndarray:
 def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
                round_no: int) -> None:
     """One round: declarations, then every place's action in acting order, then book-keeping."""
+    if fight.explosions:   # blasts placed at the start of a round (blasts.py); () costs nothing
+        blasts.blast_round(fight, state, rng, round_no)
     s = fight.static
     c, n = state.status.shape
     standing = state.status == STANDING

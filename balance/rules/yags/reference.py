@@ -21,6 +21,7 @@ from balance.rules.yags import reference_missiles as missiles
 from balance.rules.yags.equipment import MAIN, SPARE
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.reference_attack import attack_action, strike
+from balance.rules.yags.reference_blasts import blasts_at_start
 from balance.rules.yags.reference_damage import NATURAL_ONE, d20, end_of_round_checks
 from balance.rules.yags.reference_declare import declare
 from balance.rules.yags.reference_groups import is_group, run_away
@@ -183,8 +184,12 @@ def start_speed(state: FighterState) -> int:
     return STANCE_SPEED[state.fighter.stance]
 
 
-def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
-    """Seed 000, "The Combat Round": declare, act by speed, book-keep."""
+def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator,
+               explosions: tuple = ()) -> None:
+    """Seed 000, "The Combat Round": declare, act by speed, book-keep. Explosions placed at
+    the start of this round go off first (reference_blasts.py)."""
+    if explosions:
+        blasts_at_start(combat, explosions, round_no, rng=rng)
     declare(combat, round_no, rng=rng, plan=missiles.plan if combat.at_distance else None)
     for state in action_order(combat):
         take_action(state, combat, round_no, rng=rng)
@@ -202,7 +207,7 @@ def reference_trial(fight: YagsFight, rng: np.random.Generator) -> TrialOutcome:
     """
     combat = start_combat(fight, rng=rng)
     for round_no in range(1, fight.max_rounds + 1):
-        play_round(combat, round_no, rng=rng)
+        play_round(combat, round_no, rng=rng, explosions=fight.explosions)
         winner = winning_side(combat)
         if winner is not None:
             return outcome(combat, winner, round_no)

@@ -1,0 +1,229 @@
+"""Explosions a Yags scenario places in a fight (seed 000, "Explosive damage", "Very large
+explosions", "Vehicle Scale Weapons"), vectorised over trials.
+
+A scenario's ``explosions:`` become :class:`PlacedBlast` rows at compile time (one distance
+per fighter); at the start of round ``round``, before declarations, the kernel calls
+:func:`blast_round`, and in each open trial where the blast goes off (``chance``) every
+standing fighter in reach takes it: damage + d20 against its soak roll, the type by the ring
+it stands in, shifted by Size. Vehicle scale (a pound of TNT or more) ignores the soak of
+anyone not in heavy armour. The rules and every assumption: docs/rules/yags-explosions.md;
+``reference_blasts.py`` is the readable scalar version the kernel is tested against.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from balance.engine.pick import Pick
+from balance.engine.status import STANDING
+from balance.errors import Problem, ScenarioError, unknown_name
+from balance.rules.yags import gear
+from balance.rules.yags.blows import harm, harm_mount
+from balance.rules.yags.explosions import NO_DAMAGE as NO_RING
+from balance.rules.yags.explosions import ring_damage_type, tnt, vehicle_soak
+from balance.rules.yags.gear import fighter
+from balance.rules.yags.rolls import d20
+from balance.rules.yags.static import Static
+from balance.rules.yags.tracks import (
+    INEFFECTIVE,
+    MIXED,
+    N_KINDS,
+    NO_DAMAGE,
+    STUNLIKE,
+    STUNS,
+    WOUNDS,
+    levels_caused,
+    shift_type,
+    size_shift,
+)
+
+VEHICLE_LB = 1.0      # seed: "a pound or more of TNT is generally considered vehicle scale"
+VEHICLE_STEP = 100    # seed: beyond twice the radius, -100 damage per doubling of the radius
+
+
+@dataclass(frozen=True)
+class PlacedBlast:
+    """One compiled explosion: when, how likely, how strong, and how far each fighter is."""
+
+    round: int                   # goes off at the start of this round, before declarations
+    chance: float                # in each trial independently
+    damage: int                  # damage bonus: the damage roll is damage + d20
+    radius: float                # Ex-X, metres
+    size: int                    # the blast's Size, for the size shift of damage types
+    vehicle: bool                # vehicle scale (tnt_lb >= 1)
+    distance: tuple[float, ...]  # metres from ground zero, per fighter (math.inf: not there)
+
+    @property
+    def reach(self) -> float:
+        """The farthest distance it damages: three radii (stuns), or for vehicle scale twice
+        the radius and one more doubling per full 100 damage (seed: -100 per doubling)."""
+        if not self.vehicle:
+            return 3 * self.radius
+        return 2 * self.radius * 2 ** max(self.damage // VEHICLE_STEP, 0)
+
+    @property
+    def reaches_anyone(self) -> bool:
+        return self.chance > 0 and any(d <= self.reach for d in self.distance)
+
+
+def compile_explosions(explosions: Any, names: list[str],
+                       bases: list[str]) -> tuple[PlacedBlast, ...]:
+    """The validated ``explosions`` of a scenario, compiled against its fighters (``names``
+    in scenario order; ``bases`` the member name each copy of a ``count`` shares).
+
+    A name in ``at`` is a fighter's own name (``goblin#2``) or a member's name, which places
+    all its copies; a fighter's own name wins over its member's. An unknown name is a
+    :class:`ScenarioError` at ``explosions[i].at.<name>`` (every one reported at once).
+    """
+    problems, out = [], []
+    for i, ex in enumerate(explosions):
+        distance = [math.inf] * len(names)
+        for name, metres in ex.at.items():
+            hits = [j for j in range(len(names)) if name in (names[j], bases[j])]
+            if not hits:
+                known = sorted(set(names) | set(bases))
+                problems.append(Problem(unknown_name("fighter", name, known),
+                                        f"explosions[{i}].at.{name}"))
+            for j in hits:
+                if name == names[j] or distance[j] == math.inf:
+                    distance[j] = float(metres)
+        out.append(_placed(ex, tuple(distance)))
+    if problems:
+        raise ScenarioError(problems)
+    return tuple(out)
+
+
+def _placed(ex: Any, distance: tuple[float, ...]) -> PlacedBlast:
+    """Ex-X with a damage, or the seed's TNT scaling (vehicle scale from a pound)."""
+    if ex.tnt_lb is None:
+        return PlacedBlast(ex.round, float(ex.chance), int(ex.damage), float(ex.radius),
+                           int(ex.size), False, distance)
+    blast = tnt(ex.tnt_lb)
+    # The TNT table's Size unless the scenario sets one.
+    size = int(ex.size) if "size" in ex.model_fields_set else blast.size
+    return PlacedBlast(ex.round, float(ex.chance), int(blast.damage), float(blast.radius),
+                       size, ex.tnt_lb >= VEHICLE_LB, distance)
+
+
+def rings(ex: PlacedBlast) -> tuple[np.ndarray, np.ndarray]:
+    """Per fighter: the damage bonus and the damage type of the ring it stands in (before
+    the size shift; tracks.NO_DAMAGE out of reach), as (n_fighters,) int16 arrays.
+
+    Character scale: wounds to the radius, mixed to twice it, stuns to three times (seed).
+    Vehicle scale: Major to the radius, Minor to twice it, and beyond that 100 less damage
+    per doubling while the damage stays 0 or more; both Major and Minor are wounds against a
+    character (seed: "treated the same").
+    """
+    d = np.asarray(ex.distance, dtype=np.float64)
+    if not ex.vehicle:
+        ring = ring_damage_type(d, ex.radius)
+        ring = np.where(ring == NO_RING, NO_DAMAGE, ring).astype(np.int16)
+        return np.full(d.shape, ex.damage, dtype=np.int16), ring
+    doublings = np.zeros(d.shape, dtype=np.int64)
+    edge = 2 * ex.radius
+    for _ in range(max(ex.damage, 0) // VEHICLE_STEP + 1):
+        doublings += d > edge
+        edge *= 2
+    damage = ex.damage - VEHICLE_STEP * doublings
+    ring = np.where(damage >= 0, WOUNDS, NO_DAMAGE).astype(np.int16)
+    return np.maximum(damage, 0).astype(np.int16), ring
+
+
+# --- The event in the kernel ----------------------------------------------------------------
+
+
+@dataclass
+class _BeforeDeclarations:
+    """Stands in for the round context ``harm`` keeps in step: before declarations there is
+    no round yet (the round's penalties are made from ``state.penalty`` afterwards)."""
+
+    rpen: np.ndarray
+
+
+def blast_round(fight: Any, state, rng: np.random.Generator, round_no: int) -> None:
+    """Every explosion placed at the start of round ``round_no``, in scenario order."""
+    for ex in fight.explosions:
+        if ex.round == round_no:
+            explode(ex, state, fight.static, rng)
+
+
+def explode(ex: PlacedBlast, state, s: Static, rng: np.random.Generator) -> None:
+    """One blast in every open trial (two or more sides standing) where it goes off: one
+    uniform draw per trial unless ``chance`` is 0 or 1. A blast that reaches nobody (or
+    cannot go off) draws nothing, so it leaves the fight's numbers exactly as they were.
+
+    Who it hits is settled before any damage: the fighters standing then (and the mounts
+    they ride), each with its own damage and soak rolls."""
+    if not ex.reaches_anyone:
+        return
+    c, n = state.status.shape
+    go = _open(state, s.n_sides)
+    if ex.chance < 1.0:
+        go &= rng.random(n) < ex.chance
+    if not go.any():
+        return
+    damage_of, ring_of = rings(ex)
+    who = state.who.astype(np.intp)
+    hit = go & (state.status == STANDING) & (ring_of[who] != NO_DAMAGE)
+    ridden = None
+    if s.on.mounted:
+        x = state.x
+        ridden = hit & (x("mounted") > 0) & (x("m_status") == STANDING)
+    ctx = _BeforeDeclarations(np.zeros((c, n), dtype=np.int16))
+    for k in range(c):
+        rows = np.flatnonzero(hit[k])
+        if not rows.size:
+            continue
+        t = Pick(k, n).sub(rows)
+        w = who[k, rows]
+        kind, levels = _blow(ex, damage_of[w], ring_of[w], fighter(s, "size", w),
+                             fighter(s, "heavy_suit", w) > 0, s.soak_vs, w, rng)
+        # Ineffective damage is stun damage with the levels halved (as blows.take has it).
+        weak = kind == INEFFECTIVE
+        kind, levels = np.where(weak, STUNS, kind), np.where(weak, levels // 2, levels)
+        keep = np.flatnonzero((levels > 0) & (kind != NO_DAMAGE))
+        if keep.size:
+            harm(state, s, ctx, t.sub(keep), kind[keep], levels[keep], rng)
+        if ridden is not None and ridden[k].any():
+            sub = np.flatnonzero(ridden[k, rows])
+            kind, levels = _blow(ex, damage_of[w[sub]], ring_of[w[sub]],
+                                 fighter(s, "mount_size", w[sub]),
+                                 fighter(s, "mount_heavy_suit", w[sub]) > 0, s.mount_soak_vs,
+                                 w[sub], rng)
+            keep = np.flatnonzero((levels > 0) & (kind != NO_DAMAGE))
+            if keep.size:
+                harm_mount(state, s, t.sub(sub[keep]), kind[keep], levels[keep], rng)
+    if s.on.any:
+        gear.settle(state, s)    # grapples with a fallen partner end; unhorsed riders fall
+
+
+def _open(state, n_sides: int) -> np.ndarray:
+    """(n,) bool: trials still undecided (two or more sides with someone standing)."""
+    standing = state.status == STANDING
+    sides = np.zeros(standing.shape[1], dtype=np.int8)
+    for k in range(n_sides):
+        sides += (standing & (state.side == k)).any(axis=0)
+    return sides >= 2
+
+
+def _blow(ex: PlacedBlast, damage: np.ndarray, ring: np.ndarray, size: np.ndarray,
+          heavy: np.ndarray, soak_vs: np.ndarray, who: np.ndarray,
+          rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """The damage type and levels of one blast on bodies of ``size`` (one entry each).
+
+    Character scale: the soak against a non-impaling blow, stun-like in the mixed and stun
+    rings (soft armour doubles there). Vehicle scale: no soak unless in a heavy suit, then
+    the soak roll halved, and no soak at all if the blast's Size shifts the damage up."""
+    shift = size_shift(2 * ex.size, 2 * size.astype(np.int16))
+    kind = shift_type(ring, shift).astype(np.int16)
+    d = d20(rng, (2, damage.size))
+    if ex.vehicle:
+        soak = vehicle_soak(soak_vs[who * N_KINDS] + d[1], heavy & (shift >= 0))
+    else:
+        stunlike = np.where((ring == MIXED) | (ring == STUNS), STUNLIKE, 0)
+        soak = soak_vs[who * N_KINDS + stunlike] + d[1]
+    return kind, levels_caused(damage + d[0], soak).astype(np.int16)
