@@ -19,7 +19,8 @@ from balance.engine.status import DEAD, STANDING
 from balance.errors import ScenarioError
 from balance.rules import get
 from balance.rules.yags import kernel
-from balance.rules.yags.blasts import PlacedBlast, explode, rings
+from balance.rules.yags.blasts import explode, rings
+from balance.rules.yags.explosions import PlacedBlast
 from balance.rules.yags.fighters import YagsFight, YagsRules
 from balance.rules.yags.reference_blasts import ring
 from balance.rules.yags.tracks import MIXED, NO_DAMAGE, STUNS, WOUNDS

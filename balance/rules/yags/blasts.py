@@ -1,7 +1,7 @@
 """Explosions a Yags scenario places in a fight (seed 000, "Explosive damage", "Very large
 explosions", "Vehicle Scale Weapons"), vectorised over trials.
 
-A scenario's ``explosions:`` become :class:`PlacedBlast` rows at compile time (one distance
+A scenario's ``explosions:`` become ``explosions.PlacedBlast`` rows at compile time (one distance
 per fighter); at the start of round ``round``, before declarations, the kernel calls
 :func:`blast_round`, and in each open trial where the blast goes off (``chance``) every
 standing fighter in reach takes it: damage + d20 against its soak roll, the type by the ring
@@ -12,7 +12,6 @@ anyone not in heavy armour. The rules and every assumption: docs/rules/yags-expl
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,11 +19,15 @@ import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
-from balance.errors import Problem, ScenarioError, unknown_name
 from balance.rules.yags import gear
 from balance.rules.yags.blows import harm, harm_mount
 from balance.rules.yags.explosions import NO_DAMAGE as NO_RING
-from balance.rules.yags.explosions import ring_damage_type, tnt, vehicle_soak
+from balance.rules.yags.explosions import (
+    VEHICLE_STEP,
+    PlacedBlast,
+    ring_damage_type,
+    vehicle_soak,
+)
 from balance.rules.yags.gear import fighter
 from balance.rules.yags.rolls import d20
 from balance.rules.yags.static import Static
@@ -40,73 +43,6 @@ from balance.rules.yags.tracks import (
     shift_type,
     size_shift,
 )
-
-VEHICLE_LB = 1.0      # seed: "a pound or more of TNT is generally considered vehicle scale"
-VEHICLE_STEP = 100    # seed: beyond twice the radius, -100 damage per doubling of the radius
-
-
-@dataclass(frozen=True)
-class PlacedBlast:
-    """One compiled explosion: when, how likely, how strong, and how far each fighter is."""
-
-    round: int                   # goes off at the start of this round, before declarations
-    chance: float                # in each trial independently
-    damage: int                  # damage bonus: the damage roll is damage + d20
-    radius: float                # Ex-X, metres
-    size: int                    # the blast's Size, for the size shift of damage types
-    vehicle: bool                # vehicle scale (tnt_lb >= 1)
-    distance: tuple[float, ...]  # metres from ground zero, per fighter (math.inf: not there)
-
-    @property
-    def reach(self) -> float:
-        """The farthest distance it damages: three radii (stuns), or for vehicle scale twice
-        the radius and one more doubling per full 100 damage (seed: -100 per doubling)."""
-        if not self.vehicle:
-            return 3 * self.radius
-        return 2 * self.radius * 2 ** max(self.damage // VEHICLE_STEP, 0)
-
-    @property
-    def reaches_anyone(self) -> bool:
-        return self.chance > 0 and any(d <= self.reach for d in self.distance)
-
-
-def compile_explosions(explosions: Any, names: list[str],
-                       bases: list[str]) -> tuple[PlacedBlast, ...]:
-    """The validated ``explosions`` of a scenario, compiled against its fighters (``names``
-    in scenario order; ``bases`` the member name each copy of a ``count`` shares).
-
-    A name in ``at`` is a fighter's own name (``goblin#2``) or a member's name, which places
-    all its copies; a fighter's own name wins over its member's. An unknown name is a
-    :class:`ScenarioError` at ``explosions[i].at.<name>`` (every one reported at once).
-    """
-    problems, out = [], []
-    for i, ex in enumerate(explosions):
-        distance = [math.inf] * len(names)
-        for name, metres in ex.at.items():
-            hits = [j for j in range(len(names)) if name in (names[j], bases[j])]
-            if not hits:
-                known = sorted(set(names) | set(bases))
-                problems.append(Problem(unknown_name("fighter", name, known),
-                                        f"explosions[{i}].at.{name}"))
-            for j in hits:
-                if name == names[j] or distance[j] == math.inf:
-                    distance[j] = float(metres)
-        out.append(_placed(ex, tuple(distance)))
-    if problems:
-        raise ScenarioError(problems)
-    return tuple(out)
-
-
-def _placed(ex: Any, distance: tuple[float, ...]) -> PlacedBlast:
-    """Ex-X with a damage, or the seed's TNT scaling (vehicle scale from a pound)."""
-    if ex.tnt_lb is None:
-        return PlacedBlast(ex.round, float(ex.chance), int(ex.damage), float(ex.radius),
-                           int(ex.size), False, distance)
-    blast = tnt(ex.tnt_lb)
-    # The TNT table's Size unless the scenario sets one.
-    size = int(ex.size) if "size" in ex.model_fields_set else blast.size
-    return PlacedBlast(ex.round, float(ex.chance), int(blast.damage), float(blast.radius),
-                       size, ex.tnt_lb >= VEHICLE_LB, distance)
 
 
 def rings(ex: PlacedBlast) -> tuple[np.ndarray, np.ndarray]:

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from balance.errors import Problem, ScenarioError, unknown_name
 from balance.rules.yags.tracks import MIXED, STUNS, WOUNDS
 
 NO_DAMAGE = -1
@@ -56,3 +58,73 @@ def vehicle_soak(soak_roll, heavy_armour):
     """Vehicle-scale damage against a character: no soak unless in heavy armour, and then
     the soak roll is halved (rounded down); the damage is always wounds."""
     return np.where(heavy_armour, np.asarray(soak_roll) // 2, 0)
+
+
+# --- Explosions a scenario places (compiled; blasts.py sets them off) --------------------
+
+VEHICLE_LB = 1.0      # seed: "a pound or more of TNT is generally considered vehicle scale"
+VEHICLE_STEP = 100    # seed: beyond twice the radius, -100 damage per doubling of the radius
+
+
+@dataclass(frozen=True)
+class PlacedBlast:
+    """One compiled explosion: when, how likely, how strong, and how far each fighter is."""
+
+    round: int                   # goes off at the start of this round, before declarations
+    chance: float                # in each trial independently
+    damage: int                  # damage bonus: the damage roll is damage + d20
+    radius: float                # Ex-X, metres
+    size: int                    # the blast's Size, for the size shift of damage types
+    vehicle: bool                # vehicle scale (tnt_lb >= 1)
+    distance: tuple[float, ...]  # metres from ground zero, per fighter (math.inf: not there)
+
+    @property
+    def reach(self) -> float:
+        """The farthest distance it damages: three radii (stuns), or for vehicle scale twice
+        the radius and one more doubling per full 100 damage (seed: -100 per doubling)."""
+        if not self.vehicle:
+            return 3 * self.radius
+        return 2 * self.radius * 2 ** max(self.damage // VEHICLE_STEP, 0)
+
+    @property
+    def reaches_anyone(self) -> bool:
+        return self.chance > 0 and any(d <= self.reach for d in self.distance)
+
+
+def compile_explosions(explosions: Any, names: list[str],
+                       bases: list[str]) -> tuple[PlacedBlast, ...]:
+    """The validated ``explosions`` of a scenario, compiled against its fighters (``names``
+    in scenario order; ``bases`` the member name each copy of a ``count`` shares).
+
+    A name in ``at`` is a fighter's own name (``goblin#2``) or a member's name, which places
+    all its copies; a fighter's own name wins over its member's. An unknown name is a
+    :class:`ScenarioError` at ``explosions[i].at.<name>`` (every one reported at once).
+    """
+    problems, out = [], []
+    for i, ex in enumerate(explosions):
+        distance = [math.inf] * len(names)
+        for name, metres in ex.at.items():
+            hits = [j for j in range(len(names)) if name in (names[j], bases[j])]
+            if not hits:
+                known = sorted(set(names) | set(bases))
+                problems.append(Problem(unknown_name("fighter", name, known),
+                                        f"explosions[{i}].at.{name}"))
+            for j in hits:
+                if name == names[j] or distance[j] == math.inf:
+                    distance[j] = float(metres)
+        out.append(_placed(ex, tuple(distance)))
+    if problems:
+        raise ScenarioError(problems)
+    return tuple(out)
+
+
+def _placed(ex: Any, distance: tuple[float, ...]) -> PlacedBlast:
+    """Ex-X with a damage, or the seed's TNT scaling (vehicle scale from a pound)."""
+    if ex.tnt_lb is None:
+        return PlacedBlast(ex.round, float(ex.chance), int(ex.damage), float(ex.radius),
+                           int(ex.size), False, distance)
+    blast = tnt(ex.tnt_lb)
+    # The TNT table's Size unless the scenario sets one.
+    size = int(ex.size) if "size" in ex.model_fields_set else blast.size
+    return PlacedBlast(ex.round, float(ex.chance), int(blast.damage), float(blast.radius),
+                       size, ex.tnt_lb >= VEHICLE_LB, distance)

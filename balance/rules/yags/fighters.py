@@ -21,6 +21,7 @@ from balance.engine.targeting import FIRST, FIXED, POLICIES
 from balance.errors import Problem, ScenarioError
 from balance.rules.yags.armour import suit_of
 from balance.rules.yags.equipment import Loadout, Wielder, is_shield, loadouts
+from balance.rules.yags.explosions import PlacedBlast, compile_explosions
 from balance.rules.yags.tactics import LEVELS, UNARMED, Tactics, tactics_of
 from balance.rules.yags.tracks import (
     DAMAGE_TYPES,
@@ -180,7 +181,7 @@ class YagsFight(FighterList):
     max_rounds: int
     breaks_at: tuple[float | None, ...] = ()   # per side: share down at which it flees
     side_distance: tuple[float, ...] = ()      # per side: metres from side 0 at the start
-    explosions: tuple = ()   # blasts.PlacedBlast rows (docs/rules/yags-explosions.md)
+    explosions: tuple[PlacedBlast, ...] = ()   # docs/rules/yags-explosions.md
 
     @property
     def at_distance(self) -> bool:
@@ -225,9 +226,6 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
                 sides.append(side_index)
                 line += 1
     fighters = [replace(f, priority=_priority(f, names, bases, sides)) for f in fighters]
-    # Imported here: blasts needs the kernel's modules, which import this one.
-    from balance.rules.yags.blasts import compile_explosions
-
     cap = r.max_attackers or (OPEN_ATTACKERS if r.confined_reach is None else
                               CONFINED_ATTACKERS)
     return YagsFight(
