@@ -5,8 +5,11 @@ and directional checks (a careful shot beats a snap shot, more distance helps th
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
+import yaml
 
 import balance
 from balance.errors import ScenarioError
@@ -33,6 +36,8 @@ from balance.rules.yags.ranged import (
     threat,
 )
 from tests.rules.test_yags_agreement import agree, fight, m
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # --- Formulas ---------------------------------------------------------------------------------
 
@@ -134,7 +139,7 @@ def test_the_charging_swordsman_runs_twice_then_attacks_after_a_full_move() -> N
         declare(combat, round_no, plan=ref.plan)
         seen.append((archer.action, swordsman.action, swordsman.approach, swordsman.pace))
         if swordsman.action == ref.RUN:
-            ref.run(swordsman, archer)
+            ref.run(swordsman, archer, round_no)
     assert [s[:2] for s in seen] == [(ref.SHOOT, ref.RUN)] * 2 + [(ref.SHOOT, 1)]
     assert seen[2][2:] == (FULL_MOVE, 2) and swordsman.pos == 12.0
 
@@ -194,6 +199,18 @@ MISSILE_FIGHTS = {
 }
 
 
+
+
+def lancer_from_afar() -> dict:
+    """The bundled lancer against two spearmen, starting 60 m apart: the warhorse runs 48 m,
+    then closes and the lance lands as a charge (the round after the run)."""
+    scenario = yaml.safe_load((ROOT / "scenarios" / "yags" / "mounted_lancer.yaml").read_text())
+    return {**scenario, "distance": 60, "max_rounds": 30}
+
+
+MISSILE_FIGHTS["lancer_charges_from_60_m"] = lancer_from_afar()
+
+
 @pytest.mark.parametrize("name", sorted(MISSILE_FIGHTS))
 def test_kernel_matches_reference_at_a_distance(name: str) -> None:
     f = compiled(MISSILE_FIGHTS[name])
@@ -238,3 +255,22 @@ def test_more_starting_distance_helps_the_archer() -> None:
 def test_a_charging_swordsman_needs_the_distance_closed_first() -> None:
     """At melee distance the archer fights with her short sword and loses most fights."""
     assert archer_wins(9, distance=0) < 0.35 < archer_wins(9, distance=60)
+
+
+def test_a_lance_charge_lands_only_after_a_round_of_running() -> None:
+    """At a distance the charge needs the run first: from 60 m the warhorse (Move 24) runs
+    48 m in round 1 and the lance lands as a charge in round 2; a rider that did not run the
+    round before does not charge."""
+    from balance.rules.yags.reference import start_combat
+    from balance.rules.yags.reference_declare import declare
+
+    combat = start_combat(compiled(lancer_from_afar()), rng=np.random.default_rng(0))
+    lancer = combat.fighters[0]
+    declare(combat, 1, plan=ref.plan)
+    assert lancer.action == ref.RUN
+    ref.run(lancer, combat.fighters[lancer.target], 1)
+    assert lancer.pos == 48.0
+    declare(combat, 2, plan=ref.plan)
+    assert lancer.action == 1 and lancer.charging            # ATTACK, as a charge
+    declare(combat, 3, plan=ref.plan)
+    assert not lancer.charging

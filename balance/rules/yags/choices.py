@@ -116,7 +116,10 @@ def choose_manoeuvres(state, s: Static, attack, target, manoeuvre, round_no: int
         if s.on.mounted:
             at_mount = (fighter(s, "attack_mount", mine) > 0) & (foe.get(x("mounted")) > 0)
             x("at_mount")[place, rows] = at_mount
-            x("charging")[place, rows] = ((fighter(s, "charge", mine) > 0) & (round_no == 1)
+            # Seed 000: after at least a full round of charging: round 1 when the fight starts
+            # in melee; at a distance, the round after the rider ran at its foe.
+            charged = (me.get(x("ran")) == round_no - 1) if s.on.distance else round_no == 1
+            x("charging")[place, rows] = ((fighter(s, "charge", mine) > 0) & charged
                                           & (me.get(x("mounted")) > 0))
         if s.on.stunts:
             x("stunting")[place, rows] = (fighter(s, "stunt_difficulty", mine) >= 0) & (

@@ -41,9 +41,9 @@ MORE = (*MORE_LOADOUT, "weapons", "spare_left", "main_down", "spare_down", "pron
         "lost", "init", "tie", "closed",
         # At a distance (missiles.py): this round's approach, speed override and declared
         # defences; the missile weapon's loaded shots, carried ammunition, rounds of loading,
-        # and whether its next shot is slow, a snap shot, or draws it.
+        # whether its next shot is slow, a snap shot, or draws it; the last round it ran.
         "approach", "pace", "declared", "g_shots", "g_ammo", "g_loading", "g_slow", "g_snap",
-        "g_draw")
+        "g_draw", "ran")
 ROW = {name: i for i, name in enumerate(MORE)}
 SPEED_OF = np.array([STANCE_SPEED[i] for i in range(len(STANCE_SPEED))], dtype=np.int16)
 

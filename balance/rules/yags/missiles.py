@@ -177,6 +177,7 @@ def act(state, s: Static, ctx, me: Pick, tgt: Pick, ok: np.ndarray,
         armed = (me.get(x("g_shots")) > 0) | (me.get(x("g_loading")) > 0)
         stop = np.where(armed, MAX_BANDS * fighter(s, "m_range", who), CONTACT)
         _walk(state, me, tgt, run, RUN_FACTOR * move, stop)
+        me.put(x("ran"), np.full(run.size, ctx.round_no, dtype=np.int16), run)
     shoot = ok & up & (action == SHOOT)
     if shoot.any():
         rows = np.flatnonzero(shoot)

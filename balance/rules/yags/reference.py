@@ -111,7 +111,7 @@ def take_action(state: FighterState, combat: Combat, round_no: int, *,
             if state.action == missiles.SHOOT:
                 missiles.shoot(state, target, combat, round_no, rng=rng)
             else:
-                missiles.run(state, target)
+                missiles.run(state, target, round_no)
     settle(combat)
 
 

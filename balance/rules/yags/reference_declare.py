@@ -164,7 +164,10 @@ def choose_attack(state: FighterState, combat: Combat, round_no: int) -> None:
     foe = combat.fighters[state.target]
     state.at_mount = t.attack_mount and foe.mounted
     state.manoeuvre = choose_manoeuvre(state, foe, round_no)
-    state.charging = t.charge and round_no == 1 and state.mounted
+    # Seed 000: after at least a full round of charging: round 1 when the fight starts in
+    # melee; at a distance, the round after the rider ran at its foe.
+    charged = state.ran_round == round_no - 1 if combat.at_distance else round_no == 1
+    state.charging = t.charge and charged and state.mounted
     state.stunting = t.stunt_difficulty >= 0 and (round_no == 1 or not t.stunt_first_round)
 
 

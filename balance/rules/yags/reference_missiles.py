@@ -197,9 +197,10 @@ def approach(state: FighterState, foe: FighterState) -> bool:
     return gap(state, foe) <= CONTACT
 
 
-def run(state: FighterState, foe: FighterState) -> None:
+def run(state: FighterState, foe: FighterState, round_no: int) -> None:
     """Running at the foe (no attack): up to twice Move, stopping at melee distance, or, for
     a shooter out of range, as soon as the foe is in range."""
+    state.ran_round = round_no
     stop = CONTACT
     if state.gun is not None and state.gun.armed:
         stop = MAX_BANDS * state.gun.stats.range

@@ -99,6 +99,7 @@ class FighterState:
     # At a distance (docs/rules/yags-missiles.md): position on the line (metres), its missile
     # weapon (reference_missiles.Gun), this round's approach and speed override.
     pos: float = 0.0
+    ran_round: int = 0              # the last round it ran at a foe (a mounted charge follows)
     gun: Any = None
     approach: int = 0
     pace: int | None = None
