@@ -389,7 +389,9 @@ class Explosion(Strict):
     fighters not named are out of it. The blast is ``damage`` and ``radius`` (Ex-X,
     character scale) or ``tnt_lb`` pounds of TNT (the seed's scaling; vehicle scale from
     1 lb). ``size`` shifts the damage type against much larger or smaller targets; with
-    ``tnt_lb`` the TNT table's Size is used unless ``size`` is given."""
+    ``tnt_lb`` the TNT table's Size is used unless ``size`` is given. In a fight at a
+    distance, ``centre`` (instead of ``at``) lands it on one fighter: everyone's distance is
+    then their distance on the line from that fighter when it goes off."""
 
     round: Annotated[int, Field(ge=1, le=10_000)] = 1
     damage: Annotated[int, Field(ge=0, le=1000)] | None = None
@@ -397,10 +399,16 @@ class Explosion(Strict):
     tnt_lb: Annotated[float, Field(gt=0, le=1e9)] | None = None
     size: Annotated[int, Field(ge=1, le=100)] = 5
     chance: Annotated[float, Field(ge=0, le=1)] = 1.0
-    at: Annotated[dict[Name, Annotated[float, Field(ge=0, le=100_000)]], Field(min_length=1)]
+    at: Annotated[dict[Name, Annotated[float, Field(ge=0, le=100_000)]],
+                  Field(min_length=1)] | None = None
+    centre: Name | None = None
 
     @model_validator(mode="after")
     def _one_charge(self) -> Explosion:
+        if (self.at is None) == (self.centre is None):
+            raise ValueError("place the explosion with at (metres from ground zero per "
+                             "fighter) or centre (a fighter's name, in a fight at a "
+                             "distance), one of the two")
         given = (self.damage is not None, self.radius is not None)
         if self.tnt_lb is not None:
             if any(given):

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 import balance
 from balance.engine.run import run_fight
@@ -304,3 +305,70 @@ AGREEMENT = {
 @pytest.mark.parametrize("name", sorted(AGREEMENT))
 def test_kernel_matches_reference_with_blasts(name: str) -> None:
     agree(compiled(AGREEMENT[name]), 100_000, 4_000)
+
+
+# --- A blast landing on a fighter, in a fight at a distance -----------------------------------
+
+
+def crossbows_with_grenade(**blast) -> dict:
+    """The bundled crossbowmen against the brute, with a grenade landing on the brute in
+    round 3, when he has reached one of them (3 m away: the mixed ring of Ex-2)."""
+    scenario = yaml.safe_load((ROOT / "scenarios" / "yags" / "crossbows_vs_brute.yaml")
+                              .read_text())
+    grenade = {"round": 3, "damage": 30, "radius": 2, "centre": "Brute", **blast}
+    return {**scenario, "explosions": [grenade], "max_rounds": 30}
+
+
+def test_a_blast_on_a_fighter_uses_the_positions_when_it_goes_off() -> None:
+    """After two rounds the brute stands anywhere from 3 m to 16 m from each crossbowman:
+    the blast on him hurts nobody farther than three radii, and him at ground zero."""
+    system = get("yags")
+    loaded = balance.load_scenario(crossbows_with_grenade())
+    fight = system.compile(loaded.model, loaded.tables)
+    assert fight.explosions[0].centre == 2 and fight.explosions[0].reaches_anyone
+    n = 4000
+    state = kernel.start(fight, n, np.random.default_rng(0))
+    for round_no in (1, 2):
+        kernel.play_round(fight, state, np.random.default_rng(round_no), round_no)
+    cols = np.arange(n)
+    gap = np.abs(state.pos - state.pos[(state.who == 2).argmax(axis=0), cols])
+    before = state.wounds.copy(), state.stuns.copy(), state.status.copy()
+    explode(fight.explosions[0], state, fight.static, np.random.default_rng(9))
+    hurt = (state.wounds != before[0]) | (state.stuns != before[1])
+    open_ = (before[2] == STANDING).sum(axis=0) >= 2
+    assert not hurt[gap > 6].any()
+    assert hurt[(gap == 0) & open_].mean() > 0.75 and hurt[(gap > 0) & (gap <= 6)].any()
+
+
+def test_kernel_matches_reference_with_a_blast_on_a_fighter() -> None:
+    loaded = balance.load_scenario(crossbows_with_grenade())
+    agree(get("yags").compile(loaded.model, loaded.tables), 60_000, 3_000)
+
+
+def test_the_grenade_on_the_brute_helps_the_crossbowmen() -> None:
+    scenario = yaml.safe_load((ROOT / "scenarios" / "yags" / "crossbows_vs_brute.yaml")
+                              .read_text())
+    without = balance.run(scenario, trials=40_000, seed=4).outcomes["crossbowmen"]
+    with_it = balance.run(crossbows_with_grenade(), trials=40_000, seed=4).outcomes[
+        "crossbowmen"]
+    assert with_it > without + SIGMAS * math.sqrt(0.5 / 40_000)
+
+
+@pytest.mark.parametrize(("blast", "fight_at_distance", "message"), [
+    ({"centre": "Brute", "at": {"Brute": 0}}, True, "one of the two"),
+    ({"centre": "Crossbowman"}, True, "'Crossbowman' is 2 fighters; name one"),
+    ({"centre": "Brut"}, True, "did you mean 'Brute'"),
+    ({"centre": "Brute"}, False, "this fight has no positions"),
+])
+def test_a_blast_on_a_fighter_is_checked(blast, fight_at_distance, message) -> None:
+    scenario = crossbows_with_grenade()
+    scenario["explosions"] = [{"damage": 30, "radius": 2, **blast}]
+    if not fight_at_distance:
+        scenario["distance"] = 0
+        for side in scenario["sides"]:
+            for member in side["members"]:
+                member.pop("missile", None)
+    with pytest.raises(ScenarioError) as caught:
+        loaded = balance.load_scenario(scenario)
+        get("yags").compile(loaded.model, loaded.tables)
+    assert message in str(caught.value)

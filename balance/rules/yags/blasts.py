@@ -45,16 +45,17 @@ from balance.rules.yags.tracks import (
 )
 
 
-def rings(ex: PlacedBlast) -> tuple[np.ndarray, np.ndarray]:
-    """Per fighter: the damage bonus and the damage type of the ring it stands in (before
-    the size shift; tracks.NO_DAMAGE out of reach), as (n_fighters,) int16 arrays.
+def rings(ex: PlacedBlast, distance: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Per fighter (or per entry of ``distance``, metres from ground zero): the damage bonus
+    and the damage type of the ring it stands in (before the size shift; tracks.NO_DAMAGE
+    out of reach), as int16 arrays of the same shape.
 
     Character scale: wounds to the radius, mixed to twice it, stuns to three times (seed).
     Vehicle scale: Major to the radius, Minor to twice it, and beyond that 100 less damage
     per doubling while the damage stays 0 or more; both Major and Minor are wounds against a
     character (seed: "treated the same").
     """
-    d = np.asarray(ex.distance, dtype=np.float64)
+    d = np.asarray(ex.distance if distance is None else distance, dtype=np.float64)
     if not ex.vehicle:
         ring = ring_damage_type(d, ex.radius)
         ring = np.where(ring == NO_RING, NO_DAMAGE, ring).astype(np.int16)
@@ -102,9 +103,9 @@ def explode(ex: PlacedBlast, state, s: Static, rng: np.random.Generator) -> None
         go &= rng.random(n) < ex.chance
     if not go.any():
         return
-    damage_of, ring_of = rings(ex)
     who = state.who.astype(np.intp)
-    hit = go & (state.status == STANDING) & (ring_of[who] != NO_DAMAGE)
+    damage_of, ring_of = rings(ex, _distances(ex, state, who))    # (c, n)
+    hit = go & (state.status == STANDING) & (ring_of != NO_DAMAGE)
     ridden = None
     if s.on.mounted:
         x = state.x
@@ -116,7 +117,8 @@ def explode(ex: PlacedBlast, state, s: Static, rng: np.random.Generator) -> None
             continue
         t = Pick(k, n).sub(rows)
         w = who[k, rows]
-        kind, levels = _blow(ex, damage_of[w], ring_of[w], fighter(s, "size", w),
+        damage, ring = damage_of[k, rows], ring_of[k, rows]
+        kind, levels = _blow(ex, damage, ring, fighter(s, "size", w),
                              fighter(s, "heavy_suit", w) > 0, s.soak_vs, w, rng)
         # Ineffective damage is stun damage with the levels halved (as blows.take has it).
         weak = kind == INEFFECTIVE
@@ -126,7 +128,7 @@ def explode(ex: PlacedBlast, state, s: Static, rng: np.random.Generator) -> None
             harm(state, s, ctx, t.sub(keep), kind[keep], levels[keep], rng)
         if ridden is not None and ridden[k].any():
             sub = np.flatnonzero(ridden[k, rows])
-            kind, levels = _blow(ex, damage_of[w[sub]], ring_of[w[sub]],
+            kind, levels = _blow(ex, damage[sub], ring[sub],
                                  fighter(s, "mount_size", w[sub]),
                                  fighter(s, "mount_heavy_suit", w[sub]) > 0, s.mount_soak_vs,
                                  w[sub], rng)
@@ -135,6 +137,16 @@ def explode(ex: PlacedBlast, state, s: Static, rng: np.random.Generator) -> None
                 harm_mount(state, s, t.sub(sub[keep]), kind[keep], levels[keep], rng)
     if s.on.any:
         gear.settle(state, s)    # grapples with a fallen partner end; unhorsed riders fall
+
+
+def _distances(ex: PlacedBlast, state, who: np.ndarray) -> np.ndarray:
+    """(c, n) metres from ground zero: fixed per fighter, or (``centre``) from the position
+    of the fighter it lands on."""
+    if ex.centre < 0:
+        return np.asarray(ex.distance, dtype=np.float64)[who]
+    n = who.shape[1]
+    place = (who == ex.centre).argmax(axis=0)
+    return np.abs(state.pos - state.pos[place, np.arange(n)])
 
 
 def _open(state, n_sides: int) -> np.ndarray:

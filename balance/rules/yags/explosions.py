@@ -9,7 +9,7 @@ each thousandfold adds +10 Size.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -77,6 +77,7 @@ class PlacedBlast:
     size: int                    # the blast's Size, for the size shift of damage types
     vehicle: bool                # vehicle scale (tnt_lb >= 1)
     distance: tuple[float, ...]  # metres from ground zero, per fighter (math.inf: not there)
+    centre: int = -1             # or: lands on this fighter (its position, when it goes off)
 
     @property
     def reach(self) -> float:
@@ -88,21 +89,41 @@ class PlacedBlast:
 
     @property
     def reaches_anyone(self) -> bool:
-        return self.chance > 0 and any(d <= self.reach for d in self.distance)
+        """Can it hurt anyone (a blast on a fighter always can: it stands at ground zero)?"""
+        return self.chance > 0 and (self.centre >= 0 or any(d <= self.reach
+                                                            for d in self.distance))
 
 
-def compile_explosions(explosions: Any, names: list[str],
-                       bases: list[str]) -> tuple[PlacedBlast, ...]:
+def compile_explosions(explosions: Any, names: list[str], bases: list[str],
+                       positions: bool = False) -> tuple[PlacedBlast, ...]:
     """The validated ``explosions`` of a scenario, compiled against its fighters (``names``
     in scenario order; ``bases`` the member name each copy of a ``count`` shares).
 
     A name in ``at`` is a fighter's own name (``goblin#2``) or a member's name, which places
-    all its copies; a fighter's own name wins over its member's. An unknown name is a
+    all its copies; a fighter's own name wins over its member's. ``centre`` names one
+    fighter and needs a fight played on a line (``positions``). An unknown name is a
     :class:`ScenarioError` at ``explosions[i].at.<name>`` (every one reported at once).
     """
     problems, out = [], []
     for i, ex in enumerate(explosions):
         distance = [math.inf] * len(names)
+        if ex.centre is not None:
+            where = f"explosions[{i}].centre"
+            hits = [j for j in range(len(names)) if ex.centre == names[j]] or [
+                j for j in range(len(names)) if ex.centre == bases[j]]
+            if not positions:
+                problems.append(Problem(
+                    "centre lands the blast on a fighter's position, and this fight has no "
+                    "positions (give the sides a distance:, or place the blast with at:)",
+                    where))
+            elif len(hits) != 1:
+                message = (unknown_name("fighter", ex.centre, sorted(set(names) | set(bases)))
+                           if not hits else f"{ex.centre!r} is {len(hits)} fighters; name one "
+                           f"of them (such as {names[hits[0]]!r})")
+                problems.append(Problem(message, where))
+            else:
+                out.append(replace(_placed(ex, tuple(distance)), centre=hits[0]))
+            continue
         for name, metres in ex.at.items():
             hits = [j for j in range(len(names)) if name in (names[j], bases[j])]
             if not hits:

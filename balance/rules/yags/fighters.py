@@ -226,6 +226,9 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
                 sides.append(side_index)
                 line += 1
     fighters = [replace(f, priority=_priority(f, names, bases, sides)) for f in fighters]
+    distances = tuple(float(scenario.distance if s.distance is None else s.distance)
+                      for s in scenario.sides)
+    on_a_line = any(d > 0 for d in distances) or any(f.missile for f in fighters)
     cap = r.max_attackers or (OPEN_ATTACKERS if r.confined_reach is None else
                               CONFINED_ATTACKERS)
     return YagsFight(
@@ -235,9 +238,9 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
                         r.riding_difficulty, r.exhausted_at, r.reach == "closing", cap),
         max_rounds=scenario.max_rounds,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
-        side_distance=tuple(float(scenario.distance if s.distance is None else s.distance)
-                            for s in scenario.sides),
-        explosions=compile_explosions(getattr(scenario, "explosions", ()), names, bases),
+        side_distance=distances,
+        explosions=compile_explosions(getattr(scenario, "explosions", ()), names, bases,
+                                      positions=on_a_line),
     )
 
 

@@ -63,7 +63,8 @@ def blasts_at_start(combat: Combat, blasts: tuple, round_no: int, *,
 def explode(blast: Any, combat: Combat, *, rng: np.random.Generator) -> None:
     """One blast: does it go off in this fight (``chance``), then every fighter standing in
     reach, and the mount it rides, takes it. Who is hit is decided before anyone is hurt."""
-    in_reach = [ring(blast, blast.distance[s.index])[1] != NO_DAMAGE for s in combat.fighters]
+    in_reach = [ring(blast, metres_from(blast, s, combat))[1] != NO_DAMAGE
+                for s in combat.fighters]
     if blast.chance == 0 or not any(in_reach):
         return    # nothing drawn: the fight goes on exactly as without the blast
     if blast.chance < 1 and rng.random() >= blast.chance:
@@ -74,15 +75,24 @@ def explode(blast: Any, combat: Combat, *, rng: np.random.Generator) -> None:
             bodies.append((state, False))
             if state.mounted and state.mount.status == STANDING:
                 bodies.append((state, True))
+    metres = [metres_from(blast, s, combat) for s in combat.fighters]   # before anyone falls
     for state, on_mount in bodies:
-        take_blast(blast, state, on_mount, combat, rng=rng)
+        take_blast(blast, state, on_mount, combat, rng=rng, metres=metres[state.index])
     settle(combat)
 
 
+def metres_from(blast: Any, state: FighterState, combat: Combat) -> float:
+    """How far a fighter is from ground zero: as placed, or from the fighter it lands on."""
+    if blast.centre < 0:
+        return blast.distance[state.index]
+    return abs(state.pos - combat.fighters[blast.centre].pos)
+
+
 def take_blast(blast: Any, state: FighterState, on_mount: bool, combat: Combat, *,
-               rng: np.random.Generator) -> None:
-    """A fighter (or its mount) takes the blast: damage + d20 against its soak roll."""
-    damage, base = ring(blast, blast.distance[state.index])
+               rng: np.random.Generator, metres: float | None = None) -> None:
+    """A fighter (or its mount) takes the blast ``metres`` from ground zero (default: as
+    placed): damage + d20 against its soak roll."""
+    damage, base = ring(blast, blast.distance[state.index] if metres is None else metres)
     if on_mount:
         body, stats = state.mount, state.mount.stats
         size, heavy, vitals = stats.size, stats.heavy_suit, 0
