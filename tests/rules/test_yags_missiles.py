@@ -209,6 +209,14 @@ def lancer_from_afar() -> dict:
 
 
 MISSILE_FIGHTS["lancer_charges_from_60_m"] = lancer_from_afar()
+# Three swordsmen choosing the nearest foe on the line (metres first): an archer backing off,
+# one holding, a spearman closing in to meet them; sticky targets re-chosen as they fall.
+MISSILE_FIGHTS["nearest_by_position"] = fight(
+    [{**ARCHER, "missile": {"weapon": "short_bow", "skill": 4},
+      "policy": {"movement": "keep_distance"}},
+     {**ARCHER, "missile": {"weapon": "short_bow", "skill": 3}},
+     m(skills={"longshaft": 4}, weapon="spear", policy={"movement": "close"})],
+    {**SWORDSMAN, "count": 3, "policy": {"target": "nearest"}}, distance=30, max_rounds=30)
 
 
 @pytest.mark.parametrize("name", sorted(MISSILE_FIGHTS))

@@ -15,6 +15,7 @@ from balance.engine.pick import Pick
 from balance.engine.status import STANDING
 from balance.engine.targeting import NO_TARGET, choose_targets, first_standing_foe
 from balance.rules.yags import gear
+from balance.rules.yags.ranged import LINE_SCALE
 from balance.rules.yags.static import Static
 from balance.rules.yags.strikes import attack
 from balance.rules.yags.turns import can_strike
@@ -30,7 +31,8 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
     fighter (less ``taken``, (c, n): grapplers already on it); a second-rank fighter behind a
     standing front cannot be attacked, does not count against the limit and attacks only a
     foe its thrusting weapon out-reaches by two. Weakness is wound + stun level, danger the
-    fighter's attack, nearness the distance between places in the two sides' lines."""
+    fighter's attack, nearness the distance on the line at a distance, then between places in
+    the two sides' lines (``LINE_SCALE``)."""
     g = s.groups
     side, who = state.side[:, cols], state.who[:, cols]
     up, picks = standing[:, cols], chooses[:, cols]
@@ -44,7 +46,8 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
     if taken is not None:
         cap -= taken[:, cols]
     kw = dict(current=state.target[:, cols], weakness=state.wounds[:, cols] + state.stuns[:, cols],
-              danger=g.danger[wi], position=g.line[wi], priority=g.priority, rng=rng)
+              danger=g.danger[wi], position=_nearness(state, s, g.line[wi], cols),
+              priority=g.priority, rng=rng)
     policy = g.policy[wi]
     if not g.rank2.any():
         return choose_targets(policy, side, who, up, picks, cap=cap, **kw), None
@@ -64,6 +67,12 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
         mine = choose_targets(policy, side, who, open_ & reaches, only, **kw)
         target[i] = np.where(rear[i], mine[i], target[i])
     return target, rear & (target != NO_TARGET)
+
+
+def _nearness(state, s: Static, line: np.ndarray, cols) -> np.ndarray:
+    if not s.on.distance:
+        return line
+    return LINE_SCALE * state.pos[:, cols] + line
 
 
 def first_with_room(s: Static, side, who, up, picks, current) -> np.ndarray:

@@ -12,6 +12,7 @@ from balance.rules.yags.fighters import CAREFUL, SNAP
 # The lab's melee distance: the seed's melee threat band ("within 3m").
 CONTACT = 3.0
 RUN_FACTOR = 2           # lab: running (no attack) covers up to twice Move
+LINE_SCALE = 1000.0      # target policy ``nearest``: metres first, places in the lines after
 MAX_BANDS = 10           # lab: no shot beyond ten range bands
 FALLOFF_STEP = 5         # lab: -5 damage per range band begun beyond the first
 DRAW_BASE, DRAW_PER_REACH = 5, 5   # seed 000, Drawing a weapon: -5, and -5 per reach

@@ -13,6 +13,7 @@ import numpy as np
 from balance.engine.status import FLED
 from balance.engine.targeting import DANGEROUS, FIRST, FIXED, NEAREST, RANDOM, SPREAD, WEAKEST
 from balance.rules.yags.equipment import MAIN
+from balance.rules.yags.ranged import LINE_SCALE
 from balance.rules.yags.reference_state import ATTACK, Combat, FighterState, can_strike, settle
 
 RANK_REACH = 2    # seed 000, ranks: the second rank out-reaches its target by two levels
@@ -101,7 +102,7 @@ def pick(me: FighterState, options: list[int], count: dict[int, int], combat: Co
         FIRST: lambda j: 0,
         WEAKEST: lambda j: -(fs[j].wounds + fs[j].stuns),
         DANGEROUS: lambda j: -fs[j].fighter.attack,
-        NEAREST: lambda j: abs(fs[j].fighter.line - f.line),
+        NEAREST: lambda j: abs(nearness(fs[j], combat) - nearness(me, combat)),
         SPREAD: lambda j: count[j],
         FIXED: lambda j: f.priority[j],
     }
@@ -138,3 +139,10 @@ def run_away(combat: Combat, round_no: int, strike, *, rng: np.random.Generator)
     for s in running:
         if s.standing:
             s.status = FLED
+
+
+def nearness(state: FighterState, combat: Combat) -> float:
+    """Where a fighter stands for the ``nearest`` policy: its place in its side's line, and
+    at a distance its metres on the line first (1000 to a metre)."""
+    line = float(state.fighter.line)
+    return LINE_SCALE * state.pos + line if combat.at_distance else line
