@@ -120,6 +120,8 @@ class MissileWeapon(Strict):
     reload: Rounds | None = None   # rounds to refill a magazine (None: ``load``)
     thrown: bool = False           # thrown: strength x 4 adds to damage
     impaling: bool = True          # the blow's kind against armour (arrows and bolts pierce)
+    # An explosive (a hand grenade): a hit lands an Ex-X blast of ``damage`` on the target.
+    blast_radius: Annotated[float, Field(gt=0, le=100)] | None = None
     note: str = ""
 
 
@@ -138,6 +140,7 @@ class MissilePatch(Strict):
     reload: Rounds | None = None
     thrown: bool | None = None
     impaling: bool | None = None
+    blast_radius: Annotated[float, Field(gt=0, le=100)] | None = None
     note: str | None = None
 
 

@@ -5,6 +5,7 @@ and directional checks (a careful shot beats a snap shot, more distance helps th
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import numpy as np
@@ -209,6 +210,14 @@ def lancer_from_afar() -> dict:
 
 
 MISSILE_FIGHTS["lancer_charges_from_60_m"] = lancer_from_afar()
+# Hand grenades thrown at three goblins running in from 40 m (one position: a blast on one
+# catches all three), then at melee distance, where the thrower is in its own blast.
+MISSILE_FIGHTS["grenades_on_goblins"] = fight(
+    m(attributes={"dexterity": 4, "health": 4}, skills={"single_weapon": 4},
+      weapon="short_sword", armour=["mail_hauberk"],
+      missile={"weapon": "hand_grenade", "skill": 4, "ammunition": 3, "in_melee": "shoot"}),
+    m(attributes={"strength": 2, "size": 4}, skills={"single_weapon": 3}, weapon="short_sword",
+      count=3, armour=["soft_leather_jacket"]), distance=40, max_rounds=30)
 # Three swordsmen choosing the nearest foe on the line (metres first): an archer backing off,
 # one holding, a spearman closing in to meet them; sticky targets re-chosen as they fall.
 MISSILE_FIGHTS["nearest_by_position"] = fight(
@@ -282,3 +291,31 @@ def test_a_lance_charge_lands_only_after_a_round_of_running() -> None:
     assert lancer.action == 1 and lancer.charging            # ATTACK, as a charge
     declare(combat, 3, plan=ref.plan)
     assert not lancer.charging
+
+
+def test_a_grenade_hit_lands_its_blast_on_everyone_near_the_target() -> None:
+    """A hit on one of three goblins standing together harms all three (and not through the
+    thrower's strength: only the blast does damage); the thrower 8 m off is out of it."""
+    from balance.rules.yags.reference import start_combat
+
+    f = compiled(MISSILE_FIGHTS["grenades_on_goblins"])
+    grenade = f.fighters[0].missile
+    assert grenade.blast is not None and grenade.blast.radius == 2.0
+    assert grenade.damage == 30 and f.static.on.blasts
+    hurt = np.zeros(4)
+    for seed in range(200):
+        combat = start_combat(f, rng=np.random.default_rng(seed))
+        thrower, goblin = combat.fighters[0], combat.fighters[1]
+        thrower.pos = goblin.pos - 8.0
+        ref.hit(thrower, goblin, 8.0, combat, rng=np.random.default_rng(seed))
+        hurt += [s.wounds > 0 for s in combat.fighters]
+    assert hurt[0] == 0 and (hurt[1:] > 190).all()
+
+
+def test_grenades_beat_javelins_against_a_rushing_group() -> None:
+    def wins(weapon: str) -> float:
+        scenario = copy.deepcopy(MISSILE_FIGHTS["grenades_on_goblins"])
+        scenario["sides"][0]["members"][0]["missile"]["weapon"] = weapon
+        return balance.run(scenario, trials=TRIALS, seed=6).outcomes["a"]
+
+    assert wins("hand_grenade") > wins("javelin") + 4.5 * SE

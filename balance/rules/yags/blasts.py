@@ -88,29 +88,38 @@ def blast_round(fight: Any, state, rng: np.random.Generator, round_no: int) -> N
             explode(ex, state, fight.static, rng)
 
 
-def explode(ex: PlacedBlast, state, s: Static, rng: np.random.Generator) -> None:
+def explode(ex: PlacedBlast, state, s: Static, rng: np.random.Generator, *,
+            go: np.ndarray | None = None, distance: np.ndarray | None = None,
+            ctx=None) -> None:
     """One blast in every open trial (two or more sides standing) where it goes off: one
     uniform draw per trial unless ``chance`` is 0 or 1. A blast that reaches nobody (or
     cannot go off) draws nothing, so it leaves the fight's numbers exactly as they were.
 
     Who it hits is settled before any damage: the fighters standing then (and the mounts
-    they ride), each with its own damage and soak rolls."""
-    if not ex.reaches_anyone:
-        return
+    they ride), each with its own damage and soak rolls. A thrown explosive (missiles.py)
+    passes the trials where it lands (``go``), everyone's metres from it (``distance``, (c,
+    n)) and the round's context, whose live penalties it keeps in step."""
     c, n = state.status.shape
-    go = _open(state, s.n_sides)
-    if ex.chance < 1.0:
-        go &= rng.random(n) < ex.chance
+    if go is None:
+        if not ex.reaches_anyone:
+            return
+        go = _open(state, s.n_sides)
+        if ex.chance < 1.0:
+            go &= rng.random(n) < ex.chance
     if not go.any():
         return
     who = state.who.astype(np.intp)
-    damage_of, ring_of = rings(ex, _distances(ex, state, who))    # (c, n)
+    if distance is None:
+        distance = _distances(ex, state, who)
+    damage_of, ring_of = rings(ex, distance)    # (c, n)
     hit = go & (state.status == STANDING) & (ring_of != NO_DAMAGE)
     ridden = None
     if s.on.mounted:
         x = state.x
         ridden = hit & (x("mounted") > 0) & (x("m_status") == STANDING)
-    ctx = _BeforeDeclarations(np.zeros((c, n), dtype=np.int16))
+    rpen = None if ctx is None else ctx.rpen
+    if ctx is None:
+        ctx = _BeforeDeclarations(np.zeros((c, n), dtype=np.int16))
     for k in range(c):
         rows = np.flatnonzero(hit[k])
         if not rows.size:
@@ -136,7 +145,7 @@ def explode(ex: PlacedBlast, state, s: Static, rng: np.random.Generator) -> None
             if keep.size:
                 harm_mount(state, s, t.sub(sub[keep]), kind[keep], levels[keep], rng)
     if s.on.any:
-        gear.settle(state, s)    # grapples with a fallen partner end; unhorsed riders fall
+        gear.settle(state, s, rpen)   # grapples with a fallen partner end; unhorsed riders fall
 
 
 def _distances(ex: PlacedBlast, state, who: np.ndarray) -> np.ndarray:

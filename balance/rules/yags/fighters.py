@@ -62,6 +62,7 @@ SNAP, NORMAL_SHOT, CAREFUL = 0, 1, 2
 SHOTS = {"snap": SNAP, "normal": NORMAL_SHOT, "careful": CAREFUL}
 PLENTY = -1            # ammunition: never runs out
 AUTO_MOVE = -1         # movement ``auto``: holds while it can shoot, else closes in
+GRENADE_SIZE = 5       # the Size of a thrown explosive's blast
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,7 @@ class MissileStats:
     drawn: bool
     ammunition: int      # PLENTY or the number of shots carried
     shoot_in_melee: bool
+    blast: PlacedBlast | None = None   # an explosive: the blast a hit lands on the target
 
 
 @dataclass(frozen=True)
@@ -381,10 +383,16 @@ def _missile(member: Any, tables: Any, a: Any) -> MissileStats | None:
     def slower(rounds: int) -> int:
         return rounds if m.skill > 0 else max(rounds + 1, 2 * rounds)
 
+    blast = None
+    if w.blast_radius is not None:
+        # Lab's assumption: a thrown explosive is a blast of its damage, Size 5 (a grenade,
+        # as the seed's man-portable weapons), landing on the target when the throw hits.
+        blast = PlacedBlast(round=0, chance=1.0, damage=w.damage, radius=w.blast_radius,
+                            size=GRENADE_SIZE, vehicle=False, distance=())
     return MissileStats(
         attack=a.dexterity * m.skill + w.attack,
         bonus=w.attack,
-        damage=w.damage + (4 * a.strength if w.thrown else 0),
+        damage=w.damage + (4 * a.strength if w.thrown and blast is None else 0),
         damage_type=DAMAGE_TYPES[w.damage_type],
         kind=IMPALING if w.impaling else 0,
         range=float(w.range),
@@ -399,6 +407,7 @@ def _missile(member: Any, tables: Any, a: Any) -> MissileStats | None:
         drawn=m.drawn,
         ammunition=PLENTY if m.ammunition is None else m.ammunition,
         shoot_in_melee=m.in_melee == "shoot",
+        blast=blast,
     )
 
 

@@ -49,6 +49,7 @@ class Flags:
     exhaustion: bool = False
     ranks: bool = False            # someone stands in the second rank (group fights)
     distance: bool = False         # positions matter: sides start apart, or someone shoots
+    blasts: bool = False           # someone throws explosives
     dynamic_order: bool = False    # speed or initiative can change during the fight
     any: bool = False              # any of the above: the fight is not a basic one
 
@@ -141,6 +142,7 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
         exhaustion=fight.rules.exhausted_at is not None,
         ranks=any(f.rank == 2 for f in fs),
         distance=fight.at_distance,
+        blasts=any(f.missile is not None and f.missile.blast is not None for f in fs),
     )
     on["dynamic_order"] = any(on[k] for k in ("gear_changes", "prone", "grapple", "reroll",
                                                "stunts", "retreat", "distance"))

@@ -14,7 +14,7 @@ import numpy as np
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
-from balance.rules.yags import blows, gear
+from balance.rules.yags import blasts, blows, gear
 from balance.rules.yags.fighters import AUTO_MOVE, PLENTY
 from balance.rules.yags.gear import fighter, place_of
 from balance.rules.yags.ranged import (
@@ -279,6 +279,17 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
         a.put(x("g_loading"), time, empty & (time > 0))
 
 
+def _land(state, s: Static, ctx, t: Pick, blast, rng: np.random.Generator) -> None:
+    """A thrown explosive's blast on the places of ``t`` (one per trial of its rows)."""
+    n = state.status.shape[1]
+    go = np.zeros(n, dtype=bool)
+    go[t.rows] = True
+    place = np.zeros(n, dtype=np.intp)
+    place[t.rows] = place_of(t, t.rows.size)
+    distance = np.abs(state.pos - state.pos[place, np.arange(n)])
+    blasts.explode(blast, state, s, rng, go=go, distance=distance, ctx=ctx)
+
+
 def _ride(state, s: Static, a: Pick, who: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Seed 000: agility x riding against the riding difficulty (+5 without a saddle)."""
     die = d20(rng, who.size)
@@ -290,8 +301,17 @@ def _ride(state, s: Static, a: Pick, who: np.ndarray, rng: np.random.Generator) 
 def _hit(state, s: Static, ctx, a: Pick, t: Pick, gap: np.ndarray,
          rng: np.random.Generator) -> None:
     """A missile's damage: weapon damage less the range fall-off against the soak for its
-    kind of blow; the type shifts by Size as in melee."""
+    kind of blow; the type shifts by Size as in melee. An explosive lands its blast on the
+    target instead (everyone within three radii of it takes it, the thrower too)."""
     who = a.get(state.who).astype(np.intp)
+    if s.on.blasts:
+        thrown = fighter(s, "m_blast", who) > 0
+        for f in np.unique(who[thrown]):
+            rows = np.flatnonzero(thrown & (who == f))
+            _land(state, s, ctx, t.sub(rows), s.blasts[f], rng)
+        keep = np.flatnonzero(~thrown)
+        if keep.size < who.size:
+            a, t, gap, who = a.sub(keep), t.sub(keep), gap[keep], who[keep]
     who_t = t.get(state.who).astype(np.intp)
     base = fighter(s, "m_damage_type", who)
     kind = fighter(s, "m_kind", who) | STUNLIKE * (base != WOUNDS)

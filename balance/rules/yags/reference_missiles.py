@@ -8,7 +8,7 @@ the compiled ``MissileStats``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -42,6 +42,7 @@ from balance.rules.yags.ranged import (
     keep_back,
     threat,
 )
+from balance.rules.yags.reference_blasts import explode
 from balance.rules.yags.reference_damage import (
     NATURAL_ONE,
     apply_damage,
@@ -277,6 +278,11 @@ def hit(state: FighterState, foe: FighterState, g: float, combat: Combat, *,
     """A missile's damage: weapon damage less the range fall-off, against the soak for its
     kind of blow; the type shifts by Size as in melee."""
     m = state.gun.stats
+    if m.blast is not None:
+        # An explosive: its blast lands on the target (reference_blasts; the thrower, if
+        # within three radii, takes it too).
+        explode(replace(m.blast, centre=foe.index), combat, rng=rng)
+        return
     t = foe.fighter
     soak = t.soak_against(blow_kind(m.kind, m.damage_type))
     levels, _ = roll_levels(m.damage - int(falloff(g, m.range)), soak, rng=rng)

@@ -73,6 +73,7 @@ class Static:
     fumble_choice: np.ndarray      # (n * 64,): see ``fumble_index``
     groups: Groups | None = None   # group fights' numbers (None: a duel)
     start: np.ndarray | None = None  # (n,) float: positions at the start (fights at a distance)
+    blasts: tuple = ()             # per fighter: its thrown explosive's blast (or None)
 
 
 @dataclass(frozen=True)
@@ -168,6 +169,7 @@ def static_of(fight: YagsFight) -> Static:
         fumble_choice=np.array(choice, dtype=np.int8),
         groups=groups_of(fight) if fight.n > 2 else None,
         start=start_of(fight) if on.distance else None,
+        blasts=tuple(f.missile.blast if f.missile else None for f in fs),
     )
 
 
@@ -189,6 +191,7 @@ def missile_numbers(fight: YagsFight) -> dict[str, np.ndarray]:
     out = {f"m_{name}": i16([int(getattr(f.missile, name)) if f.missile else 0 for f in fs])
            for name in MISSILE_FIELDS}
     out["has_missile"] = i16([f.missile is not None for f in fs])
+    out["m_blast"] = i16([f.missile is not None and f.missile.blast is not None for f in fs])
     out["m_time"] = i16([(f.missile.load if f.missile.magazine == 1 else f.missile.reload)
                          if f.missile else 0 for f in fs])
     out["m_range"] = np.array([f.missile.range if f.missile else 1.0 for f in fs])
