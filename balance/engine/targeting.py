@@ -45,6 +45,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
                    current: np.ndarray | None = None, cap: np.ndarray | None = None,
                    weakness: np.ndarray | None = None, danger: np.ndarray | None = None,
                    position: np.ndarray | None = None, priority: np.ndarray | None = None,
+                   line: np.ndarray | None = None,
                    rng: np.random.Generator | None = None,
                    prefer: np.ndarray | None = None) -> np.ndarray:
     """Each place's target under its policy, with at most ``cap`` attackers on any fighter.
@@ -56,7 +57,8 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     falls). Free places then choose in place order, each among the standing foes whose
     attacker count is below their cap: ``first`` the lowest in scenario order, ``weakest``
     the highest ``weakness`` (e.g. wound level), ``dangerous`` the highest ``danger``,
-    ``nearest`` the smallest distance in ``position``, ``spread`` the foe with the fewest
+    ``nearest`` the smallest distance in ``position`` (then, given ``line``, the smallest
+    distance in ``line``: places in the sides' lines), ``spread`` the foe with the fewest
     attackers so far, ``random`` uniformly, ``fixed`` by ``priority``. A place with no foe
     left under its cap waits (-1). ``prefer`` (c, c, n) bool, optional: the foes each place
     prefers (e.g. those already within its reach); a place picks among its preferred foes
@@ -86,7 +88,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
         for j in range(c):
             ok = free & standing[j] & (side[j] != side[i]) & (count[j] < cap[j])
             key = _key(policy[i], present, i, j, who, count, weakness, danger, position,
-                       priority, draws)
+                       priority, draws, line)
             if prefer is None:
                 better = ok & (key < best_key)
             else:
@@ -101,7 +103,12 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     return target
 
 
-def _key(policy, present, i, j, who, count, weakness, danger, position, priority, draws):
+# ``nearest`` with a ``line``: a metre of ``position`` outweighs any difference of places.
+NEAR_WEIGHT = 1000.0
+
+
+def _key(policy, present, i, j, who, count, weakness, danger, position, priority, draws,
+         line=None):
     """Sort key of foe place j for chooser place i (lower is preferred), per trial."""
     order = who[j].astype(np.float64)               # scenario order breaks every tie
     scale = 1024.0                                  # above any fighter index
@@ -114,7 +121,10 @@ def _key(policy, present, i, j, who, count, weakness, danger, position, priority
         elif p == DANGEROUS:
             k = -danger[j] * scale + order
         elif p == NEAREST:
-            k = np.abs(position[i] - position[j]) * scale + order
+            near = np.abs(position[i] - position[j])
+            if line is not None:
+                near = near * NEAR_WEIGHT + np.abs(line[i] - line[j])
+            k = near * scale + order
         elif p == SPREAD:
             k = count[j] * scale + order
         elif p == RANDOM:

@@ -122,6 +122,7 @@ class MissileWeapon(Strict):
     impaling: bool = True          # the blow's kind against armour (arrows and bolts pierce)
     # An explosive (a hand grenade): a hit lands an Ex-X blast of ``damage`` on the target.
     blast_radius: Annotated[float, Field(gt=0, le=100)] | None = None
+    ammunition: Annotated[int, Field(ge=1, le=10_000)] | None = None   # carried; None: plenty
     note: str = ""
 
 
@@ -141,6 +142,7 @@ class MissilePatch(Strict):
     thrown: bool | None = None
     impaling: bool | None = None
     blast_radius: Annotated[float, Field(gt=0, le=100)] | None = None
+    ammunition: Annotated[int, Field(ge=1, le=10_000)] | None = None
     note: str | None = None
 
 
@@ -289,7 +291,8 @@ class Missile(Strict):
     shot: ShotKind = "normal"          # snap: fast, distance x2; careful: slow, distance x1/2
     loaded: bool = True                # loaded (a bow: nocked) when the fight starts
     drawn: bool = True                 # in hand when the fight starts
-    ammunition: Annotated[int, Field(ge=1, le=10_000)] | None = None   # None: plenty
+    # Shots carried: a number, ``plenty`` (never runs out), or None: the table's.
+    ammunition: Annotated[int, Field(ge=1, le=10_000)] | Literal["plenty"] | None = None
     in_melee: Literal["draw", "shoot"] = "draw"   # foe at melee distance: melee weapon, or shoot
 
 
@@ -378,6 +381,9 @@ class Rules(Strict):
     # Fatigue levels at which a fighter is exhausted and must rest; ``health``: one more than
     # its health (docs/rules/yags.md, Fumbles and fatigue).
     exhausted_at: Annotated[int, Field(ge=1, le=100)] | Literal["health"] | None = None
+    # Lo-0 weapons (bows): ``ready`` nocks as part of every later shot (lab's reading);
+    # ``snap`` reads seed 000 strictly: every shot after the first is a slow snap shot.
+    lo0_shots: Literal["ready", "snap"] = "ready"
     # Group fights (lab's assumption, "by reach and space"): most attackers on one fighter;
     # None: 4 in the open, 2 where rules.confined_reach is set (docs/rules/yags.md).
     max_attackers: Annotated[int, Field(ge=1, le=20)] | None = None

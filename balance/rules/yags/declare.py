@@ -12,9 +12,11 @@ from balance.engine.targeting import NO_TARGET, first_standing_foe
 from balance.rules.yags import choices, groups, missiles
 from balance.rules.yags.fighters import AUTO
 from balance.rules.yags.gear import fighter, helpless, refresh
+from balance.rules.yags.ranged import FULL_MOVE
 from balance.rules.yags.static import Static
 from balance.rules.yags.tactics import (
     ATTACK,
+    NONE,
     REROLL,
     RETREAT,
     STAND_UP,
@@ -107,8 +109,9 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     if round_no == 1:
         can &= ~state.slow_start
     mod = np.zeros((c, n), dtype=np.int16)
-    if s.on.draw and round_no == 1:
-        mod -= DRAW_STEP * x("draw") * (1 - fighter(s, "drawn", who))   # drawing weapons
+    if s.on.draw and round_no == 1:   # drawing weapons (a shooter's: when it first melees)
+        mod -= DRAW_STEP * x("draw") * (1 - fighter(s, "drawn", who)) * (
+            fighter(s, "has_missile", who) == 0)
     action = np.zeros((c, n), dtype=np.int16)
     target = np.full((c, n), NO_TARGET, dtype=np.int16)
     manoeuvre = np.zeros((c, n), dtype=np.int16)
@@ -149,14 +152,26 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     attack = free & (foe != NO_TARGET)
     action[attack] = ATTACK
     target[attack] = foe[attack]
-    if s.on.distance:   # foes out of reach: load, shoot, close in, run or wait
-        missiles.plan(state, s, action, target)
-        attack = action == ATTACK
     if rear is not None:
         state.rear[:] = rear & attack
     refresh(state, s, where=(x("weapons") != before[0]) | (x("retreating") != before[1]))
+    if s.on.distance:   # foes out of reach (what they hold now): load, shoot, close, run, wait
+        missiles.plan(state, s, action, target)
+        attack = action == ATTACK
+        state.rear &= attack
+        # A shooter draws its melee weapon the first time it attacks in melee (dropping the
+        # missile weapon is free): -5 per reach that round (seed 000, Drawing a weapon).
+        drawing = attack & (x("g_drew") == 0) & (fighter(s, "has_missile", who) > 0) & (
+            x("partner") < 0)
+        mod -= DRAW_STEP * x("draw") * drawing
+        x("g_drew")[drawing] = 1
     x("action")[:] = action
     choices.choose_manoeuvres(state, s, attack, target, manoeuvre, round_no)
+    if s.on.distance:   # seed 000: after a full Move, only a standard attack
+        full = x("approach") == FULL_MOVE
+        manoeuvre[full] = NONE
+        for name in ("stunting", "charging"):
+            x(name)[full] = 0
     x("manoeuvre")[:] = manoeuvre
     cover, declared = _cover(state, s, can & (action != REROLL), action == ATTACK, target,
                              state.rear if s.on.ranks else None)

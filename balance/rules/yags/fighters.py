@@ -54,6 +54,7 @@ class MountStats:
     heavy_suit: bool
     saddle: bool
     warhorse: bool
+    move: int = 24        # its Move score in metres (fights at a distance)
 
 
 # Shot kinds (seed 000, Missile Combat): snap is fast and doubles the distance, careful is
@@ -134,7 +135,7 @@ class Fighter:
     line: int = 0                      # its place in its side's line (scenario order)
     targets: tuple[str, ...] = ()      # fixed policy: the names listed
     # Distance fights (docs/rules/yags-missiles.md).
-    move: int = 12                     # Move score in metres (a rider's: its mount's)
+    move: int = 12                     # Move score in metres (riding: its mount's)
     movement: int = AUTO_MOVE          # AUTO_MOVE or a balance.engine.distance policy
     missile: MissileStats | None = None
     fatigue: int = 0                   # fatigue + exhaustion levels at the start
@@ -171,6 +172,7 @@ class YagsRules:
     exhausted_at: int | str | None = None   # a number of levels, "health", or None
     reach_closing: bool = False     # rules.reach: closing (else every_attack)
     max_attackers: int = OPEN_ATTACKERS   # most attackers on one fighter (group fights)
+    lo0_snap: bool = False          # rules.lo0_shots: snap (each reloaded Lo-0 shot is a slow snap)
 
 
 @dataclass(frozen=True)
@@ -237,7 +239,8 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
         fighters=tuple(fighters),
         side_names=tuple(s.name for s in scenario.sides),
         rules=YagsRules(r.success_step, r.base_difficulty, r.fatigue_penalty,
-                        r.riding_difficulty, r.exhausted_at, r.reach == "closing", cap),
+                        r.riding_difficulty, r.exhausted_at, r.reach == "closing", cap,
+                        r.lo0_shots == "snap"),
         max_rounds=scenario.max_rounds,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
         side_distance=distances,
@@ -345,7 +348,7 @@ def _fighter(side: int, name: str, member: Any, tables: Any, rules: Any,
         targets=tuple(member.policy.targets),
         rank=member.rank,
         thrust_reach=weapon.reach if "thrusting" in weapon.properties else -1,
-        move=member.mount.move if member.mount else member.move,
+        move=member.move,
         movement=_movement(member),
         missile=_missile(member, tables, a),
         fatigue=member.fatigue + member.exhaustion,
@@ -369,6 +372,12 @@ def _movement(member: Any) -> int:
     """``auto`` (AUTO_MOVE) holds its ground while it has something to shoot, else closes."""
     wanted = member.policy.movement
     return AUTO_MOVE if wanted == "auto" else MOVEMENT[wanted]
+
+
+def _ammunition(own: int | str | None, table: int | None) -> int:
+    """Shots carried: the member's number or ``plenty``, else the table's (None: plenty)."""
+    carried = table if own is None else own
+    return PLENTY if carried in (None, "plenty") else int(carried)
 
 
 def _missile(member: Any, tables: Any, a: Any) -> MissileStats | None:
@@ -405,7 +414,7 @@ def _missile(member: Any, tables: Any, a: Any) -> MissileStats | None:
         shot=SHOTS[m.shot],
         loaded=m.loaded,
         drawn=m.drawn,
-        ammunition=PLENTY if m.ammunition is None else m.ammunition,
+        ammunition=_ammunition(m.ammunition, w.ammunition),
         shoot_in_melee=m.in_melee == "shoot",
         blast=blast,
     )
@@ -416,7 +425,7 @@ def _mount(m: Any, tables: Any) -> MountStats:
     base = m.soak if m.soak is not None else 4 * m.health   # lab: as for people
     return MountStats(size=m.size, strength=m.strength, health=m.health,
                       soak_vs=tuple(base + p for p in suit.protection), heavy_suit=suit.heavy,
-                      saddle=m.saddle, warhorse=m.warhorse)
+                      saddle=m.saddle, warhorse=m.warhorse, move=m.move)
 
 
 def _check_tactics(t: Tactics, main: Loadout, weapon: Any, where: str) -> None:

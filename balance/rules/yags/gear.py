@@ -41,9 +41,10 @@ MORE = (*MORE_LOADOUT, "weapons", "spare_left", "main_down", "spare_down", "pron
         "lost", "init", "tie", "closed",
         # At a distance (missiles.py): this round's approach, speed override and declared
         # defences; the missile weapon's loaded shots, carried ammunition, rounds of loading,
-        # whether its next shot is slow, a snap shot, or draws it; the last round it ran.
+        # whether its next shot is slow, a snap shot, or draws it; the last round it ran; and
+        # whether a shooter has drawn its melee weapon yet.
         "approach", "pace", "declared", "g_shots", "g_ammo", "g_loading", "g_slow", "g_snap",
-        "g_draw", "ran")
+        "g_draw", "ran", "g_drew")
 ROW = {name: i for i, name in enumerate(MORE)}
 SPEED_OF = np.array([STANCE_SPEED[i] for i in range(len(STANCE_SPEED))], dtype=np.int16)
 

@@ -15,7 +15,7 @@ from balance.engine.pick import Pick
 from balance.engine.status import STANDING
 from balance.engine.targeting import NO_TARGET, choose_targets, first_standing_foe
 from balance.rules.yags import gear
-from balance.rules.yags.ranged import LINE_SCALE
+from balance.rules.yags.ranged import CONTACT
 from balance.rules.yags.static import Static
 from balance.rules.yags.strikes import attack
 from balance.rules.yags.turns import can_strike
@@ -32,7 +32,7 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
     standing front cannot be attacked, does not count against the limit and attacks only a
     foe its thrusting weapon out-reaches by two. Weakness is wound + stun level, danger the
     fighter's attack, nearness the distance on the line at a distance, then between places in
-    the two sides' lines (``LINE_SCALE``)."""
+    the two sides' lines."""
     g = s.groups
     side, who = state.side[:, cols], state.who[:, cols]
     up, picks = standing[:, cols], chooses[:, cols]
@@ -46,8 +46,11 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
     if taken is not None:
         cap -= taken[:, cols]
     kw = dict(current=state.target[:, cols], weakness=state.wounds[:, cols] + state.stuns[:, cols],
-              danger=g.danger[wi], position=_nearness(state, s, g.line[wi], cols),
-              priority=g.priority, rng=rng)
+              danger=g.danger[wi], priority=g.priority, rng=rng)
+    if s.on.distance:   # nearest: metres on the line first, then places in the lines
+        kw.update(position=state.pos[:, cols], line=g.line[wi])
+    else:
+        kw.update(position=g.line[wi])
     policy = g.policy[wi]
     if not g.rank2.any():
         return choose_targets(policy, side, who, up, picks, cap=cap, **kw), None
@@ -67,12 +70,6 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
         mine = choose_targets(policy, side, who, open_ & reaches, only, **kw)
         target[i] = np.where(rear[i], mine[i], target[i])
     return target, rear & (target != NO_TARGET)
-
-
-def _nearness(state, s: Static, line: np.ndarray, cols) -> np.ndarray:
-    if not s.on.distance:
-        return line
-    return LINE_SCALE * state.pos[:, cols] + line
 
 
 def first_with_room(s: Static, side, who, up, picks, current) -> np.ndarray:
@@ -137,7 +134,8 @@ def run_away(state, s: Static, ctx, rng: np.random.Generator) -> None:
     breaks; each foe still able to strike that fought one of its standing fighters this round
     (attacked it, or was attacked by it) strikes at it once as it runs (seed 000: running
     away from a foe within reach draws a free strike; lab: with its back turned it does not
-    defend), in place order; those still standing flee."""
+    defend), in place order; those still standing flee. At a distance, only a foe within
+    melee distance strikes."""
     g = s.groups
     broken = broken_sides(state.status, state.side, g.breaks_at)
     if not broken.any():
@@ -154,6 +152,8 @@ def run_away(state, s: Static, ctx, rng: np.random.Generator) -> None:
             if k == v:
                 continue
             fought = (attacking[k] & (target[k] == v)) | (attacking[v] & (target[v] == k))
+            if s.on.distance:   # and is within reach of it now
+                fought &= np.abs(state.pos[k] - state.pos[v]) <= CONTACT
             due = running[v] & fought & ~running[k] & (status[k] == STANDING) \
                 & (status[v] == STANDING) & (state.side[k] != state.side[v])
             rows = np.flatnonzero(due)

@@ -102,6 +102,14 @@ def _policy(s: Static, who: np.ndarray, armed: np.ndarray) -> np.ndarray:
     return np.where(policy == AUTO_MOVE, np.where(armed, HOLD, CLOSE), policy)
 
 
+def move_of(s: Static, who: np.ndarray, mounted: np.ndarray) -> np.ndarray:
+    """Move score now: its mount's while it rides, its own on foot (thrown, or unhorsed)."""
+    own = fighter(s, "move", who)
+    if not s.on.mounted:
+        return own
+    return np.where(mounted > 0, fighter(s, "mount_move", who), own)
+
+
 def band(partner, place_t, gap, t_reach, t_move):
     """Threat band the target puts the shooter in (seed 000, Reach and Close Combat)."""
     return np.where(partner == place_t, CLOSE_BAND,
@@ -131,8 +139,10 @@ def plan(state, s: Static, action: np.ndarray, target: np.ndarray) -> None:
     gunner = att & armed & np.where(contact, fighter(s, "m_shoot_in_melee", who) > 0,
                                     loading | in_range(gap, fighter(s, "m_range", who)))
     far = att & ~contact & ~gunner
-    close = far & (policy == CLOSE)
-    how = approach_of(gap - CONTACT, fighter(s, "move", who))
+    # Out of range, ``auto`` and ``close`` run in until the target is in range.
+    raw = fighter(s, "movement", who)
+    close = far & np.where(armed, (raw == AUTO_MOVE) | (raw == CLOSE), policy == CLOSE)
+    how = approach_of(gap - CONTACT, move_of(s, who, x("mounted")))
     run = close & (armed | (how == RUN))
     charge = close & ~run
     action[gunner & loading] = LOAD
@@ -145,7 +155,7 @@ def plan(state, s: Static, action: np.ndarray, target: np.ndarray) -> None:
     if shoot.any():
         who_t = _gather(state.who, target).astype(np.intp)
         b = band(x("partner"), target, gap, _gather(x("reach"), target),
-                 fighter(s, "move", who_t))
+                 move_of(s, who_t, _gather(x("mounted"), target)))
         slow = (x("g_slow") > 0) | (x("g_draw") > 0) | (
             threat(fighter(s, "m_reach", who), b) == CRIPPLED)
         speed = np.where(slow, SLOW, SHOT_SPEED[fighter(s, "m_shot", who)])
@@ -164,7 +174,7 @@ def act(state, s: Static, ctx, me: Pick, tgt: Pick, ok: np.ndarray,
     action = me.get(x("action"))
     up = tgt.get(state.status) == STANDING
     who = me.get(state.who).astype(np.intp)
-    move = fighter(s, "move", who).astype(np.float64)
+    move = move_of(s, who, me.get(x("mounted"))).astype(np.float64)
     charge = ok & up & (action == ATTACK) & (me.get(x("approach")) > 0)
     if charge.any():
         allowed = np.where(me.get(x("approach")) == HALF_MOVE, move / 2, move)
@@ -222,8 +232,8 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
     who = a.get(state.who).astype(np.intp)
     who_t = t.get(state.who).astype(np.intp)
     rng_band = fighter(s, "m_range", who)
-    half = fighter(s, "move", who) / 2
-    t_move = fighter(s, "move", who_t)
+    half = move_of(s, who, a.get(x("mounted"))) / 2
+    t_move = move_of(s, who_t, t.get(x("mounted")))
     policy = _policy(s, who, np.ones(h, dtype=bool))
     mine, theirs = a.get(state.pos), t.get(state.pos)
     gap = np.abs(theirs - mine)
@@ -237,10 +247,18 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
     factor = distance_factor(fighter(s, "m_shot", who),
                              (a.get(x("g_snap")) > 0) | (a.get(x("g_draw")) > 0))
     if s.on.mounted:
+        # Seed 000, Archery from Horseback: from a moving mount the distance doubles and the
+        # rider checks as in melee: failing, it loses the shot and checks again or falls.
         riding = moved & (a.get(x("mounted")) > 0)
-        factor = np.where(riding, 2 * factor, factor)   # seed 000: from a moving mount
+        factor = np.where(riding, 2 * factor, factor)
+        riding &= ok
         if riding.any():
-            ok &= ~riding | _ride(state, s, a, who, rng)
+            failed = riding & ~_ride(state, s, a, who, rng)
+            if failed.any():
+                fall = failed & ~_ride(state, s, a, who, rng)
+                if fall.any():
+                    gear.knock_down(state, s, a.sub(np.flatnonzero(fall)))
+            ok &= ~failed
     effect = threat(fighter(s, "m_reach", who),
                     band(a.get(x("partner")), place_of(t, h), gap, t.get(x("reach")), t_move))
     difficulty = distance_difficulty(gap * factor)
@@ -275,7 +293,12 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
         time = fighter(s, "m_time", who)
         now = empty & (time == 0)
         if now.any():
-            _refill_pick(state, s, a.sub(np.flatnonzero(now)))
+            p = a.sub(np.flatnonzero(now))
+            _refill_pick(state, s, p)
+            if s.lo0_snap:   # rules.lo0_shots snap: loaded and fired in one round
+                ones = np.ones(p.rows.size, dtype=np.int16)
+                p.put(x("g_snap"), ones)
+                p.put(x("g_slow"), ones)
         a.put(x("g_loading"), time, empty & (time > 0))
 
 

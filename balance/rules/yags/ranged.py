@@ -12,8 +12,8 @@ from balance.rules.yags.fighters import CAREFUL, SNAP
 # The lab's melee distance: the seed's melee threat band ("within 3m").
 CONTACT = 3.0
 RUN_FACTOR = 2           # lab: running (no attack) covers up to twice Move
-LINE_SCALE = 1000.0      # target policy ``nearest``: metres first, places in the lines after
-MAX_BANDS = 10           # lab: no shot beyond ten range bands
+METRE_OVER_PLACES = 1000.0   # ``nearest`` at a distance: a metre outweighs any places
+MAX_BANDS = 4            # lab: no shot beyond four range bands (-15 damage there)
 FALLOFF_STEP = 5         # lab: -5 damage per range band begun beyond the first
 DRAW_BASE, DRAW_PER_REACH = 5, 5   # seed 000, Drawing a weapon: -5, and -5 per reach
 # Lab's distance difficulty: 10 within 5 m, +5 per doubling beyond (15 to 10 m, 20 to 20 m).
@@ -50,7 +50,7 @@ def falloff(gap, band):
 
 
 def in_range(gap, band):
-    """Can a weapon with range band ``band`` shoot that far at all (ten bands)."""
+    """Can a weapon with range band ``band`` shoot that far at all (four bands)."""
     return np.asarray(gap) <= MAX_BANDS * np.asarray(band, dtype=np.float64)
 
 
@@ -73,7 +73,7 @@ def approach_of(need, move):
 def keep_back(gap, foe_move, half_move, band):
     """Metres a shooter keeping its distance steps back: out of the reach of a foe who could
     close and strike this round (its Move + 3 m), at most half its own Move, and never out
-    of its own range (ten bands)."""
+    of its own range (four bands)."""
     gap = np.asarray(gap, dtype=np.float64)
     want = np.asarray(foe_move, dtype=np.float64) + CONTACT - gap
     room = MAX_BANDS * np.asarray(band, dtype=np.float64) - gap

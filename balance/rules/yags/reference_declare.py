@@ -10,6 +10,7 @@ import numpy as np
 
 from balance.rules.yags.equipment import BARE, MAIN, SPARE
 from balance.rules.yags.fighters import AUTO
+from balance.rules.yags.ranged import FULL_MOVE
 from balance.rules.yags.reference_damage import NATURAL_ONE, d20
 from balance.rules.yags.reference_groups import assign_targets, choosing, is_group
 from balance.rules.yags.reference_state import (
@@ -169,6 +170,9 @@ def choose_attack(state: FighterState, combat: Combat, round_no: int) -> None:
     charged = state.ran_round == round_no - 1 if combat.at_distance else round_no == 1
     state.charging = t.charge and charged and state.mounted
     state.stunting = t.stunt_difficulty >= 0 and (round_no == 1 or not t.stunt_first_round)
+    if state.approach == FULL_MOVE:
+        # Seed 000, Movement: after a full Move, only a standard attack.
+        state.manoeuvre, state.charging, state.stunting = NONE, False, False
 
 
 def declare_defences(state: FighterState, combat: Combat, round_no: int) -> None:
@@ -241,7 +245,7 @@ def declare(combat: Combat, round_no: int, *, rng: np.random.Generator | None = 
     """
     for state in combat.fighters:
         state.round_mod = 0
-        if round_no == 1 and not state.fighter.drawn:
+        if round_no == 1 and not state.fighter.drawn and state.fighter.missile is None:
             state.round_mod -= DRAW_STEP * state.gear.draw   # drawing its weapons
     for state in combat.fighters:
         state.last_target = state.target

@@ -13,7 +13,7 @@ import numpy as np
 from balance.engine.status import FLED
 from balance.engine.targeting import DANGEROUS, FIRST, FIXED, NEAREST, RANDOM, SPREAD, WEAKEST
 from balance.rules.yags.equipment import MAIN
-from balance.rules.yags.ranged import LINE_SCALE
+from balance.rules.yags.ranged import CONTACT, METRE_OVER_PLACES
 from balance.rules.yags.reference_state import ATTACK, Combat, FighterState, can_strike, settle
 
 RANK_REACH = 2    # seed 000, ranks: the second rank out-reaches its target by two levels
@@ -102,7 +102,7 @@ def pick(me: FighterState, options: list[int], count: dict[int, int], combat: Co
         FIRST: lambda j: 0,
         WEAKEST: lambda j: -(fs[j].wounds + fs[j].stuns),
         DANGEROUS: lambda j: -fs[j].fighter.attack,
-        NEAREST: lambda j: abs(nearness(fs[j], combat) - nearness(me, combat)),
+        NEAREST: lambda j: nearness(me, fs[j], combat),
         SPREAD: lambda j: count[j],
         FIXED: lambda j: f.priority[j],
     }
@@ -133,6 +133,8 @@ def run_away(combat: Combat, round_no: int, strike, *, rng: np.random.Generator)
                 continue
             fought = (k.action == ATTACK and k.target == v.index) or \
                 (v.action == ATTACK and v.target == k.index)
+            if combat.at_distance:   # and is within reach of it now
+                fought = fought and abs(k.pos - v.pos) <= CONTACT
             if fought and k.standing and v.standing and can_strike(k, v, round_no):
                 strike(k, v, combat, round_no, automatic=True, rng=rng)
                 settle(combat)
@@ -141,8 +143,10 @@ def run_away(combat: Combat, round_no: int, strike, *, rng: np.random.Generator)
             s.status = FLED
 
 
-def nearness(state: FighterState, combat: Combat) -> float:
-    """Where a fighter stands for the ``nearest`` policy: its place in its side's line, and
-    at a distance its metres on the line first (1000 to a metre)."""
-    line = float(state.fighter.line)
-    return LINE_SCALE * state.pos + line if combat.at_distance else line
+def nearness(me: FighterState, foe: FighterState, combat: Combat) -> float:
+    """How near a foe is for the ``nearest`` policy: places apart in the sides' lines, and
+    at a distance metres apart on the line first (a metre outweighs any places)."""
+    places = abs(foe.fighter.line - me.fighter.line)
+    if not combat.at_distance:
+        return places
+    return abs(foe.pos - me.pos) * METRE_OVER_PLACES + places

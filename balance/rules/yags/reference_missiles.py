@@ -57,9 +57,10 @@ from balance.rules.yags.reference_state import (
     Combat,
     FighterState,
     can_act,
+    knock_down,
     round_penalty,
 )
-from balance.rules.yags.tracks import FAST, NORMAL_SPEED, SLOW
+from balance.rules.yags.tracks import DRAW_STEP, FAST, NORMAL_SPEED, SLOW
 
 SHOT_SPEED = {0: FAST, 1: NORMAL_SPEED, 2: SLOW}   # snap, normal, careful
 
@@ -75,6 +76,7 @@ class Gun:
     slow_next: bool = False  # the next shot is slow (just loaded)
     snap_next: bool = False  # the next shot is a snap shot (an unloaded Lo-0 weapon)
     drawing: bool = False    # the next shot draws the weapon
+    drew_melee: bool = False  # the melee weapon is in hand (drawn the first time it melees)
 
     @property
     def armed(self) -> bool:
@@ -111,6 +113,11 @@ def load_time(m: MissileStats) -> int:
     return m.load if m.magazine == 1 else m.reload
 
 
+def move_of(state: FighterState) -> int:
+    """Its Move score now: its mount's while it rides, its own on foot."""
+    return state.mount.stats.move if state.mounted else state.fighter.move
+
+
 def gap(a: FighterState, b: FighterState) -> float:
     return abs(a.pos - b.pos)
 
@@ -136,7 +143,7 @@ def band(shooter: FighterState, target: FighterState) -> int:
         return CLOSE_BAND
     if g <= CONTACT:
         return CLOSE_BAND if target.gear.reach == 0 else MELEE_BAND
-    if g <= target.fighter.move / 2:
+    if g <= move_of(target) / 2:
         return MOVE_BAND
     return NO_BAND
 
@@ -150,6 +157,16 @@ def plan(state: FighterState, combat: Combat) -> None:
     state.approach, state.pace = NO_APPROACH, None
     if state.action != ATTACK or state.partner is not None:
         return
+    _decide(state, combat)
+    gun = state.gun
+    if state.action == ATTACK and gun is not None and not gun.drew_melee:
+        # Its first melee attack: it drops the missile weapon (free) and draws its melee
+        # weapon, -5 per reach on every roll this round (seed 000, Drawing a weapon).
+        gun.drew_melee = True
+        state.round_mod -= DRAW_STEP * state.gear.draw
+
+
+def _decide(state: FighterState, combat: Combat) -> None:
     foe = combat.fighters[state.target]
     g = gap(state, foe)
     gun = state.gun
@@ -161,13 +178,13 @@ def plan(state: FighterState, combat: Combat) -> None:
     if armed:
         if gun.loading > 0 or in_range(g, gun.stats.range):
             _shoot_or_load(state, foe)
-        else:
-            state.action = RUN if movement(state) == CLOSE else WAIT
+        else:   # out of range: ``auto`` and ``close`` run in until it is in range
+            state.action = RUN if state.fighter.movement in (AUTO_MOVE, CLOSE) else WAIT
         return
     if movement(state) != CLOSE:
         state.action = WAIT
         return
-    how = int(approach_of(g - CONTACT, state.fighter.move))
+    how = int(approach_of(g - CONTACT, move_of(state)))
     if how == RUN:
         state.action = RUN
     else:
@@ -192,7 +209,7 @@ def _shoot_or_load(state: FighterState, foe: FighterState) -> None:
 def approach(state: FighterState, foe: FighterState) -> bool:
     """A closer's move before its attack; True if it is then within melee distance."""
     if state.approach != NO_APPROACH:
-        move = state.fighter.move
+        move = move_of(state)
         allowed = move / 2 if state.approach == HALF_MOVE else float(move)
         step_towards(state, foe, min(allowed, max(gap(state, foe) - CONTACT, 0.0)))
     return gap(state, foe) <= CONTACT
@@ -205,7 +222,7 @@ def run(state: FighterState, foe: FighterState, round_no: int) -> None:
     stop = CONTACT
     if state.gun is not None and state.gun.armed:
         stop = MAX_BANDS * state.gun.stats.range
-    step_towards(state, foe, min(RUN_FACTOR * state.fighter.move, max(gap(state, foe) - stop,
+    step_towards(state, foe, min(RUN_FACTOR * move_of(state), max(gap(state, foe) - stop,
                                                                       0.0)))
 
 
@@ -225,22 +242,25 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
     rate of fire above one if it did not move."""
     gun = state.gun
     m = gun.stats
-    f = state.fighter
     policy = movement(state)
     moved = 0.0
     if policy == KEEP_DISTANCE:
-        moved = float(keep_back(gap(state, foe), foe.fighter.move, f.move / 2, m.range))
+        moved = float(keep_back(gap(state, foe), move_of(foe), move_of(state) / 2, m.range))
         step_towards(state, foe, -moved)
     elif policy == CLOSE:
-        moved = min(f.move / 2, max(gap(state, foe) - CONTACT, 0.0))
+        moved = min(move_of(state) / 2, max(gap(state, foe) - CONTACT, 0.0))
         step_towards(state, foe, moved)
     g = gap(state, foe)
     if not in_range(g, m.range):
         return
     factor = float(distance_factor(m.shot, gun.snap_next or gun.drawing))
     if moved > 0 and state.mounted:
-        factor *= 2          # seed 000, Archery from Horseback: from a moving mount
+        # Seed 000, Archery from Horseback: from a moving mount the distance doubles and the
+        # rider checks as in melee: failing, it loses the shot and checks again or falls.
+        factor *= 2
         if not riding_check(state, combat, rng=rng):
+            if not riding_check(state, combat, rng=rng):
+                knock_down(state)
             return
     effect = int(threat(m.reach, band(state, foe)))
     difficulty = int(distance_difficulty(g * factor))
@@ -269,6 +289,9 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
         time = load_time(m)
         if time == 0:
             gun.refill()
+            # rules.lo0_shots snap (seed 000 read strictly): loaded and fired in one round,
+            # as a slow snap shot.
+            gun.snap_next = gun.slow_next = combat.rules.lo0_snap
         else:
             gun.loading = time
 

@@ -64,6 +64,7 @@ class Static:
     fatigue_penalty: int
     riding_difficulty: int
     reach_closing: bool            # rules.reach: closing
+    lo0_snap: bool                 # rules.lo0_shots: snap
     on: Flags
     loadout: dict[str, np.ndarray]  # field -> (n * N_LOADOUTS,) int16
     numbers: np.ndarray            # (3, n * N_LOADOUTS * N_MODES): attack, defence, damage
@@ -132,7 +133,7 @@ def static_of(fight: YagsFight) -> Static:
     per.update({name: i16([int(getattr(f, name)) for f in fs]) for name in FIGHTER_FIELDS})
     per["has_mount"] = i16([f.mount is not None for f in fs])
     per.update(missile_numbers(fight))
-    for name in ("size", "strength", "health", "heavy_suit", "saddle"):
+    for name in ("size", "strength", "health", "heavy_suit", "saddle", "move"):
         per[f"mount_{name}"] = i16([int(getattr(f.mount, name)) if f.mount else 0 for f in fs])
     return Static(
         side_of=fight.side_of,
@@ -156,6 +157,7 @@ def static_of(fight: YagsFight) -> Static:
         fatigue_penalty=r.fatigue_penalty,
         riding_difficulty=r.riding_difficulty,
         reach_closing=r.reach_closing,
+        lo0_snap=r.lo0_snap,
         on=on,
         loadout={name: i16([int(getattr(f.loadout(i), name)) for f in fs
                             for i in range(N_LOADOUTS)]) for name in LOADOUT_FIELDS},
