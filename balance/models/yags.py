@@ -405,8 +405,8 @@ class Explosion(Strict):
     round: Annotated[int, Field(ge=1, le=10_000)] = 1
     damage: Annotated[int, Field(ge=0, le=1000)] | None = None
     radius: Annotated[float, Field(gt=0, le=10_000)] | None = None
-    tnt_lb: Annotated[float, Field(gt=0, le=1e9)] | None = None
-    size: Annotated[int, Field(ge=1, le=100)] = 5
+    tnt_lb: Annotated[float, Field(gt=0, le=1e10)] | None = None
+    size: Annotated[int, Field(ge=1, le=100)] | None = None   # None: 5, or the TNT table's
     chance: Annotated[float, Field(ge=0, le=1)] = 1.0
     at: Annotated[dict[Name, Annotated[float, Field(ge=0, le=100_000)]],
                   Field(min_length=1)] | None = None

@@ -299,6 +299,17 @@ AGREEMENT = {
             {"name": "swordsman", "members": [man(name="Swordsman", weapon="long_sword")]}],
         "explosions": [{"round": 2, "damage": 20, "radius": 1, "chance": 0.6,
                         "at": {"Swordsman": 1.5}}]},
+    # Two blasts in one round, one on each side: the first often decides the fight, and the
+    # second then does not go off (a decided fight is over); a Size 20 troll in plate under
+    # a vehicle-scale blast still takes wounds (seed: heavy armour "always suffers wounds").
+    "two_blasts_one_round_and_a_troll": {
+        "name": "t", "ruleset": "yags", "max_rounds": 20,
+        "sides": [
+            {"name": "a", "members": [man(name="A1")]},
+            {"name": "b", "members": [man(name="troll", armour=["plate"],
+                                          attributes={"size": 20, "strength": 6})]}],
+        "explosions": [{"round": 2, "damage": 40, "radius": 2, "chance": 0.6, "at": {"A1": 1}},
+                       {"round": 2, "tnt_lb": 1, "chance": 0.8, "at": {"troll": 1}}]},
 }
 
 
@@ -372,3 +383,21 @@ def test_a_blast_on_a_fighter_is_checked(blast, fight_at_distance, message) -> N
         loaded = balance.load_scenario(scenario)
         get("yags").compile(loaded.model, loaded.tables)
     assert message in str(caught.value)
+
+
+def test_a_tnt_blast_keeps_the_tables_size_through_a_dump_and_reload() -> None:
+    """The Size of a TNT blast is the TNT table's unless given, also after the scenario is
+    written out and read back (as the Lanchester report and sweeps do)."""
+    scenario = {**AGREEMENT["two_blasts_one_round_and_a_troll"]}
+    loaded = balance.load_scenario(scenario)
+    again = balance.load_scenario(loaded.model.model_dump(mode="json", exclude_none=True))
+    for one in (loaded, again):
+        f = get("yags").compile(one.model, one.tables)
+        assert [b.size for b in f.explosions] == [5, 10]
+
+
+def test_a_charge_too_small_to_hurt_reaches_nobody() -> None:
+    loaded = balance.load_scenario({**AGREEMENT["grenade_basic"], "explosions": [
+        {"tnt_lb": 1e-30, "chance": 0.5, "at": {"A1": 0}}]})
+    f = get("yags").compile(loaded.model, loaded.tables)
+    assert f.explosions[0].damage + 20 <= 0 and not f.explosions[0].reaches_anyone

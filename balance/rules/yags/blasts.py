@@ -174,9 +174,12 @@ def _blow(ex: PlacedBlast, damage: np.ndarray, ring: np.ndarray, size: np.ndarra
 
     Character scale: the soak against a non-impaling blow, stun-like in the mixed and stun
     rings (soft armour doubles there). Vehicle scale: no soak unless in a heavy suit, then
-    the soak roll halved, and no soak at all if the blast's Size shifts the damage up."""
+    the soak roll halved, and no soak at all if the blast's Size shifts the damage up; a
+    body in a heavy suit "always suffers wounds" (seed), whatever the Size shift."""
     shift = size_shift(2 * ex.size, 2 * size.astype(np.int16))
     kind = shift_type(ring, shift).astype(np.int16)
+    if ex.vehicle:
+        kind = np.where(heavy & (ring == WOUNDS), WOUNDS, kind).astype(np.int16)
     d = d20(rng, (2, damage.size))
     if ex.vehicle:
         soak = vehicle_soak(soak_vs[who * N_KINDS] + d[1], heavy & (shift >= 0))

@@ -62,6 +62,7 @@ def vehicle_soak(soak_roll, heavy_armour):
 
 # --- Explosions a scenario places (compiled; blasts.py sets them off) --------------------
 
+DEFAULT_SIZE = 5      # lab: an Ex-X blast is Size 5 unless given (a hand grenade)
 VEHICLE_LB = 1.0      # seed: "a pound or more of TNT is generally considered vehicle scale"
 VEHICLE_STEP = 100    # seed: beyond twice the radius, -100 damage per doubling of the radius
 
@@ -90,8 +91,9 @@ class PlacedBlast:
     @property
     def reaches_anyone(self) -> bool:
         """Can it hurt anyone (a blast on a fighter always can: it stands at ground zero)?"""
-        return self.chance > 0 and (self.centre >= 0 or any(d <= self.reach
-                                                            for d in self.distance))
+        if self.chance <= 0 or self.damage + 20 <= 0:   # a d20 could never make it hurt
+            return False
+        return self.centre >= 0 or any(d <= self.reach for d in self.distance)
 
 
 def compile_explosions(explosions: Any, names: list[str], bases: list[str],
@@ -142,10 +144,11 @@ def compile_explosions(explosions: Any, names: list[str], bases: list[str],
 def _placed(ex: Any, distance: tuple[float, ...]) -> PlacedBlast:
     """Ex-X with a damage, or the seed's TNT scaling (vehicle scale from a pound)."""
     if ex.tnt_lb is None:
+        size = DEFAULT_SIZE if ex.size is None else int(ex.size)
         return PlacedBlast(ex.round, float(ex.chance), int(ex.damage), float(ex.radius),
-                           int(ex.size), False, distance)
+                           size, False, distance)
     blast = tnt(ex.tnt_lb)
     # The TNT table's Size unless the scenario sets one.
-    size = int(ex.size) if "size" in ex.model_fields_set else blast.size
+    size = blast.size if ex.size is None else int(ex.size)
     return PlacedBlast(ex.round, float(ex.chance), int(blast.damage), float(blast.radius),
                        size, ex.tnt_lb >= VEHICLE_LB, distance)

@@ -54,9 +54,10 @@ def ring(blast: Any, metres: float) -> tuple[int, int]:
 
 def blasts_at_start(combat: Combat, blasts: tuple, round_no: int, *,
                     rng: np.random.Generator) -> None:
-    """The explosions placed at the start of round ``round_no``, in scenario order."""
+    """The explosions placed at the start of round ``round_no``, in scenario order, each in
+    a fight still undecided (two or more sides standing)."""
     for blast in blasts:
-        if blast.round == round_no:
+        if blast.round == round_no and len({s.side for s in combat.fighters if s.standing}) > 1:
             explode(blast, combat, rng=rng)
 
 
@@ -105,6 +106,8 @@ def take_blast(blast: Any, state: FighterState, on_mount: bool, combat: Combat, 
     # one (two) categories less; larger, more (nothing is above wounds).
     shift = int(size_shift(2 * blast.size, 2 * size))
     damage_type = int(shift_type(base, shift))
+    if blast.vehicle and heavy and base == WOUNDS:
+        damage_type = WOUNDS   # seed: in heavy armour it "always suffers wounds"
     damage_roll = damage + d20(rng)
     if blast.vehicle:
         # Seed, Vehicle Scale Weapons: no soak unless in heavy armour; then the total soak
