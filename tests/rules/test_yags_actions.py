@@ -193,8 +193,7 @@ def test_a_failed_stunt_is_a_fumble_and_a_good_one_adds_damage() -> None:
 
 
 def test_exhaustion_makes_a_fighter_leave() -> None:
-    rules = YagsRules(exhausted_at=3)
-    c = declared(veteran(0, exhausted_at=3), veteran(1, exhausted_at=3), rules=rules)
+    c = declared(veteran(0, exhausted_at=3), veteran(1, exhausted_at=3))
     c.fighters[0].fatigue = 3
     end_of_round(c, rng=ScriptedDice())
     assert c.fighters[0].status == YIELDED and c.fighters[1].status == STANDING

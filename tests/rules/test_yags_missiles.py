@@ -408,3 +408,34 @@ def test_strict_lo0_reading_makes_every_later_bow_shot_a_slow_snap_shot() -> Non
     ready = archer_wins(12)
     strict = archer_wins(12, rules={"lo0_shots": "snap"})
     assert strict < ready - 4.5 * SE
+
+
+def test_rate_of_fire_needs_a_round_without_moving() -> None:
+    """A rifle (rate 3, skill 8) fires three shots from a standing start, one while it keeps
+    its distance (it moved)."""
+    def shots_fired(movement: str) -> int:
+        rifle = {**ARCHER, "missile": {"weapon": "bolt_action_rifle", "skill": 8},
+                 "policy": {"movement": movement}}
+        combat = declared_round(fight(rifle, SWORDSMAN, distance=18))
+        shooter, foe = combat.fighters
+        before = shooter.gun.shots
+        ref.shoot(shooter, foe, combat, 1, rng=np.random.default_rng(1))
+        return before - shooter.gun.shots
+
+    assert shots_fired("hold") == 3 and shots_fired("keep_distance") == 1
+
+
+def test_a_rider_shooting_from_a_moving_mount_may_fall() -> None:
+    """Riding 0 against difficulty 15: the check fails on 1-14; a failed rider loses the shot
+    and checks again, and about half of them fall (0.7 x 0.7)."""
+    archer = {**ARCHER, "mount": {}, "missile": {"weapon": "composite_bow", "skill": 4},
+              "policy": {"movement": "keep_distance"}}
+    fell = shot = 0
+    for seed in range(300):
+        combat = declared_round(fight(archer, SWORDSMAN, distance=10), seed=seed)
+        rider, foe = combat.fighters
+        before = rider.gun.ammo
+        ref.shoot(rider, foe, combat, 1, rng=np.random.default_rng(seed))
+        fell += not rider.mounted and rider.prone
+        shot += rider.gun.ammo < before        # a bow's next arrow comes from the quiver
+    assert 0.35 < fell / 300 < 0.65 and 0.2 < shot / 300 < 0.4

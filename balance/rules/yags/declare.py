@@ -29,8 +29,6 @@ from balance.rules.yags.tracks import (
 )
 from balance.rules.yags.turns import Round
 
-SADDLELESS = 5   # seed 000: riding checks 5 harder without saddle and stirrups
-
 
 def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndarray,
                         round_no: int, rng: np.random.Generator) -> None:

@@ -63,6 +63,7 @@ SNAP, NORMAL_SHOT, CAREFUL = 0, 1, 2
 SHOTS = {"snap": SNAP, "normal": NORMAL_SHOT, "careful": CAREFUL}
 PLENTY = -1            # ammunition: never runs out
 AUTO_MOVE = -1         # movement ``auto``: holds while it can shoot, else closes in
+NEVER_EXHAUSTED = 99   # Fighter.exhausted_at: never
 GRENADE_SIZE = 5       # the Size of a thrown explosive's blast
 
 
@@ -88,6 +89,11 @@ class MissileStats:
     ammunition: int      # PLENTY or the number of shots carried
     shoot_in_melee: bool
     blast: PlacedBlast | None = None   # an explosive: the blast a hit lands on the target
+
+    @property
+    def load_time(self) -> int:
+        """Rounds loading after the last loaded shot: Lo-X, or a magazine's reload time."""
+        return self.load if self.magazine == 1 else self.reload
 
 
 @dataclass(frozen=True)
@@ -139,7 +145,7 @@ class Fighter:
     movement: int = AUTO_MOVE          # AUTO_MOVE or a balance.engine.distance policy
     missile: MissileStats | None = None
     fatigue: int = 0                   # fatigue + exhaustion levels at the start
-    exhausted_at: int = 99             # fatigue levels at which it must rest (99: never)
+    exhausted_at: int = NEVER_EXHAUSTED   # fatigue levels at which it must rest
 
     def loadout(self, index: int) -> Loadout:
         """Loadout ``index`` (weapon state + 3 x grappled); a hand-written fighter has one."""
@@ -169,7 +175,6 @@ class YagsRules:
     base_difficulty: int = 15
     fatigue_penalty: int = 5
     riding_difficulty: int = 15
-    exhausted_at: int | str | None = None   # a number of levels, "health", or None
     reach_closing: bool = False     # rules.reach: closing (else every_attack)
     max_attackers: int = OPEN_ATTACKERS   # most attackers on one fighter (group fights)
     lo0_snap: bool = False          # rules.lo0_shots: snap (each reloaded Lo-0 shot is a slow snap)
@@ -239,7 +244,7 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
         fighters=tuple(fighters),
         side_names=tuple(s.name for s in scenario.sides),
         rules=YagsRules(r.success_step, r.base_difficulty, r.fatigue_penalty,
-                        r.riding_difficulty, r.exhausted_at, r.reach == "closing", cap,
+                        r.riding_difficulty, r.reach == "closing", cap,
                         r.lo0_shots == "snap"),
         max_rounds=scenario.max_rounds,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
@@ -362,9 +367,9 @@ EXHAUSTED_OVER_HEALTH = 1
 
 
 def _exhausted_at(option: int | str | None, health: int) -> int:
-    """Fatigue levels at which this fighter is exhausted (99: never)."""
+    """Fatigue levels at which this fighter is exhausted (NEVER_EXHAUSTED: never)."""
     if option is None:
-        return 99
+        return NEVER_EXHAUSTED
     return health + EXHAUSTED_OVER_HEALTH if option == "health" else int(option)
 
 

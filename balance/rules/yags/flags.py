@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from balance.rules.yags.equipment import BARE, MAIN, N_WEAPON_STATES, SPARE
-from balance.rules.yags.fighters import YagsFight
+from balance.rules.yags.fighters import NEVER_EXHAUSTED, YagsFight
 from balance.rules.yags.tactics import (
     CHARGE_THROUGH,
     DISARM_FOE,
@@ -139,7 +139,7 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
         retreat=any(x.retreat_at < 99 for x in t),
         reroll=any(x.reroll_below >= 0 for x in t),
         stunts=any(x.stunt_difficulty >= 0 for x in t),
-        exhaustion=fight.rules.exhausted_at is not None,
+        exhaustion=any(f.exhausted_at < NEVER_EXHAUSTED for f in fs),
         ranks=any(f.rank == 2 for f in fs),
         distance=fight.at_distance,
         blasts=any(f.missile is not None and f.missile.blast is not None for f in fs),

@@ -15,6 +15,7 @@ from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
 from balance.rules.yags import blasts, blows, gear
+from balance.rules.yags.choices import SADDLELESS
 from balance.rules.yags.fighters import AUTO_MOVE, PLENTY
 from balance.rules.yags.gear import fighter, place_of
 from balance.rules.yags.ranged import (
@@ -60,7 +61,6 @@ from balance.rules.yags.tracks import (
 from balance.rules.yags.turns import can_act
 
 SHOT_SPEED = np.array([FAST, NORMAL_SPEED, SLOW], dtype=np.int16)   # snap, normal, careful
-SADDLELESS = 5   # seed 000: riding checks 5 harder without saddle and stirrups
 
 
 def seat(state, s: Static) -> None:
@@ -74,22 +74,13 @@ def seat(state, s: Static) -> None:
     time = fighter(s, "m_time", who)
     ready = has & (loaded | (time == 0))
     x("g_ammo")[...] = np.where(has, fighter(s, "m_ammunition", who), 0)
-    _refill(state, s, who, ready)
+    n = who.shape[1]
+    for place in range(who.shape[0]):
+        _refill_pick(state, s, Pick(place, n, np.flatnonzero(ready[place])))
     x("g_loading")[...] = np.where(has & ~ready, time, 0)
     x("g_snap")[...] = ready & ~loaded
     x("g_slow")[...] = ready & ~loaded
     x("g_draw")[...] = has & (fighter(s, "m_drawn", who) == 0)
-
-
-def _refill(state, s: Static, who: np.ndarray, where: np.ndarray) -> None:
-    """Load a magazine (one shot for a single-shot weapon) from the carried ammunition."""
-    x = state.x
-    ammo = x("g_ammo")
-    mag = fighter(s, "m_magazine", who)
-    shots = np.where(ammo == PLENTY, mag, np.minimum(mag, ammo))
-    x("g_shots")[where] = shots[where]
-    finite = where & (ammo != PLENTY)
-    ammo[finite] -= shots[finite]
 
 
 def _gather(arr: np.ndarray, place: np.ndarray) -> np.ndarray:
@@ -216,6 +207,7 @@ def _load(state, s: Static, me: Pick) -> None:
 
 
 def _refill_pick(state, s: Static, p: Pick) -> None:
+    """Load a magazine (one shot for a single-shot weapon) from the carried ammunition."""
     x = state.x
     ammo = p.get(x("g_ammo"))
     mag = fighter(s, "m_magazine", p.get(state.who).astype(np.intp))

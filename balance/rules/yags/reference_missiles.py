@@ -97,7 +97,7 @@ class Gun:
 def new_gun(m: MissileStats) -> Gun:
     """The weapon at the start: loaded or not, drawn or not (seed 000)."""
     gun = Gun(m, ammo=m.ammunition, drawing=not m.drawn)
-    time = load_time(m)
+    time = m.load_time
     if m.loaded or time == 0:
         gun.refill()
         # Seed 000: an unloaded Lo-0 weapon is loaded and fired in the first round as a
@@ -106,11 +106,6 @@ def new_gun(m: MissileStats) -> Gun:
     else:
         gun.loading = time
     return gun
-
-
-def load_time(m: MissileStats) -> int:
-    """Rounds to load after the last loaded shot: Lo-X, or the magazine's reload time."""
-    return m.load if m.magazine == 1 else m.reload
 
 
 def move_of(state: FighterState) -> int:
@@ -286,7 +281,7 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
         if die != NATURAL_ONE and roll >= against:
             hit(state, foe, g, combat, rng=rng)
     if gun.shots == 0 and (gun.ammo == PLENTY or gun.ammo > 0):
-        time = load_time(m)
+        time = m.load_time
         if time == 0:
             gun.refill()
             # rules.lo0_shots snap (seed 000 read strictly): loaded and fired in one round,

@@ -194,8 +194,7 @@ def missile_numbers(fight: YagsFight) -> dict[str, np.ndarray]:
            for name in MISSILE_FIELDS}
     out["has_missile"] = i16([f.missile is not None for f in fs])
     out["m_blast"] = i16([f.missile is not None and f.missile.blast is not None for f in fs])
-    out["m_time"] = i16([(f.missile.load if f.missile.magazine == 1 else f.missile.reload)
-                         if f.missile else 0 for f in fs])
+    out["m_time"] = i16([f.missile.load_time if f.missile else 0 for f in fs])
     out["m_range"] = np.array([f.missile.range if f.missile else 1.0 for f in fs])
     return out
 
