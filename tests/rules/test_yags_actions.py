@@ -12,12 +12,11 @@ import numpy as np
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.equipment import BARE, MAIN, SPARE
 from balance.rules.yags.fighters import MountStats, YagsRules
-from balance.rules.yags.reference import end_of_round, take_action
-from balance.rules.yags.reference_attack import attack_action, resolve_attack
-from balance.rules.yags.reference_damage import blow
-from balance.rules.yags.reference_declare import declare
-from balance.rules.yags.reference_moves import charge_through, escape, trip
-from balance.rules.yags.reference_state import (
+from balance.rules.yags.reference.blows import blow
+from balance.rules.yags.reference.declare import declare
+from balance.rules.yags.reference.fight import end_of_round, take_action
+from balance.rules.yags.reference.moves import charge_through, escape, trip
+from balance.rules.yags.reference.state import (
     PICK_UP,
     REROLL,
     RETREAT,
@@ -27,6 +26,7 @@ from balance.rules.yags.reference_state import (
     round_penalty,
     settle,
 )
+from balance.rules.yags.reference.strikes import attack_action, resolve_attack
 from balance.rules.yags.tactics import BREAK_LIMB, BREAK_NECK, MEET_DODGE, Tactics
 from tests.rules.test_yags_melee import declared, fight_of, veteran
 from tests.rules.test_yags_reference import ScriptedDice

@@ -18,6 +18,7 @@ from balance.engine.run import run_fight, run_reference
 from balance.rules import get
 from balance.rules.yags.fighters import AUTO, Fighter, YagsFight, YagsRules
 from balance.rules.yags.tracks import AGGRESSIVE, DEFENSIVE, MIXED, NORMAL, STUNS, WOUNDS
+from balance.rules.yags.vector.static import static_of
 from tests.rules.helpers import homogeneous
 
 ALPHA = 1e-6
@@ -217,5 +218,5 @@ def test_kernel_matches_reference(name: str) -> None:
 def test_kernel_matches_reference_detailed(name: str) -> None:
     loaded = balance.load_scenario(DETAILED[name])
     compiled = get("yags").compile(loaded.model, loaded.tables)
-    assert compiled.static.on.any
+    assert static_of(compiled).on.any
     agree(compiled, 100_000, 4_000)

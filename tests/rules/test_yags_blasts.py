@@ -19,12 +19,13 @@ from balance.engine.run import run_fight
 from balance.engine.status import DEAD, STANDING
 from balance.errors import ScenarioError
 from balance.rules import get
-from balance.rules.yags import kernel
-from balance.rules.yags.blasts import explode, rings
 from balance.rules.yags.explosions import PlacedBlast
 from balance.rules.yags.fighters import YagsFight, YagsRules
-from balance.rules.yags.reference_blasts import ring
+from balance.rules.yags.reference.blasts import ring
 from balance.rules.yags.tracks import MIXED, NO_DAMAGE, STUNS, WOUNDS
+from balance.rules.yags.vector import kernel
+from balance.rules.yags.vector.blasts import explode, rings
+from balance.rules.yags.vector.static import static_of
 from tests.rules.test_yags_agreement import agree, fighter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,7 +71,7 @@ def after_blast(fight: YagsFight, ex: PlacedBlast, n: int = N, seed: int = 3):
     """Each fighter's wounds, stuns and status right after one blast on a fresh fight."""
     rng = np.random.default_rng(seed)
     state = kernel.start(fight, n, rng)
-    explode(ex, state, fight.static, rng)
+    explode(ex, state, static_of(fight), rng)
     out = []
     for i in range(fight.n):
         mine = state.who == i
@@ -344,7 +345,7 @@ def test_a_blast_on_a_fighter_uses_the_positions_when_it_goes_off() -> None:
     cols = np.arange(n)
     gap = np.abs(state.pos - state.pos[(state.who == 2).argmax(axis=0), cols])
     before = state.wounds.copy(), state.stuns.copy(), state.status.copy()
-    explode(fight.explosions[0], state, fight.static, np.random.default_rng(9))
+    explode(fight.explosions[0], state, static_of(fight), np.random.default_rng(9))
     hurt = (state.wounds != before[0]) | (state.stuns != before[1])
     open_ = (before[2] == STANDING).sum(axis=0) >= 2
     assert not hurt[gap > 6].any()

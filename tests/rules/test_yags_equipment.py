@@ -12,6 +12,7 @@ from balance.rules import get
 from balance.rules.yags.armour import suit_of
 from balance.rules.yags.equipment import BARE, MAIN, SPARE, choose_style, fits
 from balance.rules.yags.tracks import HEAVY, IMPALING, MIXED, STUNLIKE, STUNS, WOUNDS
+from balance.rules.yags.vector.static import static_of
 
 TABLES = shipped_tables("yags")
 ARMOUR, WEAPONS = TABLES.armour, TABLES.weapons
@@ -272,11 +273,11 @@ def test_bad_detailed_settings_are_reported_when_loading(member, fragment) -> No
 
 def test_basic_fights_switch_every_detailed_rule_off() -> None:
     duel = balance.load_scenario("scenarios/yags/reference_duel.yaml")
-    assert not get("yags").compile(duel.model, duel.tables).static.on.any
+    assert not static_of(get("yags").compile(duel.model, duel.tables)).on.any
     reach = compile_one({"skills": {"single_weapon": 4}, "weapon": "short_sword"})
-    assert reach.static.on.reach and not reach.static.on.grapple
+    assert static_of(reach).on.reach and not static_of(reach).on.grapple
     same = compile_one({"skills": {"longshaft": 4}, "weapon": "spear"})   # reach 3 each
-    assert not same.static.on.reach
+    assert not static_of(same).on.reach
 
 
 def test_focused_fighters_make_no_defence_rolls() -> None:

@@ -14,10 +14,11 @@ from balance.engine.status import FLED, STANDING
 from balance.engine.targeting import choose_targets
 from balance.errors import ScenarioError
 from balance.rules import get
-from balance.rules.yags import declare as kdeclare
-from balance.rules.yags import groups, kernel
-from balance.rules.yags.reference import start_combat
-from balance.rules.yags.reference_declare import declare
+from balance.rules.yags.reference.declare import declare
+from balance.rules.yags.reference.fight import start_combat
+from balance.rules.yags.vector import declare as kdeclare
+from balance.rules.yags.vector import groups, kernel
+from balance.rules.yags.vector.static import static_of
 from tests.rules.test_yags_agreement import agree
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,7 +115,7 @@ def test_each_policy_picks_its_foe_in_kernel_and_reference() -> None:
         hurt = wi == 3
         state.wounds[hurt] = 2       # 'listed' is the weakest
         standing = state.status == STANDING
-        kdeclare.update_declarations(state, f.static, standing, standing, 2, rng)
+        kdeclare.update_declarations(state, static_of(f), standing, standing, 2, rng)
         me = wi == 0
         got = state.who[state.target[me].astype(int), np.nonzero(me)[1]]
         assert (got == want).all(), policy
@@ -130,7 +131,7 @@ def test_spread_spreads_and_random_picks_everyone() -> None:
     rng = np.random.default_rng(2)
     state = kernel.start(f, 500, rng)
     standing = state.status == STANDING
-    kdeclare.update_declarations(state, f.static, standing, standing, 2, rng)
+    kdeclare.update_declarations(state, static_of(f), standing, standing, 2, rng)
     mine = state.side == 0
     cols = np.broadcast_to(np.arange(500), state.target.shape)
     chosen = np.sort(np.where(mine, state.who[state.target.clip(0), cols], 99), axis=0)[:3]
@@ -244,7 +245,7 @@ def test_the_counting_first_is_choose_targets(na: int, nb: int, cap: int) -> Non
         picks = up & (rng.random(first.shape) < 0.9)
         before = up | (rng.random(first.shape) < 0.3)
         current = choose_targets(first, state.side, state.who, before, before, cap=caps)
-        fast = groups.first_with_room(f.static, state.side, state.who, up, picks, current)
+        fast = groups.first_with_room(static_of(f), state.side, state.who, up, picks, current)
         slow = choose_targets(first, state.side, state.who, up, picks, current=current, cap=caps)
         assert (fast == slow).all()
 
@@ -268,7 +269,7 @@ def test_the_second_rank_is_sheltered_thrusts_and_steps_up() -> None:
                                           skills={"longshaft": 4})],
                   [man(name="s1", weapon="short_sword"), man(name="s2", weapon="short_sword")])
     f = compiled(sc)
-    assert f.static.on.ranks and f.static.speed[1] == max(f.static.speed)
+    assert static_of(f).on.ranks and static_of(f).speed[1] == max(static_of(f).speed)
     rng = np.random.default_rng(3)
     state = kernel.start(f, 3_000, rng)
     kernel.play_round(f, state, rng, 2)

@@ -14,11 +14,11 @@ import pytest
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
 from balance.rules.yags.equipment import BARE, MAIN
 from balance.rules.yags.fighters import AUTO, Fighter, MountStats, YagsRules
-from balance.rules.yags.reference import declare, take_action
-from balance.rules.yags.reference_attack import reach_bonus, resolve_attack
-from balance.rules.yags.reference_damage import apply_damage, blow, blow_type
-from balance.rules.yags.reference_moves import contest, land
-from balance.rules.yags.reference_state import Combat, FighterState, MountState, helpless
+from balance.rules.yags.reference.blows import apply_damage, blow, blow_type
+from balance.rules.yags.reference.fight import declare, take_action
+from balance.rules.yags.reference.moves import contest, land
+from balance.rules.yags.reference.state import Combat, FighterState, MountState, helpless
+from balance.rules.yags.reference.strikes import reach_bonus, resolve_attack
 from balance.rules.yags.tactics import (
     DISARM_FOE,
     GRAPPLE,

@@ -15,7 +15,6 @@ import yaml
 import balance
 from balance.errors import ScenarioError
 from balance.rules import get
-from balance.rules.yags import reference_missiles as ref
 from balance.rules.yags.ranged import (
     CLOSE_BAND,
     CRIPPLED,
@@ -36,6 +35,8 @@ from balance.rules.yags.ranged import (
     keep_back,
     threat,
 )
+from balance.rules.yags.reference import missiles as ref
+from balance.rules.yags.vector.static import static_of
 from tests.rules.test_yags_agreement import agree, fight, m
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,7 +121,7 @@ def test_an_unknown_missile_weapon_is_named_with_its_path() -> None:
 
 def test_a_fight_without_distance_or_missiles_is_not_played_on_a_line() -> None:
     f = compiled(fight(m(), m()))
-    assert not f.at_distance and not f.static.on.distance
+    assert not f.at_distance and not static_of(f).on.distance
 
 
 # --- The reference, step by step --------------------------------------------------------------
@@ -129,8 +130,8 @@ def test_a_fight_without_distance_or_missiles_is_not_played_on_a_line() -> None:
 def test_the_charging_swordsman_runs_twice_then_attacks_after_a_full_move() -> None:
     """From 60 m with Move 12: runs 24 m twice (36 m, 12 m), then a full Move and a slow
     attack (12 - 3 = 9 m is more than half Move)."""
-    from balance.rules.yags.reference import start_combat
-    from balance.rules.yags.reference_declare import declare
+    from balance.rules.yags.reference.declare import declare
+    from balance.rules.yags.reference.fight import start_combat
 
     f = compiled(fight(m(missile={"weapon": "long_bow", "skill": 4}), m(), distance=60))
     combat = start_combat(f, rng=np.random.default_rng(0))
@@ -234,7 +235,7 @@ MISSILE_FIGHTS["nearest_by_position"] = fight(
 @pytest.mark.parametrize("name", sorted(MISSILE_FIGHTS))
 def test_kernel_matches_reference_at_a_distance(name: str) -> None:
     f = compiled(MISSILE_FIGHTS[name])
-    assert f.static.on.distance
+    assert static_of(f).on.distance
     agree(f, 60_000, 3_000)
 
 
@@ -281,8 +282,8 @@ def test_a_lance_charge_lands_only_after_a_round_of_running() -> None:
     """At a distance the charge needs the run first: from 60 m the warhorse (Move 24) runs
     48 m in round 1 and the lance lands as a charge in round 2; a rider that did not run the
     round before does not charge."""
-    from balance.rules.yags.reference import start_combat
-    from balance.rules.yags.reference_declare import declare
+    from balance.rules.yags.reference.declare import declare
+    from balance.rules.yags.reference.fight import start_combat
 
     combat = start_combat(compiled(lancer_from_afar()), rng=np.random.default_rng(0))
     lancer = combat.fighters[0]
@@ -299,12 +300,12 @@ def test_a_lance_charge_lands_only_after_a_round_of_running() -> None:
 def test_a_grenade_hit_lands_its_blast_on_everyone_near_the_target() -> None:
     """A hit on one of three goblins standing together harms all three (and not through the
     thrower's strength: only the blast does damage); the thrower 8 m off is out of it."""
-    from balance.rules.yags.reference import start_combat
+    from balance.rules.yags.reference.fight import start_combat
 
     f = compiled(MISSILE_FIGHTS["grenades_on_goblins"])
     grenade = f.fighters[0].missile
     assert grenade.blast is not None and grenade.blast.radius == 2.0
-    assert grenade.damage == 30 and f.static.on.blasts
+    assert grenade.damage == 30 and static_of(f).on.blasts
     hurt = np.zeros(4)
     for seed in range(200):
         combat = start_combat(f, rng=np.random.default_rng(seed))
@@ -329,8 +330,8 @@ def test_grenades_beat_javelins_against_a_rushing_group() -> None:
 
 def declared_round(scenario: dict, rounds: int = 1, seed: int = 0):
     """The reference combat after declaring ``rounds`` rounds (moving runners as they go)."""
-    from balance.rules.yags.reference import start_combat
-    from balance.rules.yags.reference_declare import declare
+    from balance.rules.yags.reference.declare import declare
+    from balance.rules.yags.reference.fight import start_combat
 
     combat = start_combat(compiled(scenario), rng=np.random.default_rng(seed))
     for round_no in range(1, rounds + 1):
@@ -359,7 +360,7 @@ def test_a_shooter_draws_its_melee_weapon_the_first_time_it_melees() -> None:
     combat = declared_round(scenario)
     archer = combat.fighters[0]
     assert archer.action == 1 and archer.round_mod == -5 * archer.gear.draw < 0
-    from balance.rules.yags.reference_declare import declare
+    from balance.rules.yags.reference.declare import declare
 
     declare(combat, 2, plan=ref.plan)
     assert archer.round_mod == 0
@@ -374,7 +375,7 @@ def test_auto_shooters_out_of_range_run_in_until_in_range() -> None:
 
 
 def test_an_unhorsed_rider_moves_at_its_own_pace() -> None:
-    from balance.rules.yags.reference_state import knock_down
+    from balance.rules.yags.reference.state import knock_down
 
     combat = declared_round(lancer_from_afar())
     lancer = combat.fighters[0]

@@ -14,7 +14,8 @@ import pytest
 
 from balance.engine.status import DEAD, DRAW, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.fighters import AUTO, Fighter, YagsFight, YagsRules
-from balance.rules.yags.reference import (
+from balance.rules.yags.reference.blows import FAIL, GOOD, SUCCESS, apply_damage, health_check
+from balance.rules.yags.reference.fight import (
     declare,
     end_of_round,
     play_round,
@@ -25,14 +26,13 @@ from balance.rules.yags.reference import (
     take_action,
     winning_side,
 )
-from balance.rules.yags.reference_attack import resolve_attack
-from balance.rules.yags.reference_damage import FAIL, GOOD, SUCCESS, apply_damage, health_check
-from balance.rules.yags.reference_state import (
+from balance.rules.yags.reference.state import (
     Combat,
     FighterState,
     can_strike,
     round_penalty,
 )
+from balance.rules.yags.reference.strikes import resolve_attack
 from balance.rules.yags.tracks import AGGRESSIVE, MIXED, NORMAL, STUNS, WOUNDS
 
 RULES = YagsRules()

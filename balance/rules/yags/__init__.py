@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 
 from balance.engine.status import TrialOutcome
-from balance.rules.yags import kernel
 from balance.rules.yags.after import FightWithAftermath, alive_after, plan_of
 from balance.rules.yags.fighters import YagsFight, compile_fight
+from balance.rules.yags.vector import kernel
 
 
 class YagsSystem:
@@ -39,6 +39,6 @@ class YagsSystem:
         return alive_after(fight, out, rng)
 
     def reference_trial(self, fight: YagsFight, rng: np.random.Generator) -> TrialOutcome:
-        from balance.rules.yags.reference import reference_trial
+        from balance.rules.yags.reference.fight import reference_trial
 
         return reference_trial(fight, rng)

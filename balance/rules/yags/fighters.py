@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -30,9 +30,6 @@ from balance.rules.yags.tracks import (
     STANCES,
     max_defences,
 )
-
-if TYPE_CHECKING:
-    from balance.rules.yags.static import Static
 
 AGGRESSIVE_MANOEUVRES = ("improved_damage", "massive_damage", "vital_strike", "knockdown")
 YIELD_LEVELS = LEVELS
@@ -191,19 +188,16 @@ class YagsFight(FighterList):
     breaks_at: tuple[float | None, ...] = ()   # per side: share down at which it flees
     side_distance: tuple[float, ...] = ()      # per side: metres from side 0 at the start
     explosions: tuple[PlacedBlast, ...] = ()   # docs/rules/yags-explosions.md
+    # What an engine derives from the fight once (the kernel's arrays: vector.static_of),
+    # kept here so it is computed once per fight; not part of the fight's value.
+    derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False,
+                                    compare=False)
 
     @property
     def at_distance(self) -> bool:
         """Do positions matter: a side starts away from side 0, or someone shoots."""
         return any(d > 0 for d in self.side_distance) or any(
             f.missile is not None for f in self.fighters)
-
-    @cached_property
-    def static(self) -> Static:
-        """The fixed numbers as arrays, with the stance folded in, and which rules can act."""
-        from balance.rules.yags.static import static_of
-
-        return static_of(self)
 
     def column(self, name: str, dtype: Any = np.int16) -> np.ndarray:
         """One fixed number for every fighter, as a (n_combatants,) array."""

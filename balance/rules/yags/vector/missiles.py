@@ -4,7 +4,7 @@
 Positions are ``state.pos`` (places, trials) in metres; the missile weapon's state is in the
 ``g_*`` rows of ``state.more``. :func:`plan` rewrites the round's declared attacks on foes
 out of reach; :func:`act` performs a slot's distance actions and says which attacks are in
-reach. ``reference_missiles`` is the readable scalar version these are tested against.
+reach. ``reference/missiles.py`` is the readable scalar version these are tested against.
 """
 
 from __future__ import annotations
@@ -14,10 +14,7 @@ import numpy as np
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
-from balance.rules.yags import blasts, blows, gear
-from balance.rules.yags.choices import SADDLELESS
 from balance.rules.yags.fighters import AUTO_MOVE, PLENTY
-from balance.rules.yags.gear import fighter, place_of
 from balance.rules.yags.ranged import (
     CLOSE_BAND,
     CONTACT,
@@ -44,8 +41,6 @@ from balance.rules.yags.ranged import (
     keep_back,
     threat,
 )
-from balance.rules.yags.rolls import d20
-from balance.rules.yags.static import Static
 from balance.rules.yags.tactics import ATTACK
 from balance.rules.yags.tracks import (
     FAST,
@@ -58,7 +53,12 @@ from balance.rules.yags.tracks import (
     shift_type,
     size_shift,
 )
-from balance.rules.yags.turns import can_act
+from balance.rules.yags.vector import blasts, blows, gear
+from balance.rules.yags.vector.choices import SADDLELESS
+from balance.rules.yags.vector.gear import fighter, place_of
+from balance.rules.yags.vector.rolls import d20
+from balance.rules.yags.vector.static import Static
+from balance.rules.yags.vector.turns import can_act
 
 SHOT_SPEED = np.array([FAST, NORMAL_SPEED, SLOW], dtype=np.int16)   # snap, normal, careful
 

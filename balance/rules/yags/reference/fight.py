@@ -4,9 +4,9 @@ One fight at a time, with a small mutable state object per fighter and one funct
 step, written to be read side by side with the rulebook. It is the oracle that the vectorised
 kernel is tested against in distribution, so it is written independently of that kernel: only
 the table code in ``tracks`` and ``tactics`` and the compiled numbers in ``fighters`` are
-shared. This module holds the round; ``reference_state`` the fighter's state,
-``reference_declare`` the declarations, ``reference_attack`` an attack and the strikes it
-sets off, ``reference_moves`` the manoeuvres, ``reference_damage`` what a blow does.
+shared. This module holds the round; ``state`` the fighter's state, ``declare`` the
+declarations, ``strikes`` an attack and the strikes it sets off, ``moves`` the manoeuvres,
+``blows`` what a blow does (each beside the kernel module of the same name in ``vector``).
 
 Every d20 is ``int(rng.integers(1, 21))``; the only other draw is the initiative tie-break
 order. Numbered comments ("Round 3") point at the steps of the spec.
@@ -17,16 +17,15 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.status import DRAW, YIELDED, TrialOutcome
-from balance.rules.yags import reference_missiles as missiles
 from balance.rules.yags.equipment import MAIN, SPARE
 from balance.rules.yags.fighters import YagsFight
-from balance.rules.yags.reference_attack import attack_action, strike
-from balance.rules.yags.reference_blasts import blasts_at_start
-from balance.rules.yags.reference_damage import NATURAL_ONE, d20, end_of_round_checks
-from balance.rules.yags.reference_declare import declare
-from balance.rules.yags.reference_groups import is_group, run_away
-from balance.rules.yags.reference_moves import escape
-from balance.rules.yags.reference_state import (
+from balance.rules.yags.reference import missiles as missiles
+from balance.rules.yags.reference.blasts import blasts_at_start
+from balance.rules.yags.reference.blows import NATURAL_ONE, d20, end_of_round_checks
+from balance.rules.yags.reference.declare import declare
+from balance.rules.yags.reference.groups import is_group, run_away
+from balance.rules.yags.reference.moves import escape
+from balance.rules.yags.reference.state import (
     ATTACK,
     ESCAPE,
     NO_ACTION,
@@ -40,6 +39,7 @@ from balance.rules.yags.reference_state import (
     round_penalty,
     settle,
 )
+from balance.rules.yags.reference.strikes import attack_action, strike
 from balance.rules.yags.tracks import SLOW, STANCE_SPEED
 
 __all__ = ["Combat", "FighterState", "reference_run", "reference_trial", "round_penalty"]
@@ -187,7 +187,7 @@ def start_speed(state: FighterState) -> int:
 def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator,
                explosions: tuple = ()) -> None:
     """Seed 000, "The Combat Round": declare, act by speed, book-keep. Explosions placed at
-    the start of this round go off first (reference_blasts.py)."""
+    the start of this round go off first (reference/blasts.py)."""
     if explosions:
         blasts_at_start(combat, explosions, round_no, rng=rng)
     declare(combat, round_no, rng=rng, plan=missiles.plan if combat.at_distance else None)

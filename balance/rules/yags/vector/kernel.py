@@ -7,7 +7,7 @@ a contiguous row, and only the target needs a gather. The fixed numbers of each 
 seated with it. The detailed rules (``flags.Flags``) keep their per-place state in one
 ``(k, n_places, n_trials)`` array, ``more``, which is empty (k = 0) when no detailed rule can
 act, so a basic fight pays nothing for them. Python loops run over slots, places and sides,
-never over trials. The rules and every assumption: ``docs/rules/yags.md``; ``reference.py``
+never over trials. The rules and every assumption: ``docs/rules/yags.md``; ``reference/``
 is the readable scalar version of the same rules, the oracle this kernel is tested against.
 Modules: ``declare`` (declarations), ``strikes`` (an attack and its strikes), ``blows``
 (damage), ``moves`` (manoeuvres and grappling), ``gear`` (what a place fights with).
@@ -23,11 +23,12 @@ from balance.engine.pick import Pick
 from balance.engine.state import TrialState
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import NO_TARGET
-from balance.rules.yags import blasts, declare, gear, groups, missiles, strikes
 from balance.rules.yags.fighters import YagsFight
-from balance.rules.yags.gear import fighter as fighter_number
-from balance.rules.yags.rolls import d20, d20_where
 from balance.rules.yags.tracks import FATAL, HEALTH_CHECK_BASE
+from balance.rules.yags.vector import blasts, declare, gear, groups, missiles, strikes
+from balance.rules.yags.vector.gear import fighter as fighter_number
+from balance.rules.yags.vector.rolls import d20, d20_where
+from balance.rules.yags.vector.static import static_of
 
 SEATED = ("attack", "defence", "damage", "damage_type", "soak", "health4", "skill",
           "max_defences", "fixed_defences", "yield_at")
@@ -71,7 +72,7 @@ class YagsState(TrialState):
 
 def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
     """Roll initiative once per fight (agility x 4 + d20) and seat fighters in acting order."""
-    s = fight.static
+    s = static_of(fight)
     c = fight.n
     roll = d20(rng, (c, n))
     tie = rng.random((c, n))  # assumption: ties broken by a random order, fixed for the fight
@@ -132,7 +133,7 @@ def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
     """One round: declarations, then every place's action in acting order, then book-keeping."""
     if fight.explosions:   # blasts placed at the start of a round (blasts.py); () costs nothing
         blasts.blast_round(fight, state, rng, round_no)
-    s = fight.static
+    s = static_of(fight)
     c, n = state.status.shape
     standing = state.status == STANDING
     if s.on.any:

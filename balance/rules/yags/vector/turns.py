@@ -12,9 +12,9 @@ import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
-from balance.rules.yags.gear import fighter, place_of
-from balance.rules.yags.static import Static
 from balance.rules.yags.tactics import REROLL, RETREAT
+from balance.rules.yags.vector.gear import fighter, place_of
+from balance.rules.yags.vector.static import Static
 
 
 @dataclass

@@ -13,7 +13,6 @@ from balance.engine.distance import start_positions
 from balance.engine.targeting import FIRST
 from balance.rules.yags.equipment import MAIN, N_WEAPON_STATES, Loadout
 from balance.rules.yags.fighters import YagsFight
-from balance.rules.yags.flags import Flags, flags_of, kinds_faced, reachable
 from balance.rules.yags.tactics import (
     fumble_choice,
 )
@@ -26,6 +25,7 @@ from balance.rules.yags.tracks import (
     STANCE_SPEED,
     stance_mods,
 )
+from balance.rules.yags.vector.flags import Flags, flags_of, kinds_faced, reachable
 
 N_LOADOUTS = 2 * N_WEAPON_STATES
 # Stance modes of the number tables: the declared stance, prone, grappled, retreating.
@@ -116,7 +116,13 @@ def i16(values) -> np.ndarray:
 
 
 def static_of(fight: YagsFight) -> Static:
-    """The kernel's arrays and flags for a compiled fight."""
+    """The kernel's arrays and flags for a compiled fight, computed once per fight."""
+    if "static" not in fight.derived:
+        fight.derived["static"] = _static(fight)
+    return fight.derived["static"]
+
+
+def _static(fight: YagsFight) -> Static:
     fs = fight.fighters
     r = fight.rules
     can = reachable(fight)

@@ -12,10 +12,6 @@ import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
-from balance.rules.yags import gear
-from balance.rules.yags.gear import fighter
-from balance.rules.yags.rolls import d20, d20_where
-from balance.rules.yags.static import Static
 from balance.rules.yags.tactics import (
     BREAK_LIMB,
     BREAK_LIMB_LEVELS,
@@ -47,6 +43,10 @@ from balance.rules.yags.tracks import (
     shift_type,
     size_shift,
 )
+from balance.rules.yags.vector import gear
+from balance.rules.yags.vector.gear import fighter
+from balance.rules.yags.vector.rolls import d20, d20_where
+from balance.rules.yags.vector.static import Static
 
 BONUS = np.array([DAMAGE_BONUS.get(m, 0) for m in range(N_MANOEUVRES)], dtype=np.int16)
 

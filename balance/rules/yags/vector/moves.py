@@ -7,10 +7,6 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.pick import Pick
-from balance.rules.yags import blows, gear
-from balance.rules.yags.gear import condition, fighter, place_of
-from balance.rules.yags.rolls import d20
-from balance.rules.yags.static import Static
 from balance.rules.yags.tactics import (
     DISARM_FOE,
     ESCAPE,
@@ -26,7 +22,11 @@ from balance.rules.yags.tactics import (
     TRIP,
 )
 from balance.rules.yags.tracks import OVERWHELM_STEP, STUNS
-from balance.rules.yags.turns import can_act
+from balance.rules.yags.vector import blows, gear
+from balance.rules.yags.vector.gear import condition, fighter, place_of
+from balance.rules.yags.vector.rolls import d20
+from balance.rules.yags.vector.static import Static
+from balance.rules.yags.vector.turns import can_act
 
 SUPERB = 4
 

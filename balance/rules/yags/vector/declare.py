@@ -9,11 +9,8 @@ import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.targeting import NO_TARGET, first_standing_foe
-from balance.rules.yags import choices, groups, missiles
 from balance.rules.yags.fighters import AUTO
-from balance.rules.yags.gear import fighter, helpless, refresh
 from balance.rules.yags.ranged import FULL_MOVE
-from balance.rules.yags.static import Static
 from balance.rules.yags.tactics import (
     ATTACK,
     NONE,
@@ -27,7 +24,10 @@ from balance.rules.yags.tracks import (
     DRAW_STEP,
     RETREAT_STEP,
 )
-from balance.rules.yags.turns import Round
+from balance.rules.yags.vector import choices, groups, missiles
+from balance.rules.yags.vector.gear import fighter, helpless, refresh
+from balance.rules.yags.vector.static import Static
+from balance.rules.yags.vector.turns import Round
 
 
 def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndarray,

@@ -42,8 +42,8 @@ from balance.rules.yags.ranged import (
     keep_back,
     threat,
 )
-from balance.rules.yags.reference_blasts import explode
-from balance.rules.yags.reference_damage import (
+from balance.rules.yags.reference.blasts import explode
+from balance.rules.yags.reference.blows import (
     NATURAL_ONE,
     apply_damage,
     blow_kind,
@@ -51,8 +51,8 @@ from balance.rules.yags.reference_damage import (
     d20,
     roll_levels,
 )
-from balance.rules.yags.reference_declare import riding_check
-from balance.rules.yags.reference_state import (
+from balance.rules.yags.reference.declare import riding_check
+from balance.rules.yags.reference.state import (
     ATTACK,
     Combat,
     FighterState,
@@ -297,7 +297,7 @@ def hit(state: FighterState, foe: FighterState, g: float, combat: Combat, *,
     kind of blow; the type shifts by Size as in melee."""
     m = state.gun.stats
     if m.blast is not None:
-        # An explosive: its blast lands on the target (reference_blasts; the thrower, if
+        # An explosive: its blast lands on the target (reference/blasts.py; the thrower, if
         # within three radii, takes it too).
         explode(replace(m.blast, centre=foe.index), combat, rng=rng)
         return

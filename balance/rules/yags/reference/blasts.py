@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from balance.engine.status import STANDING
-from balance.rules.yags.reference_damage import apply_damage, blow_kind, d20
-from balance.rules.yags.reference_state import Combat, FighterState, settle
+from balance.rules.yags.reference.blows import apply_damage, blow_kind, d20
+from balance.rules.yags.reference.state import Combat, FighterState, settle
 from balance.rules.yags.tracks import (
     MIXED,
     NO_DAMAGE,

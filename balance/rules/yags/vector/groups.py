@@ -3,7 +3,7 @@ whom under each fighter's target policy and the attacker limit, the second rank,
 broken side running away through the free strikes of the foes it was fighting.
 
 The choice itself is ``balance.engine.targeting.choose_targets``; the reference
-(``reference_groups``) makes the same choices one fighter at a time.
+(``reference/groups.py``) makes the same choices one fighter at a time.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from balance.engine.morale import broken_sides, flee
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
 from balance.engine.targeting import NO_TARGET, choose_targets, first_standing_foe
-from balance.rules.yags import gear
 from balance.rules.yags.ranged import CONTACT
-from balance.rules.yags.static import Static
-from balance.rules.yags.strikes import attack
-from balance.rules.yags.turns import can_strike
+from balance.rules.yags.vector import gear
+from balance.rules.yags.vector.static import Static
+from balance.rules.yags.vector.strikes import attack
+from balance.rules.yags.vector.turns import can_strike
 
 
 def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance.rules.yags.reference_damage import (
+from balance.rules.yags.reference.blows import (
     NATURAL_ONE,
     d20,
 )
-from balance.rules.yags.reference_moves import charge_through, land
-from balance.rules.yags.reference_state import (
+from balance.rules.yags.reference.moves import charge_through, land
+from balance.rules.yags.reference.state import (
     Combat,
     FighterState,
     can_strike,

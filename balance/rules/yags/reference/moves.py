@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.rules.yags.reference_damage import apply_damage, blow, d20
-from balance.rules.yags.reference_state import (
+from balance.rules.yags.reference.blows import apply_damage, blow, d20
+from balance.rules.yags.reference.state import (
     Combat,
     FighterState,
     can_act,

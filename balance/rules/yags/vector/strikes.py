@@ -11,10 +11,6 @@ import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
-from balance.rules.yags import blows, gear, missiles, moves
-from balance.rules.yags.gear import fighter, place_of
-from balance.rules.yags.rolls import d20
-from balance.rules.yags.static import Static, fumble_index
 from balance.rules.yags.tactics import (
     ATTACK,
     CHARGE_THROUGH,
@@ -33,7 +29,18 @@ from balance.rules.yags.tracks import (
     STANCE_ATTACK,
     merge_strikes,
 )
-from balance.rules.yags.turns import Round, can_act, can_strike, close, declared_cover, defends
+from balance.rules.yags.vector import blows, gear, missiles, moves
+from balance.rules.yags.vector.gear import fighter, place_of
+from balance.rules.yags.vector.rolls import d20
+from balance.rules.yags.vector.static import Static, fumble_index
+from balance.rules.yags.vector.turns import (
+    Round,
+    can_act,
+    can_strike,
+    close,
+    declared_cover,
+    defends,
+)
 
 LONGSHAFT_DEFENCE = 5      # seed 000, Longshaft: +5 defence against a shorter weapon
 STUNT_STEP = 5             # seed 000, Stunts: +5 per level of success

@@ -97,7 +97,7 @@ class FighterState:
     defences: int = 0               # number of defences declared (the free one not counted)
     defended: tuple[int, ...] = field(default_factory=tuple)  # attackers its defences cover
     # At a distance (docs/rules/yags-missiles.md): position on the line (metres), its missile
-    # weapon (reference_missiles.Gun), this round's approach and speed override.
+    # weapon (reference/missiles.py, Gun), this round's approach and speed override.
     pos: float = 0.0
     ran_round: int = 0              # the last round it ran at a foe (a mounted charge follows)
     gun: Any = None

@@ -7,7 +7,7 @@ per fighter); at the start of round ``round``, before declarations, the kernel c
 standing fighter in reach takes it: damage + d20 against its soak roll, the type by the ring
 it stands in, shifted by Size. Vehicle scale (a pound of TNT or more) ignores the soak of
 anyone not in heavy armour. The rules and every assumption: docs/rules/yags-explosions.md;
-``reference_blasts.py`` is the readable scalar version the kernel is tested against.
+``reference/blasts.py`` is the readable scalar version the kernel is tested against.
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
-from balance.rules.yags import gear
-from balance.rules.yags.blows import harm, harm_mount
 from balance.rules.yags.explosions import NO_DAMAGE as NO_RING
 from balance.rules.yags.explosions import (
     VEHICLE_STEP,
@@ -28,9 +26,6 @@ from balance.rules.yags.explosions import (
     ring_damage_type,
     vehicle_soak,
 )
-from balance.rules.yags.gear import fighter
-from balance.rules.yags.rolls import d20
-from balance.rules.yags.static import Static
 from balance.rules.yags.tracks import (
     INEFFECTIVE,
     MIXED,
@@ -43,6 +38,11 @@ from balance.rules.yags.tracks import (
     shift_type,
     size_shift,
 )
+from balance.rules.yags.vector import gear
+from balance.rules.yags.vector.blows import harm, harm_mount
+from balance.rules.yags.vector.gear import fighter
+from balance.rules.yags.vector.rolls import d20
+from balance.rules.yags.vector.static import Static, static_of
 
 
 def rings(ex: PlacedBlast, distance: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -85,7 +85,7 @@ def blast_round(fight: Any, state, rng: np.random.Generator, round_no: int) -> N
     """Every explosion placed at the start of round ``round_no``, in scenario order."""
     for ex in fight.explosions:
         if ex.round == round_no:
-            explode(ex, state, fight.static, rng)
+            explode(ex, state, static_of(fight), rng)
 
 
 def explode(ex: PlacedBlast, state, s: Static, rng: np.random.Generator, *,

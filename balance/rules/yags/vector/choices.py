@@ -1,6 +1,6 @@
 """A detailed fight's policy choices at declaration time (vectorised): grappled fighters'
 actions, re-arming, manoeuvres and how each attack is made, and riders' riding checks.
-The reference's ``reference_declare`` makes the same choices one fighter at a time.
+The reference's ``reference/declare.py`` makes the same choices one fighter at a time.
 """
 
 from __future__ import annotations
@@ -8,9 +8,6 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.pick import Pick
-from balance.rules.yags.gear import fighter, helpless, refresh
-from balance.rules.yags.rolls import d20_where
-from balance.rules.yags.static import N_LOADOUTS, Static
 from balance.rules.yags.tactics import (
     ATTACK,
     BREAK_LIMB,
@@ -33,6 +30,9 @@ from balance.rules.yags.tactics import (
     UNARMED,
 )
 from balance.rules.yags.tracks import DRAW_STEP, TRACK_PENALTY
+from balance.rules.yags.vector.gear import fighter, helpless, refresh
+from balance.rules.yags.vector.rolls import d20_where
+from balance.rules.yags.vector.static import N_LOADOUTS, Static
 
 SADDLELESS = 5   # seed 000: riding checks 5 harder without saddle and stirrups
 

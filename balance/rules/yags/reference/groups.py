@@ -14,7 +14,7 @@ from balance.engine.status import FLED
 from balance.engine.targeting import DANGEROUS, FIRST, FIXED, NEAREST, RANDOM, SPREAD, WEAKEST
 from balance.rules.yags.equipment import MAIN
 from balance.rules.yags.ranged import CONTACT, METRE_OVER_PLACES
-from balance.rules.yags.reference_state import ATTACK, Combat, FighterState, can_strike, settle
+from balance.rules.yags.reference.state import ATTACK, Combat, FighterState, can_strike, settle
 
 RANK_REACH = 2    # seed 000, ranks: the second rank out-reaches its target by two levels
 

@@ -13,16 +13,6 @@ import numpy as np
 from balance.engine.pick import Pick
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
 from balance.rules.yags.equipment import N_WEAPON_STATES
-from balance.rules.yags.rolls import d20, d20_where
-from balance.rules.yags.static import (
-    GRAPPLED_MODE,
-    LOADOUT_FIELDS,
-    N_LOADOUTS,
-    N_MODES,
-    PRONE_MODE,
-    RETREAT_MODE,
-    Static,
-)
 from balance.rules.yags.tactics import REROLL
 from balance.rules.yags.tracks import (
     BROKEN_LIMB_PENALTY,
@@ -32,6 +22,16 @@ from balance.rules.yags.tracks import (
     SLOW,
     STANCE_SPEED,
     TRACK_PENALTY,
+)
+from balance.rules.yags.vector.rolls import d20, d20_where
+from balance.rules.yags.vector.static import (
+    GRAPPLED_MODE,
+    LOADOUT_FIELDS,
+    N_LOADOUTS,
+    N_MODES,
+    PRONE_MODE,
+    RETREAT_MODE,
+    Static,
 )
 
 MORE_LOADOUT = tuple(f for f in LOADOUT_FIELDS if f not in ("skill", "damage_type"))

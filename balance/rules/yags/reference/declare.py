@@ -11,9 +11,9 @@ import numpy as np
 from balance.rules.yags.equipment import BARE, MAIN, SPARE
 from balance.rules.yags.fighters import AUTO
 from balance.rules.yags.ranged import FULL_MOVE
-from balance.rules.yags.reference_damage import NATURAL_ONE, d20
-from balance.rules.yags.reference_groups import assign_targets, choosing, is_group
-from balance.rules.yags.reference_state import (
+from balance.rules.yags.reference.blows import NATURAL_ONE, d20
+from balance.rules.yags.reference.groups import assign_targets, choosing, is_group
+from balance.rules.yags.reference.state import (
     ATTACK,
     ESCAPE,
     NO_ACTION,

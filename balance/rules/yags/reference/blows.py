@@ -14,7 +14,7 @@ import numpy as np
 
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
 from balance.rules.yags.fighters import YagsRules
-from balance.rules.yags.reference_state import Combat, FighterState, knock_down
+from balance.rules.yags.reference.state import Combat, FighterState, knock_down
 from balance.rules.yags.tactics import (
     BREAK_LIMB,
     BREAK_LIMB_LEVELS,
