@@ -68,7 +68,8 @@ class Static:
     penalty_at: np.ndarray       # (L, c) int16: harm at which each penalty level starts
     penalty: np.ndarray          # (L, c) int16: its penalty (0 for who feels no pain)
     down_at: np.ndarray          # (c,) int16
-    dead_at: np.ndarray
+    dead_at: np.ndarray          # long-lasting harm that kills
+    wasted_at: np.ndarray        # grappling harm that kills (strangled)
     yield_at: np.ndarray
     stunnable: np.ndarray        # (c,) bool
     shooter: np.ndarray          # (c,) bool: prefers missile and has a missile weapon
@@ -138,6 +139,7 @@ def static_of(fight: YmladFight) -> Static:
         effort=eff, resistance=res, margin=margin, charge_margin=charge, kind=kind,
         penalty_at=pat, penalty=pen,
         down_at=col("down_at", np.int16), dead_at=col("dead_at", np.int16),
+        wasted_at=col("wasted_at", np.int16),
         yield_at=col("yield_at", np.int16), stunnable=col("stunnable", bool),
         shooter=np.array([f.style == MISSILE and f.missile is not None for f in fs]),
         band_close=mcol("close", np.float32), band_medium=mcol("medium", np.float32),
@@ -481,13 +483,9 @@ def _release(s: Static, state: YmladState, f: int, idx: np.ndarray, t: np.ndarra
     """Seed, Close and Grappling: disengaging ends close combat; the holds, and the grappling
     harm they caused, go with it."""
     n = state.status.shape[1]
-    flat_t = t * n + idx
     state.close_with[f, idx] = -1
-    state.close_with.ravel()[flat_t] = -1
-    state.grapple[f, idx] = 0
-    state.grapple.ravel()[flat_t] = 0
-    flat_f = f * n + idx
-    _update_penalty(s, state, np.concatenate([flat_f, flat_t]))
+    state.close_with.ravel()[t * n + idx] = -1
+    _free(s, state, np.concatenate([f * n + idx, t * n + idx]))
 
 
 def inflict(s: Static, state: YmladState, idx: np.ndarray, t: np.ndarray, kind: np.ndarray,
@@ -495,7 +493,9 @@ def inflict(s: Static, state: YmladState, idx: np.ndarray, t: np.ndarray, kind: 
     """Put ``harm`` (>= 1) of ``kind`` on fighters ``t`` in trials ``idx``; track and falls.
 
     Seed, Stunning: odd points brief, even long-lasting. Grappling harm is kept apart: it goes
-    when the hold breaks.
+    when the hold breaks. Seed, Harm effects: grappling "'dead' means not yet dead but
+    suffocating"; only "wasted" (strangled) kills, so grappling harm kills at ``wasted_at``.
+    Returns the flat cells whose state changed.
     """
     n = state.status.shape[1]
     flat = t * n + idx
@@ -508,20 +508,39 @@ def inflict(s: Static, state: YmladState, idx: np.ndarray, t: np.ndarray, kind: 
     _update_penalty(s, state, flat)
     body, grapple = state.body.ravel()[flat], state.grapple.ravel()[flat]
     total = body + state.brief.ravel()[flat] + grapple
-    dead = (body >= s.dead_at[t]) | (grapple >= s.dead_at[t])
+    dead = (body >= s.dead_at[t]) | (grapple >= s.wasted_at[t])
     down = np.where(dead, DEAD, np.where(total >= s.down_at[t], UNCONSCIOUS, STANDING))
     old = state.status.ravel()[flat]
     new = np.maximum(old, down).astype(np.int8)
     state.status.ravel()[flat] = new
     fell = np.flatnonzero((old == STANDING) & (new != STANDING))
-    if fell.size:
-        return np.concatenate([flat, _let_go(s, state, flat[fell])])
-    return flat
+    if not fell.size:
+        return flat
+    fell = flat[fell]
+    # Pinned: down only through the grappling harm of the partner who holds it. The hold
+    # stays (the partner keeps it down, seed: grappling harm dissolves only "when a grip is
+    # released"); its own grip on the partner is gone. Anyone else who falls lets go.
+    pinned = _pinned(s, state, fell)
+    held, out = fell[pinned], fell[~pinned]
+    partner = state.close_with.ravel()[held].astype(np.intp) * n + held % n
+    state.grapple.ravel()[partner] = 0
+    _update_penalty(s, state, partner)
+    return np.concatenate([flat, partner, _let_go(s, state, out)])
+
+
+def _pinned(s: Static, state: YmladState, flat: np.ndarray) -> np.ndarray:
+    """(len(flat),) bool: fighters down (not dead) only through grappling harm, and held."""
+    who = flat // state.status.shape[1]
+    rest = state.body.ravel()[flat] + state.brief.ravel()[flat]
+    return ((state.close_with.ravel()[flat] >= 0) & (state.status.ravel()[flat] == UNCONSCIOUS)
+            & (rest < s.down_at[who]))
 
 
 def _let_go(s: Static, state: YmladState, flat: np.ndarray) -> np.ndarray:
-    """A fighter who is out lets go: its close-combat partner is free, and the grappling harm
-    it was causing dissolves (seed, Grappling). Returns the partners' flat cells."""
+    """Fighters ``flat`` who are out (or leave) let go: their close-combat partners are free
+    and the grappling harm they caused dissolves (seed, Grappling: "instantly ... dissolved
+    when a grip is released"), so a partner they had pinned gets up again unless its other
+    harm keeps it down. Returns the partners' flat cells."""
     n = state.status.shape[1]
     partner = state.close_with.ravel()[flat]
     held = np.flatnonzero(partner >= 0)
@@ -531,9 +550,19 @@ def _let_go(s: Static, state: YmladState, flat: np.ndarray) -> np.ndarray:
     flat_p = partner * n + flat % n
     state.close_with.ravel()[flat] = -1
     state.close_with.ravel()[flat_p] = -1
-    state.grapple.ravel()[flat_p] = 0
-    _update_penalty(s, state, flat_p)
+    _free(s, state, flat_p)
     return flat_p
+
+
+def _free(s: Static, state: YmladState, flat: np.ndarray) -> None:
+    """Released from a hold: grappling harm gone, the track recomputed, and a fighter who was
+    only pinned stands again (seed, Grappling)."""
+    who = flat // state.status.shape[1]
+    rest = state.body.ravel()[flat] + state.brief.ravel()[flat]
+    up = (state.status.ravel()[flat] == UNCONSCIOUS) & (rest < s.down_at[who])
+    state.status.ravel()[flat[up]] = STANDING
+    state.grapple.ravel()[flat] = 0
+    _update_penalty(s, state, flat)
 
 
 def _update_penalty(s: Static, state: YmladState, flat: np.ndarray) -> None:
@@ -607,6 +636,11 @@ def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray,
         if held.size:
             i = idx[held]
             p = state.close_with[f, i].astype(np.intp)
+            down = state.status.ravel()[p * n + i] != STANDING
+            if down.any():      # it lets go of a foe it had pinned, who gets up again
+                _let_go(s, state, f * n + i[down])
+                i, p = i[~down], p[~down]
+        if held.size and i.size:
             eff = s.effort[CLOSE, f, p] + state.penalty[f, i]
             if s.room:
                 eff = eff + (state.grapple[f, i] == 0) * DISENGAGE_BONUS

@@ -476,11 +476,16 @@ def disengage(me: FighterState, foe: FighterState, combat: Combat) -> None:
     """Seed, Close: a successful close-combat counterattack backs off to melee; the holds
     break and their grappling harm dissolves (seed, Grappling)."""
     me.close_with = foe.close_with = None
-    me.grapple = foe.grapple = 0
+    release(me)
+    release(foe)
 
 
 def inflict(foe: FighterState, kind: int, harm: int, combat: Combat) -> None:
-    """Harm on the track (seed, Harm effects) and whether the fighter goes down or dies."""
+    """Harm on the track (seed, Harm effects) and whether the fighter goes down or dies.
+
+    Seed: for grappling "'dead' means not yet dead but suffocating towards death; 'wasted'
+    means mangled and strangled to death": grappling harm kills only at the wasted level.
+    """
     if kind == WOUND:
         foe.body += harm
     elif kind == STUN:
@@ -491,20 +496,39 @@ def inflict(foe: FighterState, kind: int, harm: int, combat: Combat) -> None:
         foe.grapple += harm
     f = foe.fighter
     was_standing = foe.standing
-    if foe.body >= f.dead_at or foe.grapple >= f.dead_at:
+    if foe.body >= f.dead_at or foe.grapple >= f.wasted_at:
         foe.status = DEAD
     elif foe.harm >= f.down_at:
         foe.status = max(foe.status, UNCONSCIOUS)
     if was_standing and not foe.standing:
-        let_go(foe, combat)
+        if pinned(foe):
+            # Held down by its partner's grip, which stays; its own grip on him is gone.
+            release(combat.fighters[foe.close_with])
+        else:
+            let_go(foe, combat)
+
+
+def pinned(me: FighterState) -> bool:
+    """Down, not dead, only through grappling harm, and held by its close-combat partner."""
+    return (me.close_with is not None and me.status == UNCONSCIOUS
+            and me.body + me.brief < me.fighter.down_at)
+
+
+def release(me: FighterState) -> None:
+    """Seed, Grappling: harm "instantly ... dissolved when a grip is released"; one who was
+    only pinned stands up again."""
+    me.grapple = 0
+    if me.status == UNCONSCIOUS and me.harm < me.fighter.down_at:
+        me.status = STANDING
 
 
 def let_go(out: FighterState, combat: Combat) -> None:
-    """A fighter who is out releases its close-combat partner and the grappling harm."""
+    """A fighter who is out (or leaves) releases its close-combat partner: the grappling harm
+    it caused dissolves, and a partner it had pinned gets up again."""
     if out.close_with is not None:
         partner = combat.fighters[out.close_with]
         partner.close_with = None
-        partner.grapple = 0
+        release(partner)
         out.close_with = None
 
 
@@ -586,6 +610,8 @@ def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generato
     for me in fleers:
         if not me.standing:
             continue
+        if me.close_with is not None and not fs[me.close_with].standing:
+            let_go(me, combat)      # it lets go of a foe it had pinned, who gets up again
         if me.close_with is not None:
             partner = fs[me.close_with]
             e = effort(me.fighter, CLOSE) + me.penalty
