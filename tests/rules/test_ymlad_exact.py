@@ -16,9 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 import balance
+from balance.engine.status import FLED, STANDING
 from balance.rules import get
+from balance.rules.ymlad import flight, kernel
 from balance.rules.ymlad.fighters import effort, harm_margin, resistance
-from balance.rules.ymlad.tables import CLOSE, p_success
+from balance.rules.ymlad.tables import CLOSE, FROM_REAR, MELEE, p_success
 
 N = 200_000
 SIGMAS = 4
@@ -79,3 +81,37 @@ def test_grappling_dead_is_suffocating_and_only_wasted_kills() -> None:
     dead = p_success(9) * at_least(2)
     assert close_to(status.get("dead", 0.0), dead)
     assert close_to(status.get("unconscious", 0.0) + status.get("dead", 0.0), down)
+
+
+def test_a_parting_blow_is_the_attack_not_yet_spent() -> None:
+    """Seed, Rounds: one attack a round. A fighter runs (``flee_at: hurt``, already hurt)
+    while two foes in front attack him; the first has had its turn this round, the second
+    has not. Only the second strikes at his back: melee effort 0 + 1 + 2 + 4 = 7 against his
+    resistance from the rear 7 - 2 (seed, Angle: -2 behind, no shield) = 5, d = 2, and any
+    hit puts him down (his ``resist: -20`` makes every harm margin over 20). So he gets away
+    with P = 1 - P(2) = 1/27; with both turns spent, always.
+    """
+    sword = {"talents": {"strength": 3, "dexterity": 3}, "skills": {"melee": 4},
+             "weapon": "long_sword"}
+    runner = {**sword, "resist": {"slashing": -20, "piercing": -20, "pummeling": -20},
+              "policy": {"flee_at": "hurt"}}
+    loaded = balance.load_scenario({"name": "t", "ruleset": "ymlad", "sides": [
+        {"name": "a", "members": [runner]}, {"name": "b", "members": [sword, sword]}]})
+    fight = get("ymlad").compile(loaded.model, loaded.tables)
+    s = fight.static
+    assert s.effort[MELEE, 2, 0] - s.resistance[MELEE, FROM_REAR, 0] == 2
+    rng = np.random.default_rng(8)
+    state = kernel.start(fight, N, rng)
+    state.body[0] = 3                                    # hurt: past 1 x threshold 2
+    rnd = kernel.plan_round(s, state, rng)
+    assert rnd.ring.ring[1:].all() and (rnd.target[1:] == 0).all()
+    spent = np.zeros_like(state.status, dtype=bool)
+    spent[1] = True                                      # the first foe has had his turn
+    flight.end_of_round(s, state, rnd, rng, spent)
+    assert close_to((state.status[0] == FLED).mean(), 1 - p_success(2))
+    assert spent[2].all()                                # the blow was the second's attack
+    state = kernel.start(fight, 1000, rng)
+    state.body[0] = 3
+    spent = np.ones_like(state.status, dtype=bool)
+    flight.end_of_round(s, state, kernel.plan_round(s, state, rng), rng, spent)
+    assert (state.status[0] == FLED).all() and (state.status[1:] == STANDING).all()

@@ -15,7 +15,7 @@ import numpy as np
 import balance
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
 from balance.rules import get
-from balance.rules.ymlad import kernel
+from balance.rules.ymlad import harm, kernel
 from balance.rules.ymlad import reference as ref
 from balance.rules.ymlad.tables import GRAPPLE, WOUND
 
@@ -38,13 +38,13 @@ def test_kernel_a_pinned_fighter_stays_held_and_gets_up_when_released() -> None:
     state.close_with[0], state.close_with[1] = 1, 0
     state.grapple[0] = 2                                  # b holds a a little
     # Threshold 2: down at 7, suffocating ("dead") at 11, strangled ("wasted") at 15.
-    kernel.inflict(s, state, np.arange(3), np.full(3, 1), np.full(3, GRAPPLE),
+    harm.inflict(s, state, np.arange(3), np.full(3, 1), np.full(3, GRAPPLE),
                    np.array([8, 12, 15]))
     assert state.status[1].tolist() == [UNCONSCIOUS, UNCONSCIOUS, DEAD]
     assert state.close_with[:, :2].tolist() == [[1, 1], [0, 0]]   # the hold stays
     assert state.grapple[0, :2].tolist() == [0, 0]        # the pinned one's grip is gone
     # The holder is struck down: the grip is released, the suffocating man breathes again.
-    kernel.inflict(s, state, np.array([1]), np.array([0]), np.array([WOUND]), np.array([9]))
+    harm.inflict(s, state, np.array([1]), np.array([0]), np.array([WOUND]), np.array([9]))
     assert state.status[:, 1].tolist() == [UNCONSCIOUS, STANDING]
     assert state.grapple[1, 1] == 0 and state.close_with[:, 1].tolist() == [-1, -1]
     assert state.status[1, 0] == UNCONSCIOUS               # trial 0: still held
@@ -57,11 +57,11 @@ def test_kernel_wounds_keep_a_released_fighter_down() -> None:
     state.close_with[0], state.close_with[1] = 1, 0
     state.body[1] = 6                                     # one short of going down
     both, b = np.arange(2), np.full(2, 1)
-    kernel.inflict(s, state, both, b, np.full(2, GRAPPLE), np.full(2, 1))
+    harm.inflict(s, state, both, b, np.full(2, GRAPPLE), np.full(2, 1))
     assert (state.status[1] == UNCONSCIOUS).all() and (state.close_with[0] == 1).all()
     # A blow landing at the same moment (equal initiative) adds a wound in trial 1.
-    kernel.inflict(s, state, np.array([1]), np.array([1]), np.array([WOUND]), np.array([1]))
-    kernel.inflict(s, state, both, np.zeros(2, dtype=int), np.full(2, WOUND), np.full(2, 9))
+    harm.inflict(s, state, np.array([1]), np.array([1]), np.array([WOUND]), np.array([1]))
+    harm.inflict(s, state, both, np.zeros(2, dtype=int), np.full(2, WOUND), np.full(2, 9))
     assert state.grapple[1].tolist() == [0, 0] and (state.close_with[1] == -1).all()
     assert state.status[1].tolist() == [STANDING, UNCONSCIOUS]   # wounds keep him down
 

@@ -547,22 +547,33 @@ def play_round(combat: Combat, rng: np.random.Generator) -> None:
         me.charging = (me.fighter.charge and not me.charged and me.standing and was_out[me.index]
                        and me.contact and not me.rear)
         me.charged |= me.charging
+    # Seed, Rounds: one attack each a round. Who has had its turn, or spent its attack on a
+    # parting blow, is ``spent``.
+    spent: set[int] = set()
     for group in initiative(combat, any(me.charging for me in fs), rng):
         snap = snapshot(combat)
         for i in group:
-            if snap.status[i] == STANDING and fs[i].target is not None:
+            if snap.status[i] == STANDING and fs[i].target is not None and i not in spent:
                 act(fs[i], combat, snap, rng)
-    end_of_round(combat, rng)
+        spent |= set(group)
+        react(combat, rng, spent)
+    end_of_round(combat)
 
 
-def end_of_round(combat: Combat, rng: np.random.Generator) -> None:
-    """Reloading ticks. Then, while some foe still stands, fighters whose harm reached their
-    ``yield_at`` give up and those at their ``flee_at`` run away (the lower level first; a
-    tie yields); then each side whose share of fighters down reached its ``breaks_at``
-    breaks and all of it still standing runs."""
-    fs = combat.fighters
-    for me in fs:
+def end_of_round(combat: Combat) -> None:
+    """Reloading ticks."""
+    for me in combat.fighters:
         me.reload = max(me.reload - 1, 0)
+
+
+def react(combat: Combat, rng: np.random.Generator, spent: set[int] | None = None) -> None:
+    """After each group of equal initiative, while some foe still stands: fighters whose
+    harm reached their ``yield_at`` give up and those at their ``flee_at`` run away (the
+    lower level first; a tie yields); then each side whose share of fighters down reached
+    its ``breaks_at`` breaks and all of it still standing runs. ``spent``: fighters whose
+    attack this round is used (default: nobody's)."""
+    fs = combat.fighters
+    spent = set() if spent is None else spent
     yields, runs = [], []
     for me in fs:
         if not me.standing or not any(is_foe(me, o) and o.standing for o in fs):
@@ -576,14 +587,14 @@ def end_of_round(combat: Combat, rng: np.random.Generator) -> None:
     for me in yields:
         me.status = YIELDED
         let_go(me, combat)
-    run_away(runs, combat, rng)
+    run_away(runs, combat, rng, spent)
     for me in runs:
         if me.standing:
             me.status = FLED
     broken = [side for side, limit in enumerate(combat.fight.breaks_at)
               if limit is not None and side_breaks(side, limit, combat)]
     fleeing = [me for me in fs if me.standing and me.fighter.side in broken]
-    run_away(fleeing, combat, rng)
+    run_away(fleeing, combat, rng, spent)
     for me in fleeing:
         if me.standing:
             me.status = FLED
@@ -598,13 +609,16 @@ def side_breaks(side: int, limit: float, combat: Combat) -> bool:
     return foes_up and down >= math.ceil(limit * len(mine) - 1e-9)
 
 
-def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generator) -> None:
-    """Fighters turn to run, in scenario order (lab; the seed gives no free attacks). One held
-    in close combat must disengage first (seed, Close: +4 with room to retreat and free of
-    grappling harm), or it is pinned and gives up. Then every foe that attacked it from the
-    front line this round, still standing and not in close combat, strikes once at its back:
-    a melee attack from the rear (seed, Angle), no group bonus; ``rules.parting_blows: one``
-    lets only the first of them strike, ``none`` nobody."""
+def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generator,
+             spent: set[int]) -> None:
+    """Fighters turn to run, in scenario order (lab; the seed gives no free attacks). One
+    holding a pinned foe lets go of it; one held in close combat must disengage first (seed,
+    Close: +4 with room to retreat and free of grappling harm), or it is pinned and gives up.
+    Then every foe that attacks it from the front line this round, still standing, not in
+    close combat and with its one attack of the round (seed, Rounds) not yet spent, strikes
+    once at its back, spending it: a melee attack from the rear (seed, Angle), no group
+    bonus; ``rules.parting_blows: one`` lets only the first of them strike, ``none``
+    nobody."""
     fs = combat.fighters
     rules = combat.fight.rules
     for me in fleers:
@@ -630,8 +644,9 @@ def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generato
         for other in strikers:
             if not me.standing:
                 break
-            if not (other.standing and other.close_with is None):
+            if not (other.standing and other.close_with is None) or other.index in spent:
                 continue
+            spent.add(other.index)
             o = other.fighter
             e = effort(o, MELEE) + height_bonus(o, me.fighter, MELEE) + other.penalty
             r = angled_resistance(me.fighter, MELEE, FROM_REAR) + me.penalty
