@@ -53,12 +53,11 @@ from balance.rules.ymlad.tables import (
     FROM_FRONT,
     FROM_REAR,
     GRAPPLE,
-    GROUP_LIMIT,
     MELEE,
     MISSILE,
-    POLEARM_GROUP_LIMIT,
     STUN,
     WOUND,
+    attacker_places,
     group_bonus,
     harm_done,
     margin,
@@ -242,10 +241,10 @@ def choose_targets(combat: Combat, rng: np.random.Generator) -> None:
         elif not me.rear or me.fighter.polearm:
             fighters.append(me)
     engaged = {o.index: int(o.close_with is not None) for o in fs}
-    assign(fighters, in_front, lambda o: GROUP_LIMIT - engaged[o.index], combat, rng)
+    assign(fighters, in_front, lambda o: places(o)[0] - engaged[o.index], combat, rng)
     first_pass = Counter(me.target for me in fighters if me.target is not None)
     waiting = [me for me in fighters if me.target is None and me.fighter.polearm]
-    assign(waiting, in_front, lambda o: POLEARM_GROUP_LIMIT - engaged[o.index]
+    assign(waiting, in_front, lambda o: places(o)[1] - engaged[o.index]
            - first_pass[o.index], combat, rng)
     assign(shooters, lambda o: o.standing, None, combat, rng)
     for me in fs:
@@ -253,6 +252,14 @@ def choose_targets(combat: Combat, rng: np.random.Generator) -> None:
         if me.standing and me.target is None:
             foes = [o for o in fs if is_foe(me, o) and o.standing]
             me.goal = foes[0].index if foes else None
+
+
+def places(o: FighterState) -> tuple[int, int]:
+    """Places round ``o`` for attackers with any weapon, and in all (seed, Group fights: six,
+    twelve with spears; with flanks secured only the front: three, in formation style one
+    right in front and two to its sides for spears and polearms)."""
+    f = o.fighter
+    return attacker_places(f.flanks_secured and not f.flanked, f.contact_style == FORMATION)
 
 
 def assign(choosers: list[FighterState], can_target: Callable[[FighterState], bool],
