@@ -100,27 +100,29 @@ FIGHTS = {
                        policy={"target": "dangerous", "yield_at": "wounded"}),
                 member(weapon="spear", shield="medium", skills={"formation": 4, "melee": 3},
                        policy={"style": "formation", "charge": True, "target": "random"})]}]},
-    # Formation rows (pikes through the front), a fixed target list, nearest, one parting
-    # blow, a close-combat fighter who must disengage to run.
-    "group_rows_4_vs_3": {
+    # Formation rows (pikes through the front) in a gap (secured flanks: only the front,
+    # one place in front for swords), a fixed target list, nearest, one parting blow, a
+    # close-combat fighter who must disengage to run.
+    "group_rows_4_vs_4": {
         "name": "rows", "ruleset": "ymlad", "max_rounds": 40, "distance": 8,
         "rules": {"parting_blows": "one"},
         "sides": [
-            {"name": "a", "morale": {"breaks_at": 0.5}, "members": [
+            {"name": "a", "morale": {"breaks_at": 0.5}, "flanks_secured": True, "members": [
                 member(name="shield", count=2, weapon="spear", shield="medium",
                        skills={"formation": 4}, policy={"style": "formation"}),
                 member(name="pike", count=2, weapon="pike", skills={"formation": 4}, row=2,
                        policy={"style": "formation", "target": "nearest"})]},
             {"name": "b", "policy": {"target": "fixed", "targets": ["shield#2"]},
              "members": [
-                member(count=2, weapon="battle_sword", shield="medium",
-                       policy={"flee_at": "wounded"}),
+                member(count=2, weapon="halberd", skills={"formation": 6},
+                       talents={"strength": 4, "dexterity": 3}, policy={"flee_at": "wounded"}),
+                member(name="sword", weapon="battle_sword", shield="medium"),
                 member(name="wrestler", body="large", weapon="fist", armour=[],
                        skills={"melee": 4, "close": 5},
                        policy={"style": "close", "harm": "grapple", "target": "first",
                                "flee_at": "hurt"})]}]},
 }
-GROUPS = {"group_3_vs_2", "group_policies_3_vs_2", "group_rows_4_vs_3"}
+GROUPS = {"group_3_vs_2", "group_policies_3_vs_2", "group_rows_4_vs_4"}
 
 
 @pytest.mark.parametrize("name", sorted(FIGHTS))

@@ -17,7 +17,7 @@ from balance.engine.status import FLED, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import choose_targets
 from balance.errors import OptionError, ScenarioError
 from balance.rules import get
-from balance.rules.ymlad import kernel
+from balance.rules.ymlad import flight, kernel
 from balance.rules.ymlad import reference as ref
 from balance.rules.ymlad.tables import FROM_REAR, GROUP_LIMIT, POLEARM_GROUP_LIMIT
 
@@ -334,7 +334,7 @@ def test_a_broken_side_flees_and_draws_blows_in_the_back() -> None:
     state.status[0] = UNCONSCIOUS
     rnd = kernel.plan_round(fight.static, state, rng)
     assert (rnd.target[2:] == 1).all() and rnd.ring.ring[2:].all()
-    kernel.end_of_round(fight.static, state, rnd, rng)
+    flight.end_of_round(fight.static, state, rnd, rng)
     fled = state.status[1] == FLED
     assert (state.status[1] != STANDING).all()             # half down: the side breaks
     # All four foes are on him: their blows in his back nearly always bring him down.
@@ -357,7 +357,7 @@ def test_parting_blows_all_one_or_none(engine: str) -> None:
             state = kernel.start(fight, n, rng)
             state.body[0] = 3                              # hurt: above 1 x 2
             rnd = kernel.plan_round(fight.static, state, rng)
-            kernel.end_of_round(fight.static, state, rnd, rng)
+            flight.end_of_round(fight.static, state, rnd, rng)
             status = state.status[0]
         else:
             status = []
@@ -367,7 +367,7 @@ def test_parting_blows_all_one_or_none(engine: str) -> None:
                 me.body = 3
                 ref.choose_targets(combat, rng)
                 ref.group_attackers(combat)
-                ref.end_of_round(combat, rng)
+                ref.react(combat, rng)
                 status.append(me.status)
             status = np.array(status)
         assert set(np.unique(status)) <= {FLED, UNCONSCIOUS, 3}
@@ -377,6 +377,23 @@ def test_parting_blows_all_one_or_none(engine: str) -> None:
     # From behind the shield does not count and the angle costs 2 (seed, Angle).
     s = fight.static
     assert s.resistance[2, FROM_REAR, 0] == s.resistance[2, 0, 0] - 2 - 2
+
+
+@pytest.mark.parametrize("engine", ["vector", "reference"])
+def test_one_attack_a_round_leaves_no_parting_blow_in_a_duel(engine: str) -> None:
+    """Seed, Rounds: "each participant in combat may attempt one attack ... there is no room
+    for multiple attacks per round". In a duel only the foe's blow can make the fighter run,
+    and that blow was its attack of the round: no parting blow is left, so ``all``, ``one``
+    and ``none`` play the very same fights, seed for seed."""
+    n = 20_000 if engine == "vector" else 1_500
+    tallies = []
+    for parting in ("all", "one", "none"):
+        scenario = fight_of([man(shield="medium", policy={"flee_at": "hurt"})], [man()],
+                            rules={"parting_blows": parting})
+        result = balance.run(scenario, trials=n, seed=5, engine=engine)
+        tallies.append((result.tally.wins.tolist(), result.tally.status.tolist()))
+        assert result.fighter_status["a"].get("fled", 0) > 0.05
+    assert tallies[0] == tallies[1] == tallies[2]
 
 
 def test_a_held_fighter_must_disengage_or_give_up() -> None:
@@ -389,7 +406,7 @@ def test_a_held_fighter_must_disengage_or_give_up() -> None:
     state.close_with[0], state.close_with[1] = 1, 0
     state.grapple[0] = 1                                   # no +4: grappling harm
     rnd = kernel.plan_round(fight.static, state, rng)
-    kernel.end_of_round(fight.static, state, rnd, rng)
+    flight.end_of_round(fight.static, state, rnd, rng)
     assert (state.status[0] == YIELDED).mean() > 0.3      # pinned
     assert ((state.status[0] == YIELDED) | (state.status[0] == FLED)
             | (state.status[0] >= UNCONSCIOUS)).all()
@@ -404,7 +421,7 @@ def test_nobody_flees_or_yields_from_a_beaten_foe() -> None:
     state.body[0] = 3
     state.status[1] = UNCONSCIOUS
     rnd = kernel.plan_round(fight.static, state, rng)
-    kernel.end_of_round(fight.static, state, rnd, rng)
+    flight.end_of_round(fight.static, state, rnd, rng)
     assert (state.status[0] == STANDING).all()
 
 
@@ -417,7 +434,7 @@ def test_yield_and_flee_the_lower_level_first() -> None:
     state.body[:2] = 5                                     # past both levels
     state.pos[2:] = 50.0                                   # no foe near: no parting blows
     rnd = kernel.plan_round(fight.static, state, rng)
-    kernel.end_of_round(fight.static, state, rnd, rng)
+    flight.end_of_round(fight.static, state, rnd, rng)
     assert (state.status[0] == YIELDED).all() and (state.status[1] == FLED).all()
 
 

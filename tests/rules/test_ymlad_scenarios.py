@@ -18,7 +18,7 @@ from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
 from balance.errors import OptionError, ScenarioError
 from balance.io.tables import shipped_tables
 from balance.rules import get
-from balance.rules.ymlad import kernel
+from balance.rules.ymlad import harm, kernel
 from balance.rules.ymlad import reference as ref
 from balance.rules.ymlad.tables import GRAPPLE, WOUND
 
@@ -227,10 +227,10 @@ def test_kernel_letting_go_frees_the_partner_and_dissolves_grappling_harm():
     state = kernel.start(fight, 3, np.random.default_rng(0))
     state.close_with[0], state.close_with[1] = 1, 0
     state.grapple[0] = 4                       # fighter 1 holds fighter 0
-    kernel._update_penalty(s, state, np.arange(3))
+    harm._update_penalty(s, state, np.arange(3))
     assert state.penalty[0].tolist() == [-1] * 3
     idx, t = np.array([0, 2]), np.array([1, 1])
-    kernel.inflict(s, state, idx, t, np.array([WOUND, WOUND]), np.array([7, 2]))
+    harm.inflict(s, state, idx, t, np.array([WOUND, WOUND]), np.array([7, 2]))
     assert state.status[1].tolist() == [UNCONSCIOUS, STANDING, STANDING]
     assert state.close_with[:, 0].tolist() == [-1, -1]    # trial 0: the holder fell
     assert state.grapple[0].tolist() == [0, 4, 4] and state.penalty[0].tolist() == [0, -1, -1]
@@ -242,7 +242,7 @@ def test_kernel_disengaging_ends_close_combat_and_grappling():
     state = kernel.start(fight, 2, np.random.default_rng(0))
     state.close_with[0], state.close_with[1] = 1, 0
     state.grapple[:] = 3
-    kernel._release(fight.static, state, 0, np.array([1]), np.array([1]))
+    harm._release(fight.static, state, 0, np.array([1]), np.array([1]))
     assert state.close_with[:, 1].tolist() == [-1, -1] and state.grapple[:, 1].tolist() == [0, 0]
     assert state.close_with[:, 0].tolist() == [1, 0] and state.grapple[:, 0].tolist() == [3, 3]
 
@@ -251,10 +251,10 @@ def test_kernel_stunning_and_death():
     fight = compiled(duel({}, {"stunnable": False}))
     s = fight.static
     state = kernel.start(fight, 2, np.random.default_rng(0))
-    kernel.inflict(s, state, np.array([0, 0]), np.array([0, 1]),
+    harm.inflict(s, state, np.array([0, 0]), np.array([0, 1]),
                    np.array([1, 1]), np.array([5, 5]))   # STUN 5: 3 brief + 2 lasting
     assert state.brief[:, 0].tolist() == [3, 0] and state.body[:, 0].tolist() == [2, 2]
-    kernel.inflict(s, state, np.array([1]), np.array([0]), np.array([WOUND]), np.array([11]))
+    harm.inflict(s, state, np.array([1]), np.array([0]), np.array([WOUND]), np.array([11]))
     assert state.status[0, 1] == DEAD                     # past 5 x 2
 
 

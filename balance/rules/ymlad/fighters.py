@@ -141,7 +141,8 @@ class Fighter:
     penalty_at: tuple[int, ...]         # harm at which each penalty level starts ...
     penalty: tuple[int, ...]            # ... and its penalty
     down_at: int
-    dead_at: int
+    dead_at: int                        # long-lasting harm at which the fighter dies
+    wasted_at: int                      # grappling harm at which it is strangled to death
     yield_at: int
     style: int                          # preferred style
     contact_style: int                  # style in contact (a missile user's fallback)
@@ -459,7 +460,7 @@ def _fighter(side_index: int, name: str, spec: Any, scenario: Any, tables: Any) 
         resist=(res.slashing, res.piercing, res.pummeling, res.grappling),
         feels_pain=spec.feels_pain, stunnable=spec.stunnable, threshold=threshold,
         penalty_at=track["penalty_at"], penalty=track["penalty"], down_at=track["down_at"],
-        dead_at=track["dead_at"],
+        dead_at=track["dead_at"], wasted_at=track["wasted_at"],
         yield_at=_level(policy.yield_at, tables, threshold),
         flee_at=_level(policy.flee_at, tables, threshold), target=POLICIES[policy.target],
         flank_angle=ANGLE[spec.vision]["side"], rear_angle=ANGLE[spec.vision]["rear"],
@@ -531,6 +532,10 @@ def _track(rows: Any, threshold: int) -> dict[str, Any]:
     """The harm track for one harm threshold: penalty levels, and where one goes down / dies.
 
     Lab: a level is reached when harm exceeds ``above`` x threshold (data/ymlad/harm_track).
+    Seed, Harm effects: for wounds "'Dead' means dead"; for grappling "'dead' means not yet
+    dead but suffocating towards death; 'wasted' means mangled and strangled to death". So
+    long-lasting harm kills at the first dead or wasted level (``dead_at``), grappling harm
+    only at the wasted level (``wasted_at``); before that it only keeps the fighter down.
     """
     standing = sorted((r.above, r.penalty) for r in rows.values() if r.status == "standing")
     worst = {status: min((level_reached_at(r.above, threshold) for r in rows.values()
@@ -541,6 +546,7 @@ def _track(rows: Any, threshold: int) -> dict[str, Any]:
         "penalty": tuple(p for _, p in standing),
         "down_at": min(worst.values()),
         "dead_at": min(worst["dead"], worst["wasted"]),
+        "wasted_at": worst["wasted"],
     }
 
 

@@ -23,7 +23,7 @@ from balance.engine.targeting import (
     choose_targets,
     first_standing_foe,
 )
-from balance.rules.ymlad.tables import GROUP_LIMIT, POLEARM_GROUP_LIMIT, ring_angle
+from balance.rules.ymlad.tables import POLEARM_GROUP_LIMIT, attacker_places, ring_angle
 
 CONTACT_EPS = 1e-3      # positions are float32: "within reach" allows for rounding
 
@@ -36,6 +36,8 @@ class Layout:
     priority: np.ndarray      # (c, c) int16: rank of fighter j in fighter i's fixed list
     danger: np.ndarray        # (c,) int16 (fighters.danger)
     rows: tuple[tuple[np.ndarray, int], ...]   # per side with rows: places by (row, order), width
+    places_any: np.ndarray    # (c,) int16: attacker places round each fighter, any weapon ...
+    places_all: np.ndarray    # (c,) int16: ... and in all (the rest for spears and polearms)
     needs_weakness: bool
     needs_danger: bool
 
@@ -43,6 +45,7 @@ class Layout:
 def layout_of(fight) -> Layout:
     """Tabulate target policies, fixed priorities, danger and formation rows."""
     from balance.rules.ymlad.fighters import danger
+    from balance.rules.ymlad.tables import FORMATION
 
     fs = fight.fighters
     c = len(fs)
@@ -55,8 +58,12 @@ def layout_of(fight) -> Layout:
             front = min(fs[i].row for i in places)
             width = sum(1 for i in places if fs[i].row == front)
             rows.append((np.array(ordered, dtype=np.intp), width))
+    places = [attacker_places(f.flanks_secured and not f.flanked, f.contact_style == FORMATION)
+              for f in fs]
     return Layout(
         policy=policy,
+        places_any=np.array([p[0] for p in places], dtype=np.int16),
+        places_all=np.array([p[1] for p in places], dtype=np.int16),
         priority=np.array([f.priority for f in fs], dtype=np.int16).reshape(c, c),
         danger=np.array([danger(f) for f in fs], dtype=np.int16),
         rows=tuple(rows),
@@ -146,7 +153,7 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     redo = ((fights & ~keeps_fight) | (shoots & ~keeps_shot)).any(axis=0)
     kept = np.where(keeps_fight, current, NO_TARGET)
     for j in range(c):
-        redo |= (kept == j).sum(axis=0) > GROUP_LIMIT - engaged[j]
+        redo |= (kept == j).sum(axis=0) > g.places_any[j] - engaged[j]
     target = np.where(keeps_fight | keeps_shot, current, NO_TARGET).astype(np.int8)
     cols = np.flatnonzero(redo)
     if cols.size:
@@ -187,15 +194,16 @@ def _pick(s, state, cols: np.ndarray, fights: np.ndarray, shoots: np.ndarray,
 
     target = np.full(fights.shape, NO_TARGET, dtype=np.int8)
     if fights.any():
-        # Seed, Group fights: at most six on one fighter (a close-combat partner among them).
-        cap = (GROUP_LIMIT - engaged).astype(np.int16)
+        # Seed, Group fights: at most six on one fighter (a close-combat partner among them);
+        # a fighter with secured flanks has only its front (tables.attacker_places).
+        cap = np.maximum(g.places_any[:, None] - engaged, 0).astype(np.int16)
         first = pick(fights, targetable, cap, current, prefer)
         target = np.where(fights, first, target)
-        # ... twelve when those past six wield spears or polearms.
+        # ... twelve when those past six wield spears or polearms (three in a secured front).
         more = fights & (first < 0) & s.polearm[:, None]
         if more.any():
             count = np.stack([(first == j).sum(axis=0) for j in range(c)]).astype(np.int16)
-            cap = (POLEARM_GROUP_LIMIT - engaged - count).astype(np.int16)
+            cap = np.maximum(g.places_all[:, None] - engaged - count, 0).astype(np.int16)
             second = pick(more, targetable, cap, np.where(more, current, NO_TARGET), prefer)
             target = np.where(more, second, target)
     if shoots.any():

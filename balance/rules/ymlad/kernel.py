@@ -17,16 +17,17 @@ import numpy as np
 from balance.dice import drift
 from balance.engine.distance import CLOSE as MOVE_CLOSE
 from balance.engine.distance import HOLD, KEEP_DISTANCE, step
-from balance.engine.morale import broken_sides, flee
 from balance.engine.state import TrialState
-from balance.engine.status import DEAD, FLED, STANDING, UNCONSCIOUS, YIELDED
+from balance.engine.status import STANDING
 from balance.rules.ymlad.fighters import (
+    NEVER,
     YmladFight,
     angled_resistance,
     effort,
     harm_margin,
     height_bonus,
 )
+from balance.rules.ymlad.flight import end_of_round, react
 from balance.rules.ymlad.groups import (
     CONTACT_EPS,
     Choice,
@@ -37,17 +38,14 @@ from balance.rules.ymlad.groups import (
     layout_of,
     ring_of,
 )
+from balance.rules.ymlad.harm import _engage, _release, inflict
 from balance.rules.ymlad.tables import (
     CLOSE,
     DISENGAGE_BONUS,
     FORMATION,
     FORMATION_FRONT,
-    FROM_REAR,
-    GRAPPLE,
     MELEE,
     MISSILE,
-    STUN,
-    WOUND,
 )
 
 CHARGE_KEY = 32         # initiative key step per point of reach in a charge round
@@ -68,7 +66,8 @@ class Static:
     penalty_at: np.ndarray       # (L, c) int16: harm at which each penalty level starts
     penalty: np.ndarray          # (L, c) int16: its penalty (0 for who feels no pain)
     down_at: np.ndarray          # (c,) int16
-    dead_at: np.ndarray
+    dead_at: np.ndarray          # long-lasting harm that kills
+    wasted_at: np.ndarray        # grappling harm that kills (strangled)
     yield_at: np.ndarray
     stunnable: np.ndarray        # (c,) bool
     shooter: np.ndarray          # (c,) bool: prefers missile and has a missile weapon
@@ -97,6 +96,7 @@ class Static:
     groups: Layout               # target policies, fixed lists, rows (groups.py)
     flee_at: np.ndarray          # (c,) int16 harm at which the fighter runs away
     breaks_at: tuple[float | None, ...]   # per side (None: never breaks)
+    reacts: bool                 # someone may yield or run, or a side may break
 
 
 def static_of(fight: YmladFight) -> Static:
@@ -138,6 +138,7 @@ def static_of(fight: YmladFight) -> Static:
         effort=eff, resistance=res, margin=margin, charge_margin=charge, kind=kind,
         penalty_at=pat, penalty=pen,
         down_at=col("down_at", np.int16), dead_at=col("dead_at", np.int16),
+        wasted_at=col("wasted_at", np.int16),
         yield_at=col("yield_at", np.int16), stunnable=col("stunnable", bool),
         shooter=np.array([f.style == MISSILE and f.missile is not None for f in fs]),
         band_close=mcol("close", np.float32), band_medium=mcol("medium", np.float32),
@@ -155,6 +156,8 @@ def static_of(fight: YmladFight) -> Static:
         parting=fight.rules.parting_blows,
         start=fight.start, groups=layout_of(fight), flee_at=col("flee_at", np.int16),
         breaks_at=fight.breaks_at or (None,) * len(fight.side_names),
+        reacts=any(f.yield_at < NEVER or f.flee_at < NEVER for f in fs)
+        or any(b is not None for b in fight.breaks_at),
     )
 
 
@@ -334,11 +337,22 @@ class Snapshot:
             getattr(self, name).ravel()[cells] = getattr(state, name).ravel()[cells]
         self.changed = [] if now.all() else [flat[~now]]
 
+    def copy(self, state: YmladState, where: np.ndarray) -> None:
+        """Bring every cell of trials ``where`` (n,) bool up to date."""
+        for name in self.FIELDS:
+            getattr(self, name)[:, where] = getattr(state, name)[:, where]
+
 
 def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
                round_no: int) -> None:
-    """One round: targets, movement, engagements, then everyone's attack in initiative order,
-    then yielding, running away and sides breaking."""
+    """One round: targets, movement, engagements, then everyone's attack in initiative order.
+
+    After each group of equal initiative has acted, fighters whose harm reached their
+    ``yield_at`` or ``flee_at`` give up or run at once, and sides whose share down reached
+    ``breaks_at`` break (``flight.react``). Seed, Rounds: "each participant in combat may
+    attempt one attack"; so a foe's parting blow at one who runs is the attack it has not
+    yet spent this round, and it loses its own turn for it.
+    """
     s = fight.static
     c, n = state.status.shape
     rnd = plan_round(s, state, rng)
@@ -353,17 +367,22 @@ def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
         key = key + any_charge * ((32 - s.reach[:, None]) * CHARGE_KEY).astype(np.int16)
     slot, sorted_key = _slots(key)
     snap = Snapshot.of(state)
+    spent = np.zeros((c, n), dtype=bool)    # its turn has come, or it struck a parting blow
     for k in range(c):
         if k:
             new_group = sorted_key[k] != sorted_key[k - 1]
             if new_group.any():
+                if s.reacts:
+                    snap.copy(state, react(s, state, rnd, rng, spent, new_group))
                 snap.refresh(state, new_group)
         for f in range(c):
-            acting = (slot[f] == k) & (snap.status[f] == STANDING) & has_target[f]
+            now = slot[f] == k
+            acting = now & (snap.status[f] == STANDING) & has_target[f] & ~spent[f]
             idx = np.flatnonzero(acting)
             if idx.size:
                 act(fight, s, state, snap, rnd, f, idx, rng)
-    end_of_round(s, state, rnd, rng)
+            spent[f] |= now
+    end_of_round(s, state, rnd, rng, spent)
 
 
 def _slots(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -466,178 +485,3 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         if hit.size:
             snap.changed.append(inflict(s, state, idx[hit], t[hit], s.kind[style[hit], f, t[hit]],
                                         harm[hit]))
-
-
-def _engage(state: YmladState, f: int, idx: np.ndarray, t: np.ndarray) -> None:
-    """Seed, Close: a successful closing attempt puts both in close combat (if still free)."""
-    n = state.status.shape[1]
-    free = (state.close_with[f, idx] < 0) & (state.close_with.ravel()[t * n + idx] < 0)
-    idx, t = idx[free], t[free]
-    state.close_with[f, idx] = t
-    state.close_with.ravel()[t * n + idx] = f
-
-
-def _release(s: Static, state: YmladState, f: int, idx: np.ndarray, t: np.ndarray) -> None:
-    """Seed, Close and Grappling: disengaging ends close combat; the holds, and the grappling
-    harm they caused, go with it."""
-    n = state.status.shape[1]
-    flat_t = t * n + idx
-    state.close_with[f, idx] = -1
-    state.close_with.ravel()[flat_t] = -1
-    state.grapple[f, idx] = 0
-    state.grapple.ravel()[flat_t] = 0
-    flat_f = f * n + idx
-    _update_penalty(s, state, np.concatenate([flat_f, flat_t]))
-
-
-def inflict(s: Static, state: YmladState, idx: np.ndarray, t: np.ndarray, kind: np.ndarray,
-            harm: np.ndarray) -> np.ndarray:
-    """Put ``harm`` (>= 1) of ``kind`` on fighters ``t`` in trials ``idx``; track and falls.
-
-    Seed, Stunning: odd points brief, even long-lasting. Grappling harm is kept apart: it goes
-    when the hold breaks.
-    """
-    n = state.status.shape[1]
-    flat = t * n + idx
-    stun = kind == STUN
-    brief = stun * ((harm + 1) // 2) * s.stunnable[t]
-    lasting = (kind == WOUND) * harm + stun * (harm // 2)
-    state.body.ravel()[flat] += lasting.astype(np.int16)
-    state.brief.ravel()[flat] += brief.astype(np.int16)
-    state.grapple.ravel()[flat] += ((kind == GRAPPLE) * harm).astype(np.int16)
-    _update_penalty(s, state, flat)
-    body, grapple = state.body.ravel()[flat], state.grapple.ravel()[flat]
-    total = body + state.brief.ravel()[flat] + grapple
-    dead = (body >= s.dead_at[t]) | (grapple >= s.dead_at[t])
-    down = np.where(dead, DEAD, np.where(total >= s.down_at[t], UNCONSCIOUS, STANDING))
-    old = state.status.ravel()[flat]
-    new = np.maximum(old, down).astype(np.int8)
-    state.status.ravel()[flat] = new
-    fell = np.flatnonzero((old == STANDING) & (new != STANDING))
-    if fell.size:
-        return np.concatenate([flat, _let_go(s, state, flat[fell])])
-    return flat
-
-
-def _let_go(s: Static, state: YmladState, flat: np.ndarray) -> np.ndarray:
-    """A fighter who is out lets go: its close-combat partner is free, and the grappling harm
-    it was causing dissolves (seed, Grappling). Returns the partners' flat cells."""
-    n = state.status.shape[1]
-    partner = state.close_with.ravel()[flat]
-    held = np.flatnonzero(partner >= 0)
-    if not held.size:
-        return held
-    flat, partner = flat[held], partner[held].astype(np.intp)
-    flat_p = partner * n + flat % n
-    state.close_with.ravel()[flat] = -1
-    state.close_with.ravel()[flat_p] = -1
-    state.grapple.ravel()[flat_p] = 0
-    _update_penalty(s, state, flat_p)
-    return flat_p
-
-
-def _update_penalty(s: Static, state: YmladState, flat: np.ndarray) -> None:
-    """Recompute the harm track penalty of the (fighter, trial) cells ``flat``."""
-    n = state.status.shape[1]
-    who = flat // n
-    total = state.body.ravel()[flat] + state.brief.ravel()[flat] + state.grapple.ravel()[flat]
-    penalty = np.zeros(flat.size, dtype=np.int16)
-    for level in range(s.penalty_at.shape[0]):
-        penalty = np.where(total >= s.penalty_at[level, who], s.penalty[level, who], penalty)
-    state.penalty.ravel()[flat] = penalty
-
-
-def end_of_round(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator) -> None:
-    """Reloading ticks; then fighters give up or run away (policy ``yield_at``, ``flee_at``:
-    whichever level comes first on the track, yielding on a tie), and sides whose share of
-    fighters down reached ``morale.breaks_at`` break: everyone of them still standing runs.
-    Lab: nobody yields or runs while no foe stands (the fight is won)."""
-    np.maximum(state.reload - 1, 0, out=state.reload, casting="unsafe")
-    standing = state.status == STANDING
-    total = state.body + state.brief + state.grapple
-    foe_up = _foes_standing(s, state, standing)
-    give_up = total >= s.yield_at[:, None]
-    run = total >= s.flee_at[:, None]
-    runs = standing & foe_up & run & ~(give_up & (s.yield_at <= s.flee_at)[:, None])
-    yields = standing & foe_up & give_up & ~runs
-    if yields.any():
-        state.status[yields] = YIELDED
-        _let_go(s, state, np.flatnonzero(yields.ravel()))
-    if runs.any():
-        run_away(s, state, rnd, runs, rng)
-        state.status[runs & (state.status == STANDING)] = FLED
-    if any(b is not None for b in s.breaks_at):
-        standing = state.status == STANDING
-        broken = broken_sides(state.status, state.side, list(s.breaks_at))
-        up = np.stack([(standing & (state.side == k)).any(axis=0) for k in range(s.n_sides)])
-        broken &= up.sum(axis=0) - up > 0        # only while a foe stands
-        fleeing = standing & np.take_along_axis(broken, state.side.astype(np.intp), axis=0)
-        if fleeing.any():
-            run_away(s, state, rnd, fleeing, rng)
-            flee(state.status, state.side, broken)
-
-
-def _foes_standing(s: Static, state: YmladState, standing: np.ndarray) -> np.ndarray:
-    """(c, n) bool: does some foe of each fighter still stand?"""
-    up = np.stack([(standing & (state.side == k)).any(axis=0) for k in range(s.n_sides)])
-    return (up.sum(axis=0) - np.take_along_axis(up, state.side.astype(np.intp), axis=0)) > 0
-
-
-def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray,
-             rng: np.random.Generator) -> None:
-    """Fighters ``who`` (c, n) turn to run, in scenario order (lab; the seed gives no free
-    attacks, docs/rules/ymlad.md, Running away):
-
-    * one held in close combat must first disengage (seed, Close: a harmless close-combat
-      attack, +4 with room to retreat and free of grappling harm); failing, it is pinned and
-      gives up (yielded);
-    * then each foe that attacked it in the front line this round, still standing and not in
-      close combat, strikes once at its back: a melee attack from the rear (seed, Angle: -2,
-      no shield), no group bonus (``rules.parting_blows``: ``all``; ``one``: only the first
-      of them in scenario order; ``none``).
-
-    Whoever is still standing afterwards gets away; the caller marks them.
-    """
-    c, n = state.status.shape
-    for f in range(c):
-        idx = np.flatnonzero(who[f] & (state.status[f] == STANDING))
-        if not idx.size:
-            continue
-        held = np.flatnonzero(state.close_with[f, idx] >= 0)
-        if held.size:
-            i = idx[held]
-            p = state.close_with[f, i].astype(np.intp)
-            eff = s.effort[CLOSE, f, p] + state.penalty[f, i]
-            if s.room:
-                eff = eff + (state.grapple[f, i] == 0) * DISENGAGE_BONUS
-            res = s.resistance[CLOSE, 0, p] + state.penalty.ravel()[p * n + i]
-            ok = eff - res + drift(rng, i.size) >= 0
-            if ok.any():
-                _release(s, state, f, i[ok], p[ok])
-            if not ok.all():
-                pinned = i[~ok]
-                state.status[f, pinned] = YIELDED
-                _let_go(s, state, f * n + pinned)
-        if s.parting == "none":
-            continue
-        struck = np.zeros(idx.size, dtype=bool)     # (rules.parting_blows: one) already hit at
-        for g in range(c):
-            eligible = (rnd.ring.ring[g, idx] & (rnd.target[g, idx] == f)
-                        & (state.status[g, idx] == STANDING) & (state.close_with[g, idx] < 0)
-                        & (state.status[f, idx] == STANDING) & ~struck)
-            if s.parting == "one":
-                struck |= eligible
-            hit = idx[eligible]
-            if not hit.size:
-                continue
-            eff = s.effort[MELEE, g, f] + state.penalty[g, hit]
-            res = s.resistance[MELEE, FROM_REAR, f] + state.penalty[f, hit]
-            ok = eff - res + drift(rng, hit.size) >= 0
-            hit = hit[ok]
-            if not hit.size:
-                continue
-            harm = np.maximum(s.margin[MELEE, 0, g, f] + drift(rng, hit.size), 0)
-            landed = np.flatnonzero(harm)
-            if landed.size:
-                inflict(s, state, hit[landed], np.full(landed.size, f),
-                        np.full(landed.size, s.kind[MELEE, g, f]), harm[landed])

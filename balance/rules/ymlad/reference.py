@@ -53,12 +53,11 @@ from balance.rules.ymlad.tables import (
     FROM_FRONT,
     FROM_REAR,
     GRAPPLE,
-    GROUP_LIMIT,
     MELEE,
     MISSILE,
-    POLEARM_GROUP_LIMIT,
     STUN,
     WOUND,
+    attacker_places,
     group_bonus,
     harm_done,
     margin,
@@ -242,10 +241,10 @@ def choose_targets(combat: Combat, rng: np.random.Generator) -> None:
         elif not me.rear or me.fighter.polearm:
             fighters.append(me)
     engaged = {o.index: int(o.close_with is not None) for o in fs}
-    assign(fighters, in_front, lambda o: GROUP_LIMIT - engaged[o.index], combat, rng)
+    assign(fighters, in_front, lambda o: places(o)[0] - engaged[o.index], combat, rng)
     first_pass = Counter(me.target for me in fighters if me.target is not None)
     waiting = [me for me in fighters if me.target is None and me.fighter.polearm]
-    assign(waiting, in_front, lambda o: POLEARM_GROUP_LIMIT - engaged[o.index]
+    assign(waiting, in_front, lambda o: places(o)[1] - engaged[o.index]
            - first_pass[o.index], combat, rng)
     assign(shooters, lambda o: o.standing, None, combat, rng)
     for me in fs:
@@ -253,6 +252,14 @@ def choose_targets(combat: Combat, rng: np.random.Generator) -> None:
         if me.standing and me.target is None:
             foes = [o for o in fs if is_foe(me, o) and o.standing]
             me.goal = foes[0].index if foes else None
+
+
+def places(o: FighterState) -> tuple[int, int]:
+    """Places round ``o`` for attackers with any weapon, and in all (seed, Group fights: six,
+    twelve with spears; with flanks secured only the front: three, in formation style one
+    right in front and two to its sides for spears and polearms)."""
+    f = o.fighter
+    return attacker_places(f.flanks_secured and not f.flanked, f.contact_style == FORMATION)
 
 
 def assign(choosers: list[FighterState], can_target: Callable[[FighterState], bool],
@@ -476,11 +483,16 @@ def disengage(me: FighterState, foe: FighterState, combat: Combat) -> None:
     """Seed, Close: a successful close-combat counterattack backs off to melee; the holds
     break and their grappling harm dissolves (seed, Grappling)."""
     me.close_with = foe.close_with = None
-    me.grapple = foe.grapple = 0
+    release(me)
+    release(foe)
 
 
 def inflict(foe: FighterState, kind: int, harm: int, combat: Combat) -> None:
-    """Harm on the track (seed, Harm effects) and whether the fighter goes down or dies."""
+    """Harm on the track (seed, Harm effects) and whether the fighter goes down or dies.
+
+    Seed: for grappling "'dead' means not yet dead but suffocating towards death; 'wasted'
+    means mangled and strangled to death": grappling harm kills only at the wasted level.
+    """
     if kind == WOUND:
         foe.body += harm
     elif kind == STUN:
@@ -491,20 +503,39 @@ def inflict(foe: FighterState, kind: int, harm: int, combat: Combat) -> None:
         foe.grapple += harm
     f = foe.fighter
     was_standing = foe.standing
-    if foe.body >= f.dead_at or foe.grapple >= f.dead_at:
+    if foe.body >= f.dead_at or foe.grapple >= f.wasted_at:
         foe.status = DEAD
     elif foe.harm >= f.down_at:
         foe.status = max(foe.status, UNCONSCIOUS)
     if was_standing and not foe.standing:
-        let_go(foe, combat)
+        if pinned(foe):
+            # Held down by its partner's grip, which stays; its own grip on him is gone.
+            release(combat.fighters[foe.close_with])
+        else:
+            let_go(foe, combat)
+
+
+def pinned(me: FighterState) -> bool:
+    """Down, not dead, only through grappling harm, and held by its close-combat partner."""
+    return (me.close_with is not None and me.status == UNCONSCIOUS
+            and me.body + me.brief < me.fighter.down_at)
+
+
+def release(me: FighterState) -> None:
+    """Seed, Grappling: harm "instantly ... dissolved when a grip is released"; one who was
+    only pinned stands up again."""
+    me.grapple = 0
+    if me.status == UNCONSCIOUS and me.harm < me.fighter.down_at:
+        me.status = STANDING
 
 
 def let_go(out: FighterState, combat: Combat) -> None:
-    """A fighter who is out releases its close-combat partner and the grappling harm."""
+    """A fighter who is out (or leaves) releases its close-combat partner: the grappling harm
+    it caused dissolves, and a partner it had pinned gets up again."""
     if out.close_with is not None:
         partner = combat.fighters[out.close_with]
         partner.close_with = None
-        partner.grapple = 0
+        release(partner)
         out.close_with = None
 
 
@@ -523,22 +554,33 @@ def play_round(combat: Combat, rng: np.random.Generator) -> None:
         me.charging = (me.fighter.charge and not me.charged and me.standing and was_out[me.index]
                        and me.contact and not me.rear)
         me.charged |= me.charging
+    # Seed, Rounds: one attack each a round. Who has had its turn, or spent its attack on a
+    # parting blow, is ``spent``.
+    spent: set[int] = set()
     for group in initiative(combat, any(me.charging for me in fs), rng):
         snap = snapshot(combat)
         for i in group:
-            if snap.status[i] == STANDING and fs[i].target is not None:
+            if snap.status[i] == STANDING and fs[i].target is not None and i not in spent:
                 act(fs[i], combat, snap, rng)
-    end_of_round(combat, rng)
+        spent |= set(group)
+        react(combat, rng, spent)
+    end_of_round(combat)
 
 
-def end_of_round(combat: Combat, rng: np.random.Generator) -> None:
-    """Reloading ticks. Then, while some foe still stands, fighters whose harm reached their
-    ``yield_at`` give up and those at their ``flee_at`` run away (the lower level first; a
-    tie yields); then each side whose share of fighters down reached its ``breaks_at``
-    breaks and all of it still standing runs."""
-    fs = combat.fighters
-    for me in fs:
+def end_of_round(combat: Combat) -> None:
+    """Reloading ticks."""
+    for me in combat.fighters:
         me.reload = max(me.reload - 1, 0)
+
+
+def react(combat: Combat, rng: np.random.Generator, spent: set[int] | None = None) -> None:
+    """After each group of equal initiative, while some foe still stands: fighters whose
+    harm reached their ``yield_at`` give up and those at their ``flee_at`` run away (the
+    lower level first; a tie yields); then each side whose share of fighters down reached
+    its ``breaks_at`` breaks and all of it still standing runs. ``spent``: fighters whose
+    attack this round is used (default: nobody's)."""
+    fs = combat.fighters
+    spent = set() if spent is None else spent
     yields, runs = [], []
     for me in fs:
         if not me.standing or not any(is_foe(me, o) and o.standing for o in fs):
@@ -552,14 +594,14 @@ def end_of_round(combat: Combat, rng: np.random.Generator) -> None:
     for me in yields:
         me.status = YIELDED
         let_go(me, combat)
-    run_away(runs, combat, rng)
+    run_away(runs, combat, rng, spent)
     for me in runs:
         if me.standing:
             me.status = FLED
     broken = [side for side, limit in enumerate(combat.fight.breaks_at)
               if limit is not None and side_breaks(side, limit, combat)]
     fleeing = [me for me in fs if me.standing and me.fighter.side in broken]
-    run_away(fleeing, combat, rng)
+    run_away(fleeing, combat, rng, spent)
     for me in fleeing:
         if me.standing:
             me.status = FLED
@@ -574,18 +616,23 @@ def side_breaks(side: int, limit: float, combat: Combat) -> bool:
     return foes_up and down >= math.ceil(limit * len(mine) - 1e-9)
 
 
-def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generator) -> None:
-    """Fighters turn to run, in scenario order (lab; the seed gives no free attacks). One held
-    in close combat must disengage first (seed, Close: +4 with room to retreat and free of
-    grappling harm), or it is pinned and gives up. Then every foe that attacked it from the
-    front line this round, still standing and not in close combat, strikes once at its back:
-    a melee attack from the rear (seed, Angle), no group bonus; ``rules.parting_blows: one``
-    lets only the first of them strike, ``none`` nobody."""
+def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generator,
+             spent: set[int]) -> None:
+    """Fighters turn to run, in scenario order (lab; the seed gives no free attacks). One
+    holding a pinned foe lets go of it; one held in close combat must disengage first (seed,
+    Close: +4 with room to retreat and free of grappling harm), or it is pinned and gives up.
+    Then every foe that attacks it from the front line this round, still standing, not in
+    close combat and with its one attack of the round (seed, Rounds) not yet spent, strikes
+    once at its back, spending it: a melee attack from the rear (seed, Angle), no group
+    bonus; ``rules.parting_blows: one`` lets only the first of them strike, ``none``
+    nobody."""
     fs = combat.fighters
     rules = combat.fight.rules
     for me in fleers:
         if not me.standing:
             continue
+        if me.close_with is not None and not fs[me.close_with].standing:
+            let_go(me, combat)      # it lets go of a foe it had pinned, who gets up again
         if me.close_with is not None:
             partner = fs[me.close_with]
             e = effort(me.fighter, CLOSE) + me.penalty
@@ -604,8 +651,9 @@ def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generato
         for other in strikers:
             if not me.standing:
                 break
-            if not (other.standing and other.close_with is None):
+            if not (other.standing and other.close_with is None) or other.index in spent:
                 continue
+            spent.add(other.index)
             o = other.fighter
             e = effort(o, MELEE) + height_bonus(o, me.fighter, MELEE) + other.penalty
             r = angled_resistance(me.fighter, MELEE, FROM_REAR) + me.penalty

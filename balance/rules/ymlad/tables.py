@@ -39,7 +39,8 @@ CHARGE_PIERCING_BONUS = 1  # seed, Charge: piercing contact weapons +1 harm effo
 HEIGHT_BONUS = 1           # seed, Height: +1 / -1 skirmish effort, not in close combat
 GROUP_LIMIT = 6            # seed, Group fights: at most six attack one loner ...
 POLEARM_GROUP_LIMIT = 12   # ... twelve when the extra ones wield spears or polearms
-FORMATION_FRONT = 3        # seed: in formation at most three foes face a fighter
+FORMATION_FRONT = 3        # seed: in formation at most three foes face a fighter ...
+FORMATION_CENTRE = 1       # ... one right in front; left and right only reached by polearms
 FLANK_PLACES = 2           # lab: past the three in front, two more come at the flanks ...
 FROM_FRONT, FROM_SIDE, FROM_REAR = 0, 1, 2   # ... and the rest from behind (Group fights)
 
@@ -190,6 +191,22 @@ def level_reached_at(above: float, threshold: int) -> int:
 def group_bonus(rank):
     """Melee effort bonus of the attacker with ``rank`` (0 the first) on one loner: +1, +2..."""
     return rank
+
+
+def attacker_places(walled: bool, formation: bool) -> tuple[int, int]:
+    """(places any weapon may take, places in all) round one fighter.
+
+    Seed, Group fights: at most six on one loner, twelve with spears or polearms. A fighter
+    whose flanks are secured (``flanks_secured``: a wall, a recess, a corridor) has no flank
+    or rear places: only its front, "a maximum of three people in front of him/her" (seed).
+    In formation style, seed, Formation: "Fighters can attack the enemy right in front of
+    them. If they wield a spear or other type of polearm, they can also attack the enemy to
+    the left and right": of the three, one place right in front takes any weapon, the two
+    to its left and right only spears and polearms.
+    """
+    if not walled:
+        return GROUP_LIMIT, POLEARM_GROUP_LIMIT
+    return (FORMATION_CENTRE if formation else FORMATION_FRONT), FORMATION_FRONT
 
 
 def may_join(plain_before, total_before, polearm):

@@ -1,0 +1,142 @@
+"""Yielding, running away and sides breaking in the vectorised Ymlad kernel (lab rules where
+seed 002 is silent; docs/rules/ymlad.md, "Yielding, running away and breaking").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from balance.dice import drift
+from balance.engine.morale import broken_sides, flee
+from balance.engine.status import FLED, STANDING, YIELDED
+from balance.rules.ymlad.harm import _let_go, _release, inflict
+from balance.rules.ymlad.tables import CLOSE, DISENGAGE_BONUS, FROM_REAR, MELEE
+
+if TYPE_CHECKING:
+    from balance.rules.ymlad.kernel import Round, Static, YmladState
+
+
+def end_of_round(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
+                 spent: np.ndarray | None = None) -> None:
+    """The last reactions of the round (:func:`react`, in every trial), then reloading ticks.
+    ``spent`` (c, n) bool: who has had its turn (default: nobody, as before the attacks)."""
+    if s.reacts:
+        react(s, state, rnd, rng, spent, None)
+    np.maximum(state.reload - 1, 0, out=state.reload, casting="unsafe")
+
+
+def react(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
+          spent: np.ndarray | None, where: np.ndarray | None) -> np.ndarray:
+    """Fighters give up or run away (policy ``yield_at``, ``flee_at``: whichever level comes
+    first on the track, yielding on a tie), then sides whose share of fighters down reached
+    ``morale.breaks_at`` break: everyone of them still standing runs. Played after each group
+    of equal initiative in trials ``where`` (n,) bool (None: all), so a fighter reacts as
+    soon as the harm is done. Lab: nobody yields or runs while no foe stands (the fight is
+    won). Returns the (n,) bool trials in which anything happened.
+    """
+    c, n = state.status.shape
+    standing = state.status == STANDING
+    if where is not None:
+        standing = standing & where
+    total = state.body + state.brief + state.grapple
+    foe_up = _foes_standing(s, state, state.status == STANDING)
+    give_up = total >= s.yield_at[:, None]
+    run = total >= s.flee_at[:, None]
+    runs = standing & foe_up & run & ~(give_up & (s.yield_at <= s.flee_at)[:, None])
+    yields = standing & foe_up & give_up & ~runs
+    touched = (runs | yields).any(axis=0)
+    spent = np.zeros((c, n), dtype=bool) if spent is None else spent
+    if yields.any():
+        state.status[yields] = YIELDED
+        _let_go(s, state, np.flatnonzero(yields.ravel()))
+    if runs.any():
+        run_away(s, state, rnd, runs, spent, rng)
+        state.status[runs & (state.status == STANDING)] = FLED
+    if any(b is not None for b in s.breaks_at):
+        standing = state.status == STANDING
+        broken = broken_sides(state.status, state.side, list(s.breaks_at))
+        up = np.stack([(standing & (state.side == k)).any(axis=0) for k in range(s.n_sides)])
+        broken &= up.sum(axis=0) - up > 0        # only while a foe stands
+        if where is not None:
+            broken &= where
+        fleeing = standing & np.take_along_axis(broken, state.side.astype(np.intp), axis=0)
+        if fleeing.any():
+            touched |= fleeing.any(axis=0)
+            run_away(s, state, rnd, fleeing, spent, rng)
+            flee(state.status, state.side, broken)
+    return touched
+
+
+def _foes_standing(s: Static, state: YmladState, standing: np.ndarray) -> np.ndarray:
+    """(c, n) bool: does some foe of each fighter still stand?"""
+    up = np.stack([(standing & (state.side == k)).any(axis=0) for k in range(s.n_sides)])
+    return (up.sum(axis=0) - np.take_along_axis(up, state.side.astype(np.intp), axis=0)) > 0
+
+
+def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray, spent: np.ndarray,
+             rng: np.random.Generator) -> None:
+    """Fighters ``who`` (c, n) turn to run, in scenario order (lab; the seed gives no free
+    attacks, docs/rules/ymlad.md, Running away):
+
+    * one that holds a pinned foe lets go (the foe gets up); one held in close combat must
+      first disengage (seed, Close: a harmless close-combat attack, +4 with room to retreat
+      and free of grappling harm); failing, it is pinned and gives up (yielded);
+    * then each foe that attacks it from the front line this round, still standing, not in
+      close combat and with its attack not yet spent (seed, Rounds: "one attack" a round;
+      ``spent``), strikes once at its back, spending its attack: a melee attack from the
+      rear (seed, Angle: -2, no shield), no group bonus (``rules.parting_blows``: ``all``;
+      ``one``: only the first of them in scenario order; ``none``).
+
+    Whoever is still standing afterwards gets away; the caller marks them.
+    """
+    c, n = state.status.shape
+    for f in range(c):
+        idx = np.flatnonzero(who[f] & (state.status[f] == STANDING))
+        if not idx.size:
+            continue
+        held = np.flatnonzero(state.close_with[f, idx] >= 0)
+        i = idx[held]
+        if i.size:
+            p = state.close_with[f, i].astype(np.intp)
+            down = state.status.ravel()[p * n + i] != STANDING
+            if down.any():      # it lets go of a foe it had pinned, who gets up again
+                _let_go(s, state, f * n + i[down])
+                i, p = i[~down], p[~down]
+        if i.size:
+            eff = s.effort[CLOSE, f, p] + state.penalty[f, i]
+            if s.room:
+                eff = eff + (state.grapple[f, i] == 0) * DISENGAGE_BONUS
+            res = s.resistance[CLOSE, 0, p] + state.penalty.ravel()[p * n + i]
+            ok = eff - res + drift(rng, i.size) >= 0
+            if ok.any():
+                _release(s, state, f, i[ok], p[ok])
+            if not ok.all():
+                pinned = i[~ok]
+                state.status[f, pinned] = YIELDED
+                _let_go(s, state, f * n + pinned)
+        if s.parting == "none":
+            continue
+        struck = np.zeros(idx.size, dtype=bool)     # (rules.parting_blows: one) already hit at
+        for g in range(c):
+            eligible = (rnd.ring.ring[g, idx] & (rnd.target[g, idx] == f) & ~spent[g, idx]
+                        & (state.status[g, idx] == STANDING) & (state.close_with[g, idx] < 0)
+                        & (state.status[f, idx] == STANDING) & ~struck)
+            if s.parting == "one":
+                struck |= eligible
+            hit = idx[eligible]
+            if not hit.size:
+                continue
+            spent[g, hit] = True
+            eff = s.effort[MELEE, g, f] + state.penalty[g, hit]
+            res = s.resistance[MELEE, FROM_REAR, f] + state.penalty[f, hit]
+            ok = eff - res + drift(rng, hit.size) >= 0
+            hit = hit[ok]
+            if not hit.size:
+                continue
+            harm = np.maximum(s.margin[MELEE, 0, g, f] + drift(rng, hit.size), 0)
+            landed = np.flatnonzero(harm)
+            if landed.size:
+                inflict(s, state, hit[landed], np.full(landed.size, f),
+                        np.full(landed.size, s.kind[MELEE, g, f]), harm[landed])
