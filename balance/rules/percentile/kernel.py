@@ -338,6 +338,10 @@ def declare(cx: Ctx) -> None:
     draw = acting & st.draw_pending
     rank = rank - DRAW_RANKS * draw
     st.draw_pending &= ~acting
+    if cx.uses("mounts"):
+        # Seed 004: "a charge is made at the end of a full movement": the charge strikes
+        # this round, on the last DEX rank if the ride used up the rider's ranks.
+        rank = np.where(st.charging, np.maximum(rank, 1), rank)
     st.aim[:] = 0
     if cx.uses("missiles"):
         for p in range(c):

@@ -182,6 +182,10 @@ def declare(combat: Combat) -> None:
         if s.draw_pending:
             s.draw_pending = False
             rank -= DRAW_RANKS
+        if s.charging:
+            # Seed 004: "a charge is made at the end of a full movement": it strikes this
+            # round, on the last DEX rank if the ride used up the rider's ranks.
+            rank = max(rank, 1)
         s.aim_steps = 0
         item = s.item()
         if item.kind != MELEE and s.f.aim_steps and not s.f.volley and \
