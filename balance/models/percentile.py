@@ -378,6 +378,7 @@ class Policy(Targeting):
     riposte: bool = True          # two weapons: a successful off-hand parry strikes back
     brace: bool = False           # kneel behind the shield against missiles; set a spear
     stand_up: bool = True         # when down, use the action to Dodge back to one's feet
+    retrieve: bool = True         # disarmed, bare-handed: pick the weapon up (the action)
     break_off_at: HpOrMajor = 0   # try to leave at <= this HP (or "major_wound")
     yield_at: HpOrMajor = 0       # give up at <= this HP (or "major_wound")
     break_off_by: Literal["run", "dodge"] = "run"

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 import balance
 from balance.dice import Pmf
+from balance.rules import get
 from balance.rules.percentile import damage as dmg
 from tests.rules.helpers import percentile_member as member
 
@@ -72,3 +75,32 @@ def test_a_full_move_charge_strikes_with_the_horses_bonus() -> None:
     p = 0.16 * p_at_least(lance + lance + horse, 20) + 0.64 * p_at_least(lance + horse, 20)
     got = status(duel(lancer, sitting_duck(20), distance=13)).get("dead", 0.0)
     assert within_4se(got, p), (got, p)
+
+
+def one_round(scenario: dict, seed: int = 14):
+    """The kernel's state after round 1 of ``N`` trials of ``scenario``."""
+    loaded = balance.load_scenario(scenario)
+    system = get("percentile")
+    fight = system.compile(loaded.model, loaded.tables)
+    state = system.start(fight, N, np.random.default_rng(seed))
+    system.play_round(fight, state, np.random.default_rng(seed + 1), 1)
+    return state
+
+
+def test_a_disarm_takes_the_weapon_and_the_foe_fights_on() -> None:
+    """Seed 004: disarming "takes an opponent's weapon out of their hand and ... keeps them
+    from drawing a second one"; it does not end the fight.
+
+    The lab's disarm: an attack (attack 60: rolls 01-60 succeed) the foe does not parry or
+    dodge (defence none), then STR 16 against STR 12 on the Resistance Table:
+    50 + 5 x 4 = 70%. P(disarmed in round 1) = 0.60 x 0.70 = 0.42. The disarmed foe is
+    still standing, holds its fists and has its sword on the ground; it has a dagger at
+    its belt but may not draw it.
+    """
+    disarmer = member(60, policy={"disarm": True}, characteristics={"STR": 16, "DEX": 15})
+    foe = sitting_duck(12, characteristics={"STR": 12}, sidearm="dagger")
+    st = one_round(duel(disarmer, foe))
+    disarmed = st.item_loose[0, 1]
+    assert within_4se(float(disarmed.mean()), 0.42)
+    assert (st.status[1, disarmed] == 0).all() and (st.wield[1, disarmed] == 3).all()
+    assert st.no_draw[1, disarmed].all() and not st.item_ok[0, 1, disarmed].any()

@@ -147,6 +147,7 @@ class Fighter:
     riposte: bool
     brace: bool
     stand_up: bool
+    retrieve: bool
     break_off_at: int
     break_off_dodge: bool
     ammo: int
@@ -214,6 +215,7 @@ class PercentileFight(FighterList):
             else set()
         uses |= {"slick"} if any(f.slick for f in fs) else set()
         uses |= {"improvised"} if any(i.improvised for i in items) else set()
+        uses |= {"loose"} if uses & {"disarm"} else set()
         uses |= {"fatigue"} if self.rules.fatigue else set()
         moving = any(f.movement in (KEEP_DISTANCE, RETREAT) for f in fs)
         uses |= {"distance"} if any(d > self.rules.reach for d in self.side_distance[1:]) \
@@ -432,7 +434,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         small_part=pol.small_part, volley=pol.volley, extra_attack=pol.extra_attack,
         disarm=pol.disarm, knockback=pol.knockback, knockout=pol.knockout,
         pull_blows=pol.pull_blows, entangle=pol.entangle, riposte=pol.riposte,
-        brace=pol.brace, stand_up=pol.stand_up,
+        brace=pol.brace, stand_up=pol.stand_up, retrieve=pol.retrieve,
         break_off_at=_hp_or_zero(pol.break_off_at), break_off_major=pol.break_off_at == MAJOR,
         break_off_dodge=pol.break_off_by == "dodge",
         ammo=UNLIMITED if member.ammo is None else member.ammo,

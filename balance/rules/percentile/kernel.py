@@ -71,6 +71,8 @@ class PercentileState(TrialState):
     no_parry: np.ndarray      # bool: dropped weapon, no parry this round
     no_parry_next: np.ndarray
     draw_pending: np.ndarray  # bool: five DEX ranks owed for drawing
+    item_loose: np.ndarray    # (4, c, n) bool: knocked from the hand by a disarm, on the ground
+    no_draw: np.ndarray       # bool: a disarm keeps it from drawing another weapon
     defences: np.ndarray      # int8: parries and dodges made this round
     volleyed: np.ndarray      # int16: rounds of volley fire
     target: np.ndarray        # int8, this round
@@ -117,6 +119,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         forfeit=false.copy(), forfeit_next=false.copy(),
         no_parry=false.copy(), no_parry_next=false.copy(),
         draw_pending=false.copy(), defences=np.zeros((c, n), dtype=np.int8),
+        item_loose=np.zeros((4, c, n), dtype=bool), no_draw=false.copy(),
         volleyed=np.zeros((c, n), dtype=np.int16),
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
         moved=np.zeros((c, n), dtype=np.float32),
@@ -442,8 +445,25 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
         if leaving.any():
             break_off(cx, at_rows(p, leaving), rows[leaving])
             p, rows = at_rows(p, ~leaving), rows[~leaving]
+    if cx.uses("loose") and rows.size:
+        grab = ((st.wield[p, rows] == FIST) & st.item_loose[:, p, rows].any(axis=0)
+                & S.retrieve[p])
+        if grab.any():
+            retrieve(cx, at_rows(p, grab), rows[grab])
+            p, rows = at_rows(p, ~grab), rows[~grab]
     if rows.size:
         attack_action(cx, p, rows)
+
+
+def retrieve(cx: Ctx, p, rows: np.ndarray) -> None:
+    """A disarmed fighter on fists picks its weapon up (the action of the round; seed 004:
+    a rider must dismount to retrieve a weapon, so it ends on foot)."""
+    st = cx.st
+    slot = np.argmax(st.item_loose[:, p, rows], axis=0)
+    st.item_loose[slot, p, rows] = False
+    st.item_ok[slot, p, rows] = True
+    st.wield[p, rows] = slot
+    st.mounted[p, rows] = False
 
 
 def break_off(cx: Ctx, p, rows: np.ndarray) -> None:

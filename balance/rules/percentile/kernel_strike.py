@@ -122,7 +122,7 @@ def fall_back(cx: Ctx, who, rows) -> None:
     held = st.wield[who, rows]
     off = ((held != OFF) & st.item_ok[OFF, who, rows] & ~S.item_shield[OFF, who]
            & (S.item_kind[OFF, who] == MELEE) & ~S.item_entangles[OFF, who])
-    side = ~off & (held != SIDE) & st.item_ok[SIDE, who, rows]
+    side = ~off & (held != SIDE) & st.item_ok[SIDE, who, rows] & ~st.no_draw[who, rows]
     st.wield[who, rows] = np.where(off, OFF, np.where(side, SIDE, FIST))
     st.draw_pending[who, rows] = side & ~S.item_draw_free[SIDE, who]
 
@@ -137,6 +137,18 @@ def break_item(cx: Ctx, who, slot, rows) -> None:
     back = slot == st.wield[who, rows]
     if back.any():
         fall_back(cx, *at_each(back, who, rows))
+
+
+def disarm(cx: Ctx, who, rows) -> None:
+    """Seed 004: disarming takes the weapon from the hand and keeps the foe from drawing a
+    second one: it fights on with an off-hand weapon already in hand, else bare-handed,
+    and may pick the weapon up (see reference ``disarm``)."""
+    st = cx.st
+    slot = st.wield[who, rows]
+    st.item_ok[slot, who, rows] = False
+    st.item_loose[slot, who, rows] = True
+    st.no_draw[who, rows] = True
+    fall_back(cx, who, rows)
 
 
 def switch_to_melee(cx: Ctx, who, rows) -> None:
@@ -416,9 +428,10 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
         w, s, r = at_rows(who, m), at_rows(slot, m), rows[m]
         if code == LOSE_ATTACK:
             st.forfeit_next[w, r] = True
-        elif code == DROP:
+        elif code == DROP:     # the next round goes to retrieving it; a rider dismounts
             st.forfeit_next[w, r] = True
             st.no_parry_next[w, r] = True
+            st.mounted[w, r] = False
         elif code == BREAK:
             break_item(cx, w, s, r)
         elif code == HIT_SELF:
@@ -468,7 +481,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         go = ~stopped
         table = resistance_table(cx.fight.rules)
         won = go & (cx.d100(rows.size) <= resistance_chance(S.STR[a], S.STR[t], **table))
-        st.status[at_rows(t, won), rows[won]] = YIELDED
+        if won.any():
+            disarm(cx, at_rows(t, won), rows[won])
         return
     if mode == ENTANGLE:
         go = ~stopped

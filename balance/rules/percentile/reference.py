@@ -241,7 +241,20 @@ def take_action(s: FighterState, combat: Combat, round_no: int, *,
     if hurt and not s.down:
         break_off(s, combat, rng=rng)
         return
+    if s.f.retrieve and s.wield == FIST and any(s.loose):
+        retrieve(s)
+        return
     attack_action(s, combat, round_no, rng=rng)
+
+
+def retrieve(s: FighterState) -> None:
+    """A disarmed fighter on fists picks its weapon up: the action of the round (seed 004:
+    a rider must dismount to retrieve a weapon, so it ends on foot)."""
+    slot = s.loose.index(True)
+    s.loose[slot] = False
+    s.item_ok[slot] = True
+    s.wield = slot
+    s.mounted = False
 
 
 def break_off(s: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:

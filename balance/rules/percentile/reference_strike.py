@@ -77,6 +77,8 @@ class FighterState:
     no_parry: bool = False            # dropped weapon: no parry this round
     no_parry_next: bool = False
     draw_pending: bool = False        # five DEX ranks owed to draw the new weapon
+    loose: list[bool] = field(default_factory=lambda: [False] * 4)   # disarmed, on the ground
+    no_draw: bool = False             # a disarm keeps it from drawing another weapon
     defences: int = 0                 # parries and dodges made this round
     volleyed: int = 0                 # rounds of volley fire so far
     # this round
@@ -221,7 +223,7 @@ def fall_back(s: FighterState) -> None:
     if s.wield != OFF and s.item_ok[OFF] and not off.shield and off.kind == MELEE \
             and not off.entangles:
         s.wield = OFF
-    elif s.wield != SIDE and s.item_ok[SIDE]:
+    elif s.wield != SIDE and s.item_ok[SIDE] and not s.no_draw:
         s.wield = SIDE
         s.draw_pending = not s.f.items[SIDE].draw_free
     else:
@@ -235,6 +237,17 @@ def break_item(s: FighterState, slot: int) -> None:
     s.item_ok[slot] = False
     if slot == s.wield:
         fall_back(s)
+
+
+def disarm(t: FighterState) -> None:
+    """Seed 004: disarming "takes an opponent's weapon out of their hand and ... keeps them
+    from drawing a second one". The weapon lies on the ground; the fighter fights on with an
+    off-hand weapon already in hand, else bare-handed, and (policy ``retrieve``) may spend
+    an action picking it up."""
+    t.item_ok[t.wield] = False
+    t.loose[t.wield] = True
+    t.no_draw = True
+    fall_back(t)
 
 
 def switch_to_melee(s: FighterState) -> None:
@@ -467,7 +480,10 @@ def fumble(s: FighterState, slot: int, combat: Combat, *, rng: np.random.Generat
     if effect == LOSE_ATTACK:
         s.forfeit_next = True
     elif effect == DROP:
+        # The next round goes to retrieving the weapon (no attack, no parry); seed 004: "a
+        # rider must dismount to retrieve a fumbled weapon", so a rider ends on foot.
         s.forfeit_next = s.no_parry_next = True
+        s.mounted = False
     elif effect == BREAK:
         break_item(s, slot)
     elif effect == HIT_SELF:
@@ -507,11 +523,11 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
             knock_back(s, t, combat, rng=rng)
         return
     if mode == DISARM:
-        # Seed 004: STR against STR on the Resistance Table wrenches the weapon away; the
-        # disarmed fighter is kept from drawing another (yields).
+        # The lab's disarm: a hit that is not parried or dodged, then STR against STR on
+        # the Resistance Table (the seed's own wrench-a-weapon roll) takes the weapon.
         table = resistance_table(combat.rules)
         if not stopped and d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR, **table)):
-            t.status = YIELDED
+            disarm(t)
         return
     if mode == ENTANGLE:
         if not stopped:
