@@ -134,17 +134,21 @@ class Attackers(Strict):
 
 
 class LengthClass(Strict):
-    """A weapon length class: yards of clear space it needs, attackers per target."""
+    """A weapon length class: yards of clear space it needs (a thrusting weapon needs it
+    ahead of it, and only ``thrusting_width`` to the sides), attackers per target."""
 
     space: Yards
+    thrusting_width: Yards = 0.33
     attackers: Attackers
     thrusting_attackers: Attackers
 
 
 class SpaceClass(Strict):
-    """A space situation: how much clear room a fighter has to swing, in yards."""
+    """A space situation: how much clear room a fighter has, in yards: to the sides (to
+    swing) and ahead (to thrust)."""
 
-    clearance: Yards | None = None    # None: unlimited
+    clearance: Yards | None = None    # to the sides; None: unlimited
+    depth: Yards | None = None        # ahead; None: unlimited
 
 
 class Mount(Strict):
@@ -239,12 +243,14 @@ AttackersRow = dict[Literal["open", "cramped", "corridor"], Annotated[int, Field
 
 class LengthPatch(Strict):
     space: Yards | None = None
+    thrusting_width: Yards | None = None
     attackers: AttackersRow | None = None
     thrusting_attackers: AttackersRow | None = None
 
 
 class SpacePatch(Strict):
     clearance: Yards | None = None
+    depth: Yards | None = None
 
 
 class MountPatch(Strict):

@@ -79,14 +79,35 @@ def test_a_braced_large_shield_stops_more_missiles_than_a_small_one() -> None:
 
 
 def test_longer_weapons_lose_their_edge_in_cramped_quarters() -> None:
+    """Seed 004: a long weapon needs two yards, "a medium weapon, especially a chopping
+    one", a yard; else a quarter of the skill. A corridor is narrow, not short: a spear
+    thrusts along it, a great sword cannot swing in it; cramped quarters take both."""
     spear = member(60, weapon="long_spear", shield=None)
     knife = member(60, weapon="dagger", shield=None)
     open_ = wins(duel(spear, knife))
     cramped = wins(duel(spear, knife, situation={"space": "cramped"}))
     corridor = wins(duel(spear, knife, situation={"space": "corridor"}))
     assert more(open_, 0.5)                               # reach wins in the open...
-    assert more(open_, corridor) and more(open_, cramped)  # ...not with no room to swing
-    assert cramped < 0.5
+    assert abs(open_ - corridor) < gap(open_, corridor)   # ...and along a corridor,
+    assert more(open_, cramped) and cramped < 0.5         # not with no room at all
+    great_sword = member(60, weapon="great_sword", shield=None)
+    assert more(wins(duel(great_sword, knife)),
+                wins(duel(great_sword, knife, situation={"space": "corridor"})))
+
+
+def test_a_long_spear_holds_a_corridor_better_than_the_open() -> None:
+    """Seed 004: a choke point "works best when the defender's weapon is at least as long
+    as the attackers'": one spearman against three swordsmen does better in a corridor
+    (one sword at a time, each struck first as it closes) than surrounded in the open."""
+    spear = member(70, weapon="long_spear", shield=None, armour="half_plate")
+    crowd = member(45, count=3, weapon="scimitar", shield="half_shield")
+
+    def fight(space: str) -> dict:
+        return {"name": "t", "ruleset": "percentile", "max_rounds": 60,
+                "situation": {"space": space},
+                "sides": [{"name": "a", "members": [spear]}, {"name": "b", "members": [crowd]}]}
+
+    assert more(wins(fight("corridor"), trials=5000), wins(fight("open"), trials=5000), 5000)
 
 
 # --- each situational rule acting -----------------------------------------------------------

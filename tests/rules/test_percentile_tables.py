@@ -164,7 +164,12 @@ def test_light() -> None:
 
 
 def test_cramped_quarters_and_attackers_per_target() -> None:
-    assert tb.deployable([0.33, 1, 2], 1.5).tolist() == [True, True, False]
+    # a corridor (1.5 yd to the sides, unlimited ahead): a dagger, a sword and a spear
+    # deploy, a great sword does not; cramped quarters (half a yard each way): short only
+    corridor = tb.deployable([0.33, 1, 0.33, 2], [0.33, 1, 2, 2], 1.5, np.inf)
+    assert corridor.tolist() == [True, True, True, False]
+    assert tb.deployable([0.33, 0.33, 1], [0.33, 1, 1], 0.5, 0.5).tolist() == [True, False,
+                                                                                False]
     assert tb.cramped_skill([80, 80], [True, False]).tolist() == [80, 20]
     lengths = shipped_tables("percentile").lengths
     medium = (lengths["medium"].attackers.open, lengths["medium"].attackers.cramped,

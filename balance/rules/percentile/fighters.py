@@ -74,7 +74,8 @@ class Item:
     can_parry: bool = False
     kind: int = MELEE
     length: int = 0
-    space: float = 0.0            # yards of clear room it needs
+    space: float = 0.0            # yards of clear room it needs ahead (seed 004, by length)
+    width: float = 0.0            # ... and to the sides (its space, or a foot if thrusting)
     thrusting: bool = False
     two_handed: bool = False
     entangles: bool = False
@@ -125,7 +126,8 @@ class Fighter:
     db_horse: int
     armour: int
     light: int
-    clearance: float              # inf in the open
+    clearance: float              # yards of room to the sides; inf in the open
+    depth: float                  # yards of room ahead; inf in the open
     space_class: int              # OPEN, CRAMPED or CORRIDOR
     underwater: bool
     level: int                    # -1 lower, 0 level, +1 higher
@@ -222,7 +224,8 @@ class PercentileFight(FighterList):
             or moving or uses & {"knockback", "entangle"} else set()
         uses |= {"groups"} if len(fs) > 2 else set()
         uses |= {"dark"} if any(f.light != LIGHTS["bright"] for f in fs) else set()
-        uses |= {"cramped"} if any(math.isfinite(f.clearance) for f in fs) else set()
+        uses |= {"cramped"} if any(math.isfinite(f.clearance) or math.isfinite(f.depth)
+                                   for f in fs) else set()
         uses |= {"underwater"} if any(f.underwater for f in fs) else set()
         uses |= {"cover"} if any(f.cover for f in fs) else set()
         uses |= {"height"} if any(f.level for f in fs) or "mounts" in uses else set()
@@ -392,7 +395,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
     protection = tables.armour[member.armour].protection
     armour_text = str(protection)
     space = situation["space"]
-    clearance = tables.spaces[space].clearance
+    clearance, depth = tables.spaces[space].clearance, tables.spaces[space].depth
     main = tables.weapons[member.weapon]
     attack = sk.attack if sk.attack is not None else main.skill
     items = (
@@ -421,6 +424,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         armour=pmfs.add(parse(armour_text).pmf()),
         light=LIGHTS[situation["light"]],
         clearance=math.inf if clearance is None else float(clearance),
+        depth=math.inf if depth is None else float(depth),
         space_class=SPACES[space],
         underwater=situation["underwater"],
         level=POSITIONS[situation["position"]],
@@ -471,7 +475,8 @@ def _off_item(member: Any, attack: int, tables: Any, pmfs: PmfTable) -> Item:
         length = tables.lengths["short"]
         return Item(
             present=True, name=member.shield, shield=True, attack=skill, parry=skill,
-            can_parry=True, length=LENGTHS["short"], space=length.space, hp=row.hp,
+            can_parry=True, length=LENGTHS["short"], space=length.space, width=length.space,
+            hp=row.hp,
             shield_size=SHIELD_SIZES[row.size], limits=_limits(length.attackers),
             draw_free=skill >= DRAW_FREE_SKILL, **_damage_indices(row.damage, pmfs))
     if member.off_hand is not None:
@@ -505,6 +510,7 @@ def _weapon_item(name: str, row: Any, attack: int, parry: int | None, tables: An
     return Item(
         present=True, name=name, attack=attack, parry=attack if parry is None else parry,
         can_parry=can_parry, kind=kind, length=LENGTHS[row.length], space=length.space,
+        width=min(length.space, length.thrusting_width) if row.thrusting else length.space,
         thrusting=row.thrusting, two_handed=row.two_handed, entangles=row.entangles,
         improvised=row.improvised, range=row.range or 0, reload=row.reload, volley=row.volley,
         db_mode=DB_MODES[row.db], hp=UNBREAKABLE if row.hp is None else row.hp,
@@ -517,7 +523,7 @@ class Static:
     (item slot, fighter), ``x.limits`` (4, c, 3) (slot, fighter, target's space)."""
 
     def __init__(self, fight: PercentileFight) -> None:
-        floats = ("clearance", "space")   # a fighter's clearance, an item's space
+        floats = ("clearance", "depth", "space", "width")   # yards of room, had and needed
         fs = fight.fighters
         self.c = len(fs)
         self.n_sides = len(fight.side_names)

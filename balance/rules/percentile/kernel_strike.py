@@ -179,7 +179,8 @@ def situational_skill(cx: Ctx, who, rows, slot, skill, *, noisy, weapon: bool = 
     if weapon and cx.uses("mounts"):
         skill = np.where(st.mounted[who, rows], np.minimum(skill, S.ride[who]), skill)
     if weapon and (cx.uses("cramped") or cx.uses("underwater")):
-        bad = (S.item_space[slot, who] > S.clearance[who]) | (
+        bad = ~tb.deployable(S.item_width[slot, who], S.item_space[slot, who],
+                             S.clearance[who], S.depth[who]) | (
             S.underwater[who] & ~S.item_thrusting[slot, who])
         skill = np.where(bad, tb.quarter(skill), skill)
     if cx.uses("dark"):

@@ -272,7 +272,7 @@ def situational_skill(s: FighterState, item: Item, skill: int, *, noisy: bool,
     (a Dodge, ``weapon=False``, only feels the light)."""
     if weapon and s.mounted:
         skill = rule(tb.rider_skill, skill, s.f.ride)
-    if weapon and (not rule(tb.deployable, item.space, s.f.clearance)
+    if weapon and (not rule(tb.deployable, item.width, item.space, s.f.clearance, s.f.depth)
                    or (s.f.underwater and not item.thrusting)):
         skill = rule(tb.quarter, skill)
     if s.f.light == tb.BRIGHT:

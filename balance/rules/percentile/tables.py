@@ -169,10 +169,13 @@ def quarter(skill):
     return ceil_div(skill, 4)
 
 
-def deployable(space_needed, clearance):
+def deployable(width_needed, space_needed, clearance, depth):
     """Seed 004, cramped quarters: a weapon needs its length's clear space (long 2 yd,
-    medium 1 yd, short a foot); ``clearance`` is inf in the open."""
-    return np.asarray(space_needed) <= clearance
+    "a medium weapon, especially a chopping one", 1 yd, short a foot). A chopping weapon
+    swings: it needs that room to the sides (``width_needed`` = its space) and ahead; a
+    thrusting one needs it only ahead (``depth``) and a foot to the sides. ``clearance``
+    (to the sides) and ``depth`` are inf in the open."""
+    return (np.asarray(width_needed) <= clearance) & (np.asarray(space_needed) <= depth)
 
 
 def cramped_skill(skill, can_deploy):
