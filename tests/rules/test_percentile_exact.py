@@ -51,8 +51,10 @@ PASSIVE = {"movement": "hold", "defence": "none", "break_off_at": 100,
 
 
 def sitting_duck(hit_points: int, **kw) -> dict:
-    return member(50, shield=None, armour="none", hit_points=hit_points,
-                  skills={"dodge": 0}, policy=PASSIVE, **kw)
+    """A target that never attacks and never defends (``PASSIVE``), unarmoured unless
+    ``kw`` says otherwise."""
+    return member(50, **{"shield": None, "armour": "none", "hit_points": hit_points,
+                         "skills": {"dodge": 0}, "policy": PASSIVE, **kw})
 
 
 def test_a_full_move_charge_strikes_with_the_horses_bonus() -> None:
@@ -104,3 +106,21 @@ def test_a_disarm_takes_the_weapon_and_the_foe_fights_on() -> None:
     assert within_4se(float(disarmed.mean()), 0.42)
     assert (st.status[1, disarmed] == 0).all() and (st.wield[1, disarmed] == 3).all()
     assert st.no_draw[1, disarmed].all() and not st.item_ok[0, 1, disarmed].any()
+
+
+def test_a_knockout_blow_that_armour_stops_does_nothing() -> None:
+    """Seed 004, knockouts: "damage equal to a minor wound deals the weapon's minimum
+    damage ... Armor defends as usual."
+
+    A fist (1D3; STR 10 + SIZ 10: no damage bonus) at 60% against 2 points of fixed armour
+    and 12 hit points (a major wound needs 6, never reached). Criticals (01-03) ignore
+    armour: 1D3 >= 1 gets through, a minor wound: the fist's minimum, 1. Other hits
+    (04-60) get 1D3 - 2 through: only a 3 (one in three) leaves 1. So
+    P(hurt in round 1) = 0.03 + 0.57 / 3 = 0.22, and every wound is exactly 1 point.
+    """
+    boxer = member(60, weapon="fist", shield=None, policy={"knockout": True},
+                   characteristics={"STR": 10, "SIZ": 10, "DEX": 15})
+    st = one_round(duel(boxer, sitting_duck(12, armour="heavy_leather")))
+    lost = 12 - st.hp[1]
+    assert within_4se(float((lost > 0).mean()), 0.22)
+    assert set(np.unique(lost).tolist()) == {0, 1}

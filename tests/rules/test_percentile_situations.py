@@ -360,3 +360,29 @@ def test_bundled_scenarios_run(name: str) -> None:
     res = balance.run(SCENARIOS / f"{name}.yaml", trials=3000)
     assert sum(res.outcomes.values()) == pytest.approx(1.0)
     assert 1 <= res.rounds["mean"] < 40
+
+
+def test_the_knocked_out_come_to_after_1d10_plus_10_rounds() -> None:
+    """Seed 004: "a successful knockout leaves the target unconscious for at least 1D10+10
+    rounds". Knocked out in round 1, out for rounds 2 to 1 + (11..20), a fighter comes to
+    at the start of round 13 to 22 (each equally likely), on the ground; in a fight that
+    goes on, it fights again. (A few fall unconscious to their own fumbles: no waking.)"""
+    from balance.engine.status import STANDING, UNCONSCIOUS
+    from balance.rules import get
+
+    club = member(90, weapon="club", shield=None, policy={"knockout": True},
+                  characteristics={"STR": 18, "SIZ": 16, "DEX": 18})
+    loaded = balance.load_scenario(duel(club, member(40, shield=None, hit_points=6)))
+    system = get("percentile")
+    fight = system.compile(loaded.model, loaded.tables)
+    st = system.start(fight, N, np.random.default_rng(1))
+    system.play_round(fight, st, np.random.default_rng(2), 1)
+    out = st.status[1] == UNCONSCIOUS
+    counts = np.bincount(st.wake_at[1, out], minlength=23)[13:]
+    assert out.mean() > 0.3 and counts.sum() > 0.99 * out.sum() and (counts > 0).all()
+    assert counts.max() - counts.min() < 6 * np.sqrt(counts.mean())
+    st.wake_at[1] = np.where(out, 2, 0)
+    system.play_round(fight, st, np.random.default_rng(3), 2)
+    again = st.status[1, out] == UNCONSCIOUS     # woke, and was knocked out again
+    assert (st.wake_at[1, out][again] >= 14).mean() > 0.99
+    assert (st.status[1, out] == STANDING).mean() > 0.3

@@ -17,7 +17,7 @@ import numpy as np
 
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, start_positions, step
 from balance.engine.state import TrialState
-from balance.engine.status import FLED, STANDING
+from balance.engine.status import FLED, STANDING, UNCONSCIOUS
 from balance.engine.targeting import NO_TARGET
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import (
@@ -84,6 +84,7 @@ class PercentileState(TrialState):
     attacked: np.ndarray      # bool: made an attack this round
     order: np.ndarray         # int8: this round's rank among equal DEX ranks (higher first)
     major: np.ndarray         # bool: has taken a major wound
+    wake_at: np.ndarray       # int16: knocked out, comes to in this round (0: not waking)
     flank: np.ndarray         # bool: strikes its target from the side this round
 
 
@@ -129,6 +130,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         attacked=false.copy(),
         order=np.zeros((c, n), dtype=np.int8),
         major=false.copy(),
+        wake_at=np.zeros((c, n), dtype=np.int16),
         flank=false.copy(),
     )
 
@@ -139,6 +141,8 @@ def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Gener
     cx = Ctx(fight, fight.static, st, rng, round_no, any_down=bool(st.down.any()),
              any_stunned=bool(st.stunned.any()))
     draw_order(cx)
+    if cx.uses("knockout"):
+        wake(cx)
     if cx.uses("stun"):
         recover_from_stun(cx)
     choose_targets(cx)
@@ -175,6 +179,17 @@ def draw_order(cx: Ctx) -> None:
     # The sorting permutation of iid uniforms is itself a uniform random permutation: one
     # argsort gives each place a uniformly random rank (no need to invert it).
     st.order[:] = np.argsort(u, axis=0)
+
+
+def wake(cx: Ctx) -> None:
+    """Seed 004: a knockout lasts 1D10+10 rounds; then the fighter comes to, on the ground."""
+    st = cx.st
+    woke = (st.status == UNCONSCIOUS) & (st.wake_at > 0) & (st.wake_at <= cx.round_no)
+    if woke.any():
+        st.status[woke] = STANDING
+        st.down[woke] = True
+        st.wake_at[woke] = 0
+        cx.any_down = True
 
 
 def recover_from_stun(cx: Ctx) -> None:

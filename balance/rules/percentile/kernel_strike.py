@@ -391,11 +391,16 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
         if ko.any():
             major = ko & tb.is_major_wound(final, S.hp[t])
             out = major & (st.status[t, rows] == STANDING)
-            st.status[at_rows(t, out), rows[out]] = UNCONSCIOUS
-            minor = ko & ~major
+            if out.any():
+                ot, orows = at_rows(t, out), rows[out]
+                st.status[ot, orows] = UNCONSCIOUS
+                st.wake_at[ot, orows] = cx.round_no + 1 + tb.knockout_rounds(
+                    cx.rng.integers(1, 11, size=orows.size))
+            minor = ko & ~major & (final > 0)      # a blow armour stops does nothing
             if minor.any():
                 kt, kr = at_rows(t, minor), rows[minor]
-                raw_harm(cx, kt, kr, S.item_minimum[at_rows(slot, minor), at_rows(a, minor)])
+                least = S.item_minimum[at_rows(slot, minor), at_rows(a, minor)]
+                raw_harm(cx, kt, kr, np.minimum(least, final[minor]))
                 stun_check(cx, kt, kr)
             keep = ~ko
             a, t, rows, final = at_rows(a, keep), at_rows(t, keep), rows[keep], final[keep]

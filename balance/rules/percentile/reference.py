@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, step
-from balance.engine.status import DRAW, FLED, TrialOutcome
+from balance.engine.status import DRAW, FLED, STANDING, UNCONSCIOUS, TrialOutcome
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import (
     DRAW_RANKS,
@@ -52,7 +52,16 @@ from balance.rules.percentile.reference_strike import (
     thresholds,
 )
 
-# --- 1. stunned fighters -------------------------------------------------------------------
+# --- 1. knocked-out and stunned fighters ------------------------------------------------------
+
+
+def wake(combat: Combat, round_no: int) -> None:
+    """Seed 004: a knockout leaves the target unconscious for 1D10+10 rounds; then it comes
+    to, on the ground (the lab's: it must stand up like any downed fighter)."""
+    for s in combat.fighters:
+        if s.status == UNCONSCIOUS and s.wake_at and s.wake_at <= round_no:
+            s.status, s.down, s.wake_at = STANDING, True, 0
+
 
 
 def recover_from_stun(combat: Combat, *, rng: np.random.Generator) -> None:
@@ -357,6 +366,7 @@ def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> No
     combat.round_no = round_no
     for s in combat.fighters:   # this round's order among equal DEX ranks
         s.tiebreak = float(rng.random())
+    wake(combat, round_no)
     recover_from_stun(combat, rng=rng)
     choose_group_targets(combat, rng=rng)
     brace(combat)

@@ -92,6 +92,7 @@ class FighterState:
     tiebreak: float = 0.0             # this round's order among equal DEX ranks (higher first)
     flank: bool = False               # strikes its target from the side this round
     major: bool = False               # has taken a major wound
+    wake_at: int = 0                  # knocked out: comes to in this round (0: not waking)
 
     @property
     def side(self) -> int:
@@ -449,13 +450,18 @@ def wound(s: FighterState, t: FighterState, slot: int, rolled: int, level: int,
     final = max(0, rolled - armour)
     if s.f.knockout and t.f.humanoid and not missile:
         # Seed 004: major-wound damage knocks out harmlessly; less does the weapon's
-        # minimum damage and may stun.
+        # minimum damage and may stun. "Armor defends as usual": a blow the armour stops
+        # does nothing, and the minimum is never more than got through.
         if rule(tb.is_major_wound, final, t.f.hp):
             if t.standing:
+                # "unconscious for at least 1D10+10 rounds": the lab wakes it after those
                 t.status = UNCONSCIOUS
+                t.wake_at = combat.round_no + 1 + rule(tb.knockout_rounds,
+                                                       int(rng.integers(1, 11)))
             return
-        raw_harm(t, s.item(slot).minimum, combat, rng=rng)
-        stun_check(t, combat, rng=rng)
+        if final > 0:
+            raw_harm(t, min(s.item(slot).minimum, final), combat, rng=rng)
+            stun_check(t, combat, rng=rng)
         return
     raw_harm(t, final, combat, rng=rng)
 

@@ -302,6 +302,12 @@ def knockback_yards(str_, siz):
     return np.maximum(1, np.asarray(str_) - siz)
 
 
+def knockout_rounds(d10):
+    """Seed 004: a successful knockout leaves the target unconscious for at least 1D10+10
+    rounds (``d10`` is the die rolled); the lab wakes it after exactly that many."""
+    return np.asarray(d10) + 10
+
+
 def fatigue_fumble_multiplier(rounds, con):
     """Seed 004, fatigue: fumbles doubled after CON x 3 rounds, quadrupled after CON x 4."""
     rounds, con = np.asarray(rounds), np.asarray(con)
