@@ -124,3 +124,20 @@ def test_a_knockout_blow_that_armour_stops_does_nothing() -> None:
     lost = 12 - st.hp[1]
     assert within_4se(float((lost > 0).mean()), 0.22)
     assert set(np.unique(lost).tolist()) == {0, 1}
+
+
+def test_a_shot_at_a_small_part_is_halved_and_meets_the_armour() -> None:
+    """Seed 004: aiming at "a specific, small part of a target ... halve the chance to hit";
+    it does not say armour is ignored.
+
+    A long bow (1D8+1, no damage bonus; thrusting: a special impales, 2 x (1D8+1)) at 70%,
+    halved to 35: criticals 01-02 (armour ignored), specials 03-07, hits 08-35. At 30 yards
+    (inside base range 90, outside point blank), against 7 points of fixed armour and 1
+    hit point: a critical kills; an impale kills if 2D8 + 2 >= 8 (2D8 >= 6: 54 of 64); a
+    plain hit if 1D8 + 1 >= 8 (a 7 or 8: 2 of 8).
+    P = 0.02 + 0.05 x 54/64 + 0.28 x 2/8 = 0.13219 (ignoring the armour it would be 0.35).
+    """
+    archer = member(70, weapon="long_bow", shield=None, policy={"small_part": True})
+    p = 0.02 + 0.05 * 54 / 64 + 0.28 * 2 / 8
+    got = status(duel(archer, sitting_duck(1, armour="chainmail"), distance=30))
+    assert within_4se(got.get("dead", 0.0), p), (got, p)

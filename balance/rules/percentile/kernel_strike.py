@@ -382,8 +382,6 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
     """Armour, then the knockout rule if declared, else hit points (see reference)."""
     S, st = cx.S, cx.st
     ignores = level == tb.CRITICAL
-    if missile:
-        ignores = ignores | S.small_part[a]
     armour = cx.fight.pmfs.sample(np.where(ignores, 0, S.armour[t]), cx.rng)
     final = np.maximum(rolled - armour, 0)
     if not missile and cx.uses("knockout"):

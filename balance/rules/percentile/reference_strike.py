@@ -443,10 +443,10 @@ def raw_harm(t: FighterState, amount: int, combat: Combat, *,
 
 def wound(s: FighterState, t: FighterState, slot: int, rolled: int, level: int,
           combat: Combat, *, missile: bool = False, rng: np.random.Generator) -> None:
-    """Armour (rolled or fixed; none against a critical or an aimed small part), then the
-    knockout rule if declared, else hit points."""
-    ignores = level == tb.CRITICAL or (missile and s.f.small_part)
-    armour = 0 if ignores else roll_dice(t.f.armour_text, rng)
+    """Armour (rolled or fixed; none against a critical), then the knockout rule if
+    declared, else hit points. A shot aimed at a small part keeps the armour: seed 004
+    halves its chance and says nothing of armour (the lab has one suit, no locations)."""
+    armour = 0 if level == tb.CRITICAL else roll_dice(t.f.armour_text, rng)
     final = max(0, rolled - armour)
     if s.f.knockout and t.f.humanoid and not missile:
         # Seed 004: major-wound damage knocks out harmlessly; less does the weapon's
