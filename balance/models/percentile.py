@@ -73,6 +73,8 @@ class Weapon(Strict):
     thrusting: bool = False           # impales on a special success; works underwater
     two_handed: bool = False
     range: Annotated[int, Field(ge=1, le=1000)] | None = None   # base range, yards
+    # no chance beyond this many base ranges (seed 004: 4; thrown knives and axes 2)
+    max_range_multiple: Annotated[int, Field(ge=1, le=4)] = 4
     reload: Annotated[int, Field(ge=0, le=10)] = 0  # rounds spent reloading after a shot
     volley: Annotated[int, Field(ge=1, le=3)] = 1   # shots in a volley (1: cannot volley)
     db: DbMode = "full"               # damage bonus: full, half (thrown) or none (launched)
@@ -200,6 +202,7 @@ class WeaponPatch(Strict):
     thrusting: bool | None = None
     two_handed: bool | None = None
     range: Annotated[int, Field(ge=1, le=1000)] | None = None
+    max_range_multiple: Annotated[int, Field(ge=1, le=4)] | None = None
     reload: Annotated[int, Field(ge=0, le=10)] | None = None
     volley: Annotated[int, Field(ge=1, le=3)] | None = None
     db: DbMode | None = None

@@ -141,3 +141,17 @@ def test_a_shot_at_a_small_part_is_halved_and_meets_the_armour() -> None:
     p = 0.02 + 0.05 * 54 / 64 + 0.28 * 2 / 8
     got = status(duel(archer, sitting_duck(1, armour="chainmail"), distance=30))
     assert within_4se(got.get("dead", 0.0), p), (got, p)
+
+
+def test_a_javelin_reaches_past_double_range() -> None:
+    """Seed 004: out to triple range a missile hits at a quarter of the chance; "thrown
+    knives and axes" (not every thrown weapon) have no chance past double range.
+
+    A javelin (base range 20) thrown at 70% at a foe 41 yards away (past double, inside
+    triple range): ceil(70 / 4) = 18, so rolls 01-18 hit. Beyond double range the damage is
+    halved (1D8 + half of +1D4 = 1D2: 2..10, halved 1..5) but never below 1, so every hit
+    kills a 1-hit-point target: P = 0.18.
+    """
+    javelin = member(70, weapon="javelin", shield=None)
+    got = status(duel(javelin, sitting_duck(1), distance=41))
+    assert within_4se(got.get("dead", 0.0), 0.18), got

@@ -131,11 +131,16 @@ def test_range_bands_and_point_blank() -> None:
     assert beyond == 0.0
 
 
-def test_thrown_weapons_have_no_chance_past_double_range() -> None:
-    thrower = member(70, weapon="javelin", shield=None)
+def test_thrown_knives_and_axes_have_no_chance_past_double_range() -> None:
+    """Seed 004: "thrown knives and axes have no chance to hit at all past double their
+    base range"; other thrown weapons (a javelin) keep the triple and quadruple bands."""
     target = member(50, shield=None, policy={"movement": "hold"})
-    assert wins(duel(thrower, target, distance=39, max_rounds=4)) > 0.02
-    assert wins(duel(thrower, target, distance=41, max_rounds=4)) == 0.0
+    for weapon, base in (("throwing_knife", 10), ("throwing_axe", 15)):
+        thrower = member(70, weapon=weapon, shield=None)
+        assert wins(duel(thrower, target, distance=2 * base - 1, max_rounds=4)) > 0.02
+        assert wins(duel(thrower, target, distance=2 * base + 1, max_rounds=4)) == 0.0
+    javelin = member(70, weapon="javelin", shield=None)
+    assert wins(duel(javelin, target, distance=41, max_rounds=4)) > 0.002
 
 
 def test_careful_aim_and_small_parts() -> None:

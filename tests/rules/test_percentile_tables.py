@@ -194,8 +194,8 @@ def test_height_down_and_angles() -> None:
 
 def test_missile_ranges() -> None:
     d = [10, 25, 40, 50, 75, 100, 101]
-    assert tb.range_divisor(d, 25, False).tolist() == [1, 1, 2, 2, 4, 8, 0]
-    assert tb.range_divisor(d, 25, True).tolist() == [1, 1, 2, 2, 0, 0, 0]
+    assert tb.range_divisor(d, 25).tolist() == [1, 1, 2, 2, 4, 8, 0]
+    assert tb.range_divisor(d, 25, 2).tolist() == [1, 1, 2, 2, 0, 0, 0]   # knives, axes
     assert tb.half_damage_at([50, 51], 25).tolist() == [False, True]
     assert tb.point_blank([3, 4, 5], 12).tolist() == [True, True, False]   # 12 feet = 4 yd
     # careful aim: 10% of the current chance per five ranks, rounded up; none past 2x range

@@ -81,6 +81,7 @@ class Item:
     entangles: bool = False
     improvised: bool = False
     range: int = 0                # base range in yards (0: none)
+    max_multiple: int = 4         # no chance beyond this many base ranges
     reload: int = 0
     volley: int = 1
     db_mode: int = DB_FULL
@@ -513,6 +514,7 @@ def _weapon_item(name: str, row: Any, attack: int, parry: int | None, tables: An
         width=min(length.space, length.thrusting_width) if row.thrusting else length.space,
         thrusting=row.thrusting, two_handed=row.two_handed, entangles=row.entangles,
         improvised=row.improvised, range=row.range or 0, reload=row.reload, volley=row.volley,
+        max_multiple=row.max_range_multiple,
         db_mode=DB_MODES[row.db], hp=UNBREAKABLE if row.hp is None else row.hp,
         limits=_limits(length.thrusting_attackers if row.thrusting else length.attackers),
         draw_free=attack >= DRAW_FREE_SKILL, **_damage_indices(row.damage, pmfs))

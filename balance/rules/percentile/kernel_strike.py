@@ -33,7 +33,6 @@ from balance.rules.percentile.fighters import (
     OFF,
     PARRY,
     SIDE,
-    THROWN,
     UNBREAKABLE,
     PercentileFight,
     Static,
@@ -589,7 +588,7 @@ def missile_volley(cx: Ctx, a, t, rows) -> np.ndarray:
     ok = (~st.bracing[a, rows] & ~st.down[a, rows] & ~S.underwater[a]
           & (st.reload[a, rows] == 0) & (st.ammo[a, rows] > 0) & (S.cover[t] != 2))
     divisor = tb.range_divisor(gap(cx, a, t, rows), S.item_range[slot, a],
-                               S.item_kind[slot, a] == THROWN)
+                              S.item_max_multiple[slot, a])
     ok &= divisor != 0
     if not ok.any():
         return ok

@@ -33,7 +33,6 @@ from balance.rules.percentile.fighters import (
     OFF,
     PARRY,
     SIDE,
-    THROWN,
     UNBREAKABLE,
     Fighter,
     FightRules,
@@ -597,7 +596,7 @@ def missile_volley(s: FighterState, t: FighterState, combat: Combat, *,
     if (s.bracing or s.down or s.f.underwater or s.reload_left or s.ammo <= 0
             or t.f.cover == 2):
         return False
-    divisor = rule(tb.range_divisor, gap(s, t), item.range, item.kind == THROWN)
+    divisor = rule(tb.range_divisor, gap(s, t), item.range, item.max_multiple)
     if divisor == 0:
         return False
     shots = rule(tb.volley_shots, item.volley, s.volleyed, s.f.CON) if s.f.volley else 1

@@ -209,14 +209,15 @@ def attackers_allowed(limits, space):
 # --- missiles (seed 004) ---------------------------------------------------------------------
 
 
-def range_divisor(distance, base_range, thrown):
+def range_divisor(distance, base_range, max_multiple=4):
     """Seed 004, range: the chance is divided by 1 within base range, 2 to double, 4 to
-    triple, 8 to quadruple; 0 means no chance (beyond quadruple, or beyond double for thrown
-    weapons)."""
+    triple, 8 to quadruple; 0 means no chance: beyond ``max_multiple`` times the base range
+    (4; seed 004: "thrown knives and axes have no chance to hit at all past double their
+    base range", 2 in their weapon rows)."""
     d, b = np.asarray(distance), np.asarray(base_range)
     div = np.where(d <= b, 1, np.where(d <= 2 * b, 2, np.where(d <= 3 * b, 4,
                    np.where(d <= 4 * b, 8, 0))))
-    return np.where(np.asarray(thrown) & (d > 2 * b), 0, div)
+    return np.where(d > np.asarray(max_multiple) * b, 0, div)
 
 
 def half_damage_at(distance, base_range):
