@@ -187,6 +187,10 @@ def test_height_down_and_angles() -> None:
     assert tb.height_modifier(-1, 0, tb.LONG, tb.MEDIUM) == 0     # the lower has the longer
     assert tb.height_modifier(1, 0, tb.MEDIUM, tb.LONG) == 0
     assert tb.height_modifier(1, 0, tb.LONG, tb.MEDIUM) == 10     # the higher's longer: +10
+    # seed 004: only "long against medium or short" cancels it; medium against short does not
+    assert tb.height_modifier(-1, 0, tb.MEDIUM, tb.SHORT) == -10
+    assert tb.height_modifier(1, 0, tb.SHORT, tb.MEDIUM) == 10
+    assert tb.height_modifier(-1, 0, tb.LONG, tb.SHORT) == 0
     assert tb.down_modifier([True, False, False], [False, True, False]).tolist() == [-20, 20, 0]
     assert tb.angle_modifier([-1, 1, 0], [1, -1, 0], True).tolist() == [-20, -30, 0]
     assert tb.angle_modifier(-1, 1, False) == 0

@@ -185,10 +185,12 @@ def cramped_skill(skill, can_deploy):
 
 def height_modifier(my_level, foe_level, my_length, foe_length):
     """Seed 004, superior position: the higher fighter +10, the lower -10, unless the lower
-    one wields the longer weapon (then height stops mattering). Levels: -1 lower, 0, +1."""
+    one wields the longer weapon, "long against medium or short" (then height stops
+    mattering; a medium weapon against a short one does not). Levels: -1 lower, 0, +1."""
     diff = np.sign(np.asarray(my_level) - foe_level)
-    i_am_lower_and_longer = (diff < 0) & (np.asarray(my_length) > foe_length)
-    foe_is_lower_and_longer = (diff > 0) & (np.asarray(foe_length) > my_length)
+    my_length, foe_length = np.asarray(my_length), np.asarray(foe_length)
+    i_am_lower_and_longer = (diff < 0) & (my_length == LONG) & (foe_length < LONG)
+    foe_is_lower_and_longer = (diff > 0) & (foe_length == LONG) & (my_length < LONG)
     return np.where(i_am_lower_and_longer | foe_is_lower_and_longer, 0, 10 * diff)
 
 
