@@ -155,3 +155,21 @@ def test_a_javelin_reaches_past_double_range() -> None:
     javelin = member(70, weapon="javelin", shield=None)
     got = status(duel(javelin, sitting_duck(1), distance=41))
     assert within_4se(got.get("dead", 0.0), 0.18), got
+
+
+def test_any_successful_dodge_negates_an_entangle() -> None:
+    """Seed 004: "a successful Dodge or Wrestle roll negates an entangling attempt" (any
+    Dodge, even against a critical entangle; only a parry needs a critical for that).
+
+    A net thrown at 60% (rolls 01-60 succeed, 01-03 critically) from 2 yards (inside its
+    range of 3) by a quicker netter (DEX 18) at a foe (DEX 10) who dodges at 40% (01-40):
+    P(held after round 1) = 0.60 x (1 - 0.40) = 0.36. Were a critical net to need a
+    critical Dodge (01-02), it would be 0.57 x 0.60 + 0.03 x 0.98 = 0.3714.
+    """
+    netter = member(60, weapon="trident", shield=None, off_hand="net",
+                    skills={"off_hand": 60}, policy={"entangle": True},
+                    characteristics={"DEX": 18})
+    foe = member(55, shield=None, skills={"dodge": 40}, policy={"defence": "dodge"},
+                 characteristics={"DEX": 10})
+    st = one_round(duel(netter, foe, distance=2))
+    assert within_4se(float(st.entangled[1].mean()), 0.36)

@@ -391,3 +391,25 @@ def test_the_knocked_out_come_to_after_1d10_plus_10_rounds() -> None:
     again = st.status[1, out] == UNCONSCIOUS     # woke, and was knocked out again
     assert (st.wake_at[1, out][again] >= 14).mean() > 0.99
     assert (st.status[1, out] == STANDING).mean() > 0.3
+
+
+def test_an_entangling_weapon_wrenches_a_parrying_weapon_away() -> None:
+    """Seed 004: "a successful STR-versus-STR roll on the Resistance Table can also use an
+    entangling weapon to wrench a parrying weapon from a defender's grip". A strong netter
+    (STR 18 against 8: certain) whose net is parried by a sword takes the sword; a shield
+    that parries is never taken."""
+    from balance.rules import get
+
+    netter = member(60, weapon="trident", shield=None, off_hand="net", skills={"off_hand": 70},
+                    policy={"entangle": True}, characteristics={"STR": 18, "DEX": 18})
+    lost = []
+    for shield in (None, "full_shield"):
+        foe = member(70, shield=shield, characteristics={"STR": 8, "DEX": 10},
+                     policy={"retrieve": False})
+        loaded = balance.load_scenario(duel(netter, foe, distance=2))
+        system = get("percentile")
+        fight = system.compile(loaded.model, loaded.tables)
+        state = system.start(fight, N, np.random.default_rng(1))
+        system.play_round(fight, state, np.random.default_rng(2), 1)
+        lost.append(float(state.item_loose[:, 1].any(axis=0).mean()))
+    assert lost[0] > 0.2 and lost[1] == 0.0

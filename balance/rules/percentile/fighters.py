@@ -218,7 +218,7 @@ class PercentileFight(FighterList):
             else set()
         uses |= {"slick"} if any(f.slick for f in fs) else set()
         uses |= {"improvised"} if any(i.improvised for i in items) else set()
-        uses |= {"loose"} if uses & {"disarm"} else set()
+        uses |= {"loose"} if uses & {"disarm", "entangle"} else set()
         uses |= {"fatigue"} if self.rules.fatigue else set()
         moving = any(f.movement in (KEEP_DISTANCE, RETREAT) for f in fs)
         uses |= {"distance"} if any(d > self.rules.reach for d in self.side_distance[1:]) \

@@ -142,12 +142,19 @@ def disarm(cx: Ctx, who, rows) -> None:
     """Seed 004: disarming takes the weapon from the hand and keeps the foe from drawing a
     second one: it fights on with an off-hand weapon already in hand, else bare-handed,
     and may pick the weapon up (see reference ``disarm``)."""
+    cx.st.no_draw[who, rows] = True
+    lose_weapon(cx, who, cx.st.wield[who, rows], rows)
+
+
+def lose_weapon(cx: Ctx, who, slot, rows) -> None:
+    """The weapon in ``slot`` is knocked or wrenched from the hand onto the ground; if it
+    was the one in hand, the fighter falls back on another (see reference)."""
     st = cx.st
-    slot = st.wield[who, rows]
     st.item_ok[slot, who, rows] = False
     st.item_loose[slot, who, rows] = True
-    st.no_draw[who, rows] = True
-    fall_back(cx, who, rows)
+    back = slot == st.wield[who, rows]
+    if back.any():
+        fall_back(cx, *at_each(back, who, rows))
 
 
 def switch_to_melee(cx: Ctx, who, rows) -> None:
@@ -265,7 +272,8 @@ def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
     return np.where(off, OFF, np.where(own, held, NONE))
 
 
-def defend(cx: Ctx, t, rows, level, *, parriable) -> tuple[np.ndarray, np.ndarray]:
+def defend(cx: Ctx, t, rows, level, *, parriable,
+           entangle: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(stopped, parried_with) for each row: a parry or dodge, if the round's defences are
     not used up (see reference ``defend``)."""
     S, st = cx.S, cx.st
@@ -310,8 +318,11 @@ def defend(cx: Ctx, t, rows, level, *, parriable) -> tuple[np.ndarray, np.ndarra
         fd = fumbled & ~up
         if fd.any():
             fall(cx, at_rows(tt, fd), rr[fd])
-    ok = (got >= tb.SUCCESS) & ((level[idx] < tb.CRITICAL) | (got == tb.CRITICAL)
-                                | (not cx.fight.rules.critical_needs_critical))
+    if entangle:    # seed 004: any Dodge negates it; a critical one needs a critical parry
+        lenient = ~up
+    else:
+        lenient = not cx.fight.rules.critical_needs_critical
+    ok = (got >= tb.SUCCESS) & ((level[idx] < tb.CRITICAL) | (got == tb.CRITICAL) | lenient)
     stopped[idx] = ok
     parried[idx] = np.where(ok & up, ss, NONE)
     return stopped, parried
@@ -472,7 +483,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         return
     a, t, rows, slot, level = *at_each(hit, a, t, rows, slot), level[hit]
     if defendable:
-        stopped, parried = defend(cx, t, rows, level, parriable=parriable)
+        stopped, parried = defend(cx, t, rows, level, parriable=parriable,
+                                  entangle=mode == ENTANGLE)
     else:
         stopped, parried = np.zeros(rows.size, dtype=bool), np.full(rows.size, NONE)
     if mode == KNOCKBACK:
@@ -491,6 +503,17 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         go = ~stopped
         st.entangled[at_rows(t, go), rows[go]] = True
         st.held_until[at_rows(t, go), rows[go]] = cx.round_no + 1
+        wrench = parried != NONE
+        if wrench.any():
+            wrench[wrench] = ~S.item_shield[parried[wrench], at_rows(t, wrench)]
+        if wrench.any():
+            # Seed 004: STR against STR on the Resistance Table wrenches the parrying
+            # weapon from the defender's grip with the entangling weapon.
+            table = resistance_table(cx.fight.rules)
+            wa, wt, wr = at_each(wrench, a, t, rows)
+            won = cx.d100(wr.size) <= resistance_chance(S.STR[wa], S.STR[wt], **table)
+            if won.any():
+                lose_weapon(cx, at_rows(wt, won), parried[wrench][won], wr[won])
         return
     rolled = roll_damage(cx, a, t, rows, slot, level, missile=False)
     by_parry = stopped & (parried != NONE)

@@ -244,10 +244,17 @@ def disarm(t: FighterState) -> None:
     from drawing a second one". The weapon lies on the ground; the fighter fights on with an
     off-hand weapon already in hand, else bare-handed, and (policy ``retrieve``) may spend
     an action picking it up."""
-    t.item_ok[t.wield] = False
-    t.loose[t.wield] = True
     t.no_draw = True
-    fall_back(t)
+    lose_weapon(t, t.wield)
+
+
+def lose_weapon(t: FighterState, slot: int) -> None:
+    """The weapon in ``slot`` is knocked or wrenched onto the ground (a disarm, or an
+    entangling weapon's wrench); if it was in hand, the fighter falls back on another."""
+    t.item_ok[slot] = False
+    t.loose[slot] = True
+    if slot == t.wield:
+        fall_back(t)
 
 
 def switch_to_melee(s: FighterState) -> None:
@@ -334,12 +341,14 @@ def parry_slot(t: FighterState) -> int | None:
 
 
 def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodgeable: bool,
-           rng: np.random.Generator) -> tuple[bool, int | None]:
+           rng: np.random.Generator, entangle: bool = False) -> tuple[bool, int | None]:
     """The defender's parry or dodge against a successful attack (one a round by default).
 
     Returns (stopped, the slot that parried or None). A critical attack is stopped only by
-    a critical parry or dodge (rule option). A fumbled parry draws on the fumble table; a
-    fumbled dodge is a fall.
+    a critical parry or dodge (rule option). Against an entangling attack seed 004 rules
+    itself: "a successful Dodge ... negates an entangling attempt; a critical parry negates
+    a critical entangle, though an ordinary parry does nothing against one". A fumbled
+    parry draws on the fumble table; a fumbled dodge is a fall.
     """
     if (not t.standing or t.defences >= combat.rules.defences
             or combat.exhausted(t, combat.round_no)):
@@ -373,8 +382,8 @@ def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodg
         else:
             t.fall()
         return False, None
-    stopped = got >= tb.SUCCESS and (level < tb.CRITICAL or got == tb.CRITICAL
-                                     or not combat.rules.critical_needs_critical)
+    lenient = use == "dodge" if entangle else not combat.rules.critical_needs_critical
+    stopped = got >= tb.SUCCESS and (level < tb.CRITICAL or got == tb.CRITICAL or lenient)
     return stopped, (slot if use == "parry" and stopped else None)
 
 
@@ -522,6 +531,7 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
     if level < tb.SUCCESS:
         return
     stopped, parried_with = (defend(t, level, combat, parriable=parriable, dodgeable=True,
+                                    entangle=mode == ENTANGLE,
                                     rng=rng) if defendable else (False, None))
     if mode == KNOCKBACK:
         if not stopped:
@@ -537,6 +547,12 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
     if mode == ENTANGLE:
         if not stopped:
             t.entangled, t.held_until = True, combat.round_no + 1
+        elif parried_with is not None and not t.f.items[parried_with].shield:
+            # Seed 004: STR against STR on the Resistance Table can use the entangling
+            # weapon to wrench a parrying weapon from the defender's grip.
+            table = resistance_table(combat.rules)
+            if d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR, **table)):
+                lose_weapon(t, parried_with)
         return
     rolled = roll_damage(s, t, slot, level, combat, rng=rng)
     if stopped:
