@@ -452,6 +452,8 @@ class Rules(Strict):
     defences_per_round: Annotated[int, Field(ge=0, le=10)] = 1
     extra_defence_penalty: Annotated[int, Field(ge=0, le=100)] = 20
     faces: Annotated[int, Field(ge=1, le=20)] = 2          # attackers a fighter can face
+    # BRP family: an attack chance over 100 takes the excess off the defender's parry/dodge
+    skill_over_100: Literal["reduces_defence", "none"] = "reduces_defence"
     side_attack_bonus: Annotated[int, Field(ge=0, le=100)] = 20   # for the others
 
 

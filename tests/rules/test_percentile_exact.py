@@ -173,3 +173,23 @@ def test_any_successful_dodge_negates_an_entangle() -> None:
                  characteristics={"DEX": 10})
     st = one_round(duel(netter, foe, distance=2))
     assert within_4se(float(st.entangled[1].mean()), 0.36)
+
+
+def test_an_attack_over_100_percent_lowers_the_parry() -> None:
+    """The BRP family's rule for skills over 100% (rule option ``skill_over_100``, default
+    ``reduces_defence``): the attack's chance over 100 comes off the defender's parry.
+
+    Attack 130: criticals 01-07 (130 / 20 = 6.5, rounded half up), hits up to 95 (96-00
+    always fail). The parry of 60 drops to 30: criticals 01-02, successes 01-30. A critical
+    attack is stopped only by a critical parry. No armour, 1 hit point (any blow kills; a
+    fumbled parry stops nothing):
+    P(dead) = 0.07 x 0.98 + 0.88 x 0.70 = 0.6846 (with the option off: 0.07 x 0.97 +
+    0.88 x 0.40 = 0.4199).
+    """
+    master = member(130, characteristics={"DEX": 15})
+    foe = sitting_duck(1, skills={"dodge": 0, "attack": 60, "parry": 60},
+                       policy={**PASSIVE, "defence": "parry"})
+    got = status(duel(master, foe)).get("dead", 0.0)
+    assert within_4se(got, 0.07 * 0.98 + 0.88 * 0.70), got
+    off = status(duel(master, foe, rules={"skill_over_100": "none"})).get("dead", 0.0)
+    assert within_4se(off, 0.07 * 0.97 + 0.88 * 0.40), off

@@ -183,6 +183,7 @@ class FightRules:
     faces: int = 2                # attackers a fighter faces; the others strike from the side
     side_attack_bonus: int = 20   # percentiles for a blow from the side
     resistance: tuple[int, int, int, int] = (50, 5, 0, 100)   # base, step, floor, ceiling
+    over_100_reduces_defence: bool = True   # an attack over 100% lowers the parry or dodge
 
 
 @dataclass(frozen=True)
@@ -283,7 +284,8 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
         rules=FightRules(r.critical_needs_critical, r.broken_parry_passes_excess,
                          r.major_wound_roll, r.fatigue, r.reach, r.charge_run,
                          r.defences_per_round, r.extra_defence_penalty,
-                         r.faces, r.side_attack_bonus, _resistance(tables)),
+                         r.faces, r.side_attack_bonus, _resistance(tables),
+                         r.skill_over_100 == "reduces_defence"),
         pmfs=pmfs,
         fumble_weights=tuple(weights),
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),

@@ -272,8 +272,8 @@ def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
     return np.where(off, OFF, np.where(own, held, NONE))
 
 
-def defend(cx: Ctx, t, rows, level, *, parriable,
-           entangle: bool = False) -> tuple[np.ndarray, np.ndarray]:
+def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
+           excess=0) -> tuple[np.ndarray, np.ndarray]:
     """(stopped, parried_with) for each row: a parry or dodge, if the round's defences are
     not used up (see reference ``defend``)."""
     S, st = cx.S, cx.st
@@ -308,6 +308,8 @@ def defend(cx: Ctx, t, rows, level, *, parriable,
     penalty = cx.fight.rules.extra_defence_penalty
     if penalty and cx.fight.rules.defences > 1:
         chance = chance - penalty * used[idx]
+    if np.ndim(excess):
+        chance = chance - excess[idx]
     st.defences[tt, rr] += 1
     got = roll_level(cx, tt, chance)
     fumbled = got == tb.FUMBLE
@@ -483,8 +485,12 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         return
     a, t, rows, slot, level = *at_each(hit, a, t, rows, slot), level[hit]
     if defendable:
+        excess = 0
+        if cx.fight.rules.over_100_reduces_defence and np.any(chance > 100):
+            # BRP family: the attack's chance over 100 comes off the parry or dodge
+            excess = np.maximum(np.broadcast_to(chance, hit.shape)[hit] - 100, 0)
         stopped, parried = defend(cx, t, rows, level, parriable=parriable,
-                                  entangle=mode == ENTANGLE)
+                                  entangle=mode == ENTANGLE, excess=excess)
     else:
         stopped, parried = np.zeros(rows.size, dtype=bool), np.full(rows.size, NONE)
     if mode == KNOCKBACK:

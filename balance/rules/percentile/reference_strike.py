@@ -341,14 +341,17 @@ def parry_slot(t: FighterState) -> int | None:
 
 
 def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodgeable: bool,
-           rng: np.random.Generator, entangle: bool = False) -> tuple[bool, int | None]:
+           rng: np.random.Generator, entangle: bool = False,
+           excess: int = 0) -> tuple[bool, int | None]:
     """The defender's parry or dodge against a successful attack (one a round by default).
 
     Returns (stopped, the slot that parried or None). A critical attack is stopped only by
-    a critical parry or dodge (rule option). Against an entangling attack seed 004 rules
-    itself: "a successful Dodge ... negates an entangling attempt; a critical parry negates
-    a critical entangle, though an ordinary parry does nothing against one". A fumbled
-    parry draws on the fumble table; a fumbled dodge is a fall.
+    a critical parry or dodge (rule option). An attack chance over 100 takes its excess
+    off the parry or dodge (``excess``; the BRP family's rule, option). Against an
+    entangling attack seed 004 rules itself: "a successful Dodge ... negates an entangling
+    attempt; a critical parry negates a critical entangle, though an ordinary parry does
+    nothing against one". A fumbled parry draws on the fumble table; a fumbled dodge is a
+    fall.
     """
     if (not t.standing or t.defences >= combat.rules.defences
             or combat.exhausted(t, combat.round_no)):
@@ -374,6 +377,7 @@ def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodg
         chance = situational_skill(t, t.item(), dodge, noisy=False, weapon=False)
     # Rule option: more than one defence a round, each after the first at a penalty.
     chance -= combat.rules.extra_defence_penalty * t.defences
+    chance -= excess
     t.defences += 1
     got = roll_level(t, chance, combat, rng=rng)
     if got == tb.FUMBLE:
@@ -530,8 +534,9 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
         return
     if level < tb.SUCCESS:
         return
+    excess = max(0, chance - 100) if combat.rules.over_100_reduces_defence else 0
     stopped, parried_with = (defend(t, level, combat, parriable=parriable, dodgeable=True,
-                                    entangle=mode == ENTANGLE,
+                                    entangle=mode == ENTANGLE, excess=excess,
                                     rng=rng) if defendable else (False, None))
     if mode == KNOCKBACK:
         if not stopped:
