@@ -390,7 +390,7 @@ class Policy(Targeting):
     retrieve: bool = True         # disarmed, bare-handed: pick the weapon up (the action)
     break_off_at: HpOrMajor = 0   # try to leave at <= this HP (or "major_wound")
     yield_at: HpOrMajor = 0       # give up at <= this HP (or "major_wound")
-    break_off_by: Literal["run", "dodge"] = "run"
+    break_off_by: Literal["run", "dodge", "knockback"] = "run"
 
 
 class Member(Strict):

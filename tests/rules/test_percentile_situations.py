@@ -413,3 +413,14 @@ def test_an_entangling_weapon_wrenches_a_parrying_weapon_away() -> None:
         system.play_round(fight, state, np.random.default_rng(2), 1)
         lost.append(float(state.item_loose[:, 1].any(axis=0).mean()))
     assert lost[0] > 0.2 and lost[1] == 0.0
+
+
+def test_breaking_off_by_a_knock_back() -> None:
+    """Seed 004: to break off, "use a successful knock-back attack, a successful dodge, or
+    simply turn and run". A shove that lands (no parry against it) lets the fighter go;
+    one that misses keeps it in the fight, so a poor brawler rarely gets away."""
+    coward = {"break_off_at": 100, "break_off_by": "knockback"}
+    shove = run(duel(member(), member(60, policy=coward, skills={"shield": 60})))
+    clumsy = run(duel(member(), member(60, policy=coward, skills={"shield": 5})))
+    assert shove.fighter_status["b"]["fled"] > 0.75
+    assert more(shove.fighter_status["b"]["fled"], clumsy.fighter_status["b"].get("fled", 0))

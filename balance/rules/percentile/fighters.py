@@ -153,6 +153,7 @@ class Fighter:
     retrieve: bool
     break_off_at: int
     break_off_dodge: bool
+    break_off_knockback: bool
     ammo: int
     items: tuple[Item, Item, Item, Item]
     # Group fights (docs/rules/percentile.md, Group fights)
@@ -208,6 +209,7 @@ class PercentileFight(FighterList):
         uses = {name for name in ("small_part", "volley", "extra_attack", "disarm",
                                   "knockback", "knockout", "pull_blows", "entangle", "brace")
                 if any(getattr(f, name) for f in fs)}
+        uses |= {"knockback"} if any(f.break_off_knockback for f in fs) else set()
         uses |= {"missiles"} if any(i.kind != MELEE for i in items) else set()
         uses |= {"mounts"} if any(f.mounted for f in fs) else set()
         uses |= {"break_off"} if any(f.break_off_at > 0 or f.break_off_major
@@ -444,6 +446,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         brace=pol.brace, stand_up=pol.stand_up, retrieve=pol.retrieve,
         break_off_at=_hp_or_zero(pol.break_off_at), break_off_major=pol.break_off_at == MAJOR,
         break_off_dodge=pol.break_off_by == "dodge",
+        break_off_knockback=pol.break_off_by == "knockback",
         ammo=UNLIMITED if member.ammo is None else member.ammo,
         items=items,
         yield_at=_hp_or_zero(pol.yield_at), yield_major=pol.yield_at == MAJOR,

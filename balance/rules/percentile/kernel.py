@@ -491,6 +491,22 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
         ok = cx.succeeds(S.dodge[dp], dr.size)
         st.status[at_rows(dp, ok), dr[ok]] = FLED
         p, rows = at_rows(p, ~dodging), rows[~dodging]
+    shoving = np.broadcast_to(S.break_off_knockback[p], rows.shape)
+    if shoving.any():
+        kp, kr = at_rows(p, shoving), rows[shoving]
+        t = np.maximum(st.target[kp, kr], 0).astype(np.intp)
+        near = ((st.target[kp, kr] != NO_TARGET) & (st.status[t, kr] == STANDING)
+                & in_reach(cx, kp, t, kr))
+        gone = ~near
+        if near.any():
+            np_, nr = at_rows(kp, near), kr[near]
+            with_shield = (st.item_ok[OFF, np_, nr] & S.item_shield[OFF, np_]
+                           & ~S.underwater[np_])
+            gone[near] = melee_attack(cx, np_, t[near], nr, np.where(with_shield, OFF, FIST),
+                                      KNOCKBACK, parriable=False)
+        gone &= st.status[kp, kr] == STANDING
+        st.status[at_rows(kp, gone), kr[gone]] = FLED
+        p, rows = at_rows(p, ~shoving), rows[~shoving]
     if not rows.size:
         return
     for q in range(st.status.shape[0]):

@@ -470,9 +470,12 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
 
 
 def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True,
-                 defendable: bool = True, extra: bool = False, riposte: bool = False) -> None:
-    """Hand-to-hand attacks of one ``mode`` for a batch of rows (see reference)."""
+                 defendable: bool = True, extra: bool = False,
+                 riposte: bool = False) -> np.ndarray | None:
+    """Hand-to-hand attacks of one ``mode`` for a batch of rows (see reference); for a
+    knock-back, which of the rows it landed in."""
     st, S = cx.st, cx.S
+    n_rows = rows.size
     chance = melee_chance(cx, a, t, rows, slot)
     if extra:
         chance = tb.extra_attack_chance(chance)
@@ -482,7 +485,7 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
     hit = level >= tb.SUCCESS
     if not hit.any():
-        return
+        return np.zeros(n_rows, dtype=bool) if mode == KNOCKBACK else None
     a, t, rows, slot, level = *at_each(hit, a, t, rows, slot), level[hit]
     if defendable:
         excess = 0
@@ -497,7 +500,9 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         go = ~stopped
         if go.any():
             knock_back(cx, at_rows(a, go), at_rows(t, go), rows[go])
-        return
+        landed = np.zeros(n_rows, dtype=bool)
+        landed[np.flatnonzero(hit)[go]] = True
+        return landed
     if mode == DISARM:
         go = ~stopped
         table = resistance_table(cx.fight.rules)

@@ -267,10 +267,22 @@ def retrieve(s: FighterState) -> None:
 
 
 def break_off(s: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
-    """Seed 004, breaking off: by a successful Dodge, or by turning to run, which grants each
-    foe in reach one free attack that cannot be parried (or dodged)."""
+    """Seed 004, breaking off: "use a successful knock-back attack, a successful dodge, or
+    simply turn and run", which grants each foe in reach one free attack that cannot be
+    parried (or dodged). A knock-back is made at the target if it stands in reach (else
+    there is nobody to stop the fighter leaving)."""
     if s.f.break_off_dodge:
         if percentile_roll(combat, s.f.dodge, rng=rng):
+            s.status = FLED
+        return
+    if s.f.break_off_knockback:
+        target = combat.fighters[s.target] if s.target is not None else None
+        if target is not None and target.standing and engaged(s, target, combat):
+            shoved = melee_attack(s, target, knockback_item(s), KNOCKBACK, combat, rng=rng,
+                                  parriable=False)
+        else:
+            shoved = True
+        if shoved and s.standing:
             s.status = FLED
         return
     for foe in combat.fighters:

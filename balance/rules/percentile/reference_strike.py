@@ -523,17 +523,18 @@ def wound_self(s: FighterState, rolled: int, combat: Combat, *,
 
 def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat: Combat, *,
                  rng: np.random.Generator, parriable: bool = True, defendable: bool = True,
-                 extra: bool = False, riposte: bool = False) -> None:
-    """One hand-to-hand attack: roll, the defence, then the blow's effect."""
+                 extra: bool = False, riposte: bool = False) -> bool:
+    """One hand-to-hand attack: roll, the defence, then the blow's effect. True if it
+    landed (neither missed nor stopped)."""
     chance = melee_chance(s, t, slot, combat)
     if extra:
         chance = rule(tb.extra_attack_chance, chance)
     level = roll_level(s, chance, combat, rng=rng)
     if level == tb.FUMBLE:
         fumble(s, slot, combat, rng=rng)
-        return
+        return False
     if level < tb.SUCCESS:
-        return
+        return False
     excess = max(0, chance - 100) if combat.rules.over_100_reduces_defence else 0
     stopped, parried_with = (defend(t, level, combat, parriable=parriable, dodgeable=True,
                                     entangle=mode == ENTANGLE, excess=excess,
@@ -541,14 +542,14 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
     if mode == KNOCKBACK:
         if not stopped:
             knock_back(s, t, combat, rng=rng)
-        return
+        return not stopped
     if mode == DISARM:
         # The lab's disarm: a hit that is not parried or dodged, then STR against STR on
         # the Resistance Table (the seed's own wrench-a-weapon roll) takes the weapon.
         table = resistance_table(combat.rules)
         if not stopped and d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR, **table)):
             disarm(t)
-        return
+        return not stopped
     if mode == ENTANGLE:
         if not stopped:
             t.entangled, t.held_until = True, combat.round_no + 1
@@ -558,7 +559,7 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
             table = resistance_table(combat.rules)
             if d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR, **table)):
                 lose_weapon(t, parried_with)
-        return
+        return not stopped
     rolled = roll_damage(s, t, slot, level, combat, rng=rng)
     if stopped:
         if parried_with is not None:
@@ -568,9 +569,10 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
             if (parried_with == OFF and not t.f.items[OFF].shield and t.f.riposte
                     and not riposte and t.item_ok[OFF] and t.can_strike() and s.standing):
                 melee_attack(t, s, OFF, STRIKE, combat, rng=rng, riposte=True)
-        return
+        return not stopped
     wound(s, t, slot, rolled, level, combat, rng=rng)
     wear(s, slot)
+    return True
 
 
 def parry_takes(t: FighterState, slot: int, rolled: int, combat: Combat) -> int:
