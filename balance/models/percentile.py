@@ -346,6 +346,7 @@ class Skills(Strict):
     dodge: Pct | None = None      # default: DEX x 2
     search: Pct = 25              # true darkness: half Search may replace a third of skill
     listen: Pct = 25              # pitch darkness: half Listen against a noisy foe
+    scent: Pct = 10               # pitch darkness: half Scent/Taste against a smelly foe
     ride: Pct | None = None       # caps a rider's skills; required with a mount
 
 
@@ -411,6 +412,7 @@ class Member(Strict):
     ammo: Annotated[int, Field(ge=0, le=1000)] | None = None   # None: enough for the fight
     humanoid: bool = True             # knockouts work on humans and humanoids only
     noisy: bool = False               # pitch darkness: foes may use half Listen
+    smelly: bool = False              # pitch darkness: foes may use half Scent/Taste
     situation: Situation = Situation()
     policy: Policy = Policy()
 

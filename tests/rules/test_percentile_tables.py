@@ -160,6 +160,11 @@ def test_light() -> None:
     assert tb.light_skill(200, tb.PITCH_DARK, search=0, int_=9, pow_=12) == 27  # INT x 3
     assert tb.light_skill(60, tb.PITCH_DARK, search=0, int_=13, pow_=11, listen=50,
                           noisy=True) == 25                                     # half Listen
+    # seed 004: "half Scent/Taste" against a foe with a strong smell (the better sense wins)
+    assert tb.light_skill(60, tb.PITCH_DARK, search=0, int_=13, pow_=11, scent=70,
+                          smelly=True) == 35
+    assert tb.light_skill(60, tb.PITCH_DARK, search=0, int_=13, pow_=11, listen=50, noisy=True,
+                          scent=20, smelly=True) == 25
     assert tb.light_skill(50, tb.SEMI_DARK, search=0, int_=13, pow_=11, weapon=False) == 50
 
 

@@ -118,6 +118,8 @@ class Fighter:
     listen: int
     humanoid: bool
     noisy: bool
+    smelly: bool
+    scent: int
     db_text: str                  # damage bonus, half of it, the mount's, armour: as dice
     half_db_text: str
     horse_db_text: str
@@ -421,6 +423,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         ride=sk.ride if sk.ride is not None else 0,
         dodge=sk.dodge if sk.dodge is not None else 2 * ch.DEX,
         search=sk.search, listen=sk.listen, humanoid=member.humanoid, noisy=member.noisy,
+        smelly=member.smelly, scent=sk.scent,
         db_text=db_text, half_db_text=dmg.half_bonus_text(db_text), horse_db_text=horse_text,
         armour_text=armour_text,
         db_own=pmfs.add(parse(db_text).pmf()),

@@ -180,7 +180,8 @@ def level_of(cx: Ctx, who, rows) -> np.ndarray:
     return np.clip(cx.S.level[who] + cx.st.mounted[who, rows], -1, 1)
 
 
-def situational_skill(cx: Ctx, who, rows, slot, skill, *, noisy, weapon: bool = True):
+def situational_skill(cx: Ctx, who, rows, slot, skill, *, noisy, smelly=False,
+                      weapon: bool = True):
     S, st = cx.S, cx.st
     if weapon and cx.uses("mounts"):
         skill = np.where(st.mounted[who, rows], np.minimum(skill, S.ride[who]), skill)
@@ -192,13 +193,14 @@ def situational_skill(cx: Ctx, who, rows, slot, skill, *, noisy, weapon: bool = 
     if cx.uses("dark"):
         skill = tb.light_skill(skill, S.light[who], search=S.search[who], int_=S.INT[who],
                                pow_=S.POW[who], listen=S.listen[who], noisy=noisy,
-                               weapon=weapon)
+                               weapon=weapon, scent=S.scent[who], smelly=smelly)
     return skill
 
 
 def melee_chance(cx: Ctx, a, t, rows, slot) -> np.ndarray:
     S, st = cx.S, cx.st
-    chance = situational_skill(cx, a, rows, slot, S.item_attack[slot, a], noisy=S.noisy[t])
+    chance = situational_skill(cx, a, rows, slot, S.item_attack[slot, a], noisy=S.noisy[t],
+                               smelly=S.smelly[t])
     if cx.uses("height"):
         chance = chance + tb.height_modifier(level_of(cx, a, rows), level_of(cx, t, rows),
                                              S.item_length[slot, a],
@@ -215,7 +217,8 @@ def melee_chance(cx: Ctx, a, t, rows, slot) -> np.ndarray:
 
 def missile_chance(cx: Ctx, a, t, rows, slot, divisor) -> np.ndarray:
     S, st = cx.S, cx.st
-    chance = situational_skill(cx, a, rows, slot, S.item_attack[slot, a], noisy=S.noisy[t])
+    chance = situational_skill(cx, a, rows, slot, S.item_attack[slot, a], noisy=S.noisy[t],
+                               smelly=S.smelly[t])
     chance = chance + tb.angle_modifier(S.level[a], S.level[t], S.steep[a])
     chance = chance + tb.target_size_modifier(S.SIZ[t])
     dist = gap(cx, a, t, rows)

@@ -273,7 +273,7 @@ def level_of(x: FighterState) -> int:
 
 
 def situational_skill(s: FighterState, item: Item, skill: int, *, noisy: bool,
-                      weapon: bool = True) -> int:
+                      smelly: bool = False, weapon: bool = True) -> int:
     """A skill in this fighter's situation: for a weapon (or shield), Ride caps it and an
     undeployable weapon (or a non-thrusting one underwater) is at a quarter; then the light
     (a Dodge, ``weapon=False``, only feels the light)."""
@@ -285,7 +285,7 @@ def situational_skill(s: FighterState, item: Item, skill: int, *, noisy: bool,
     if s.f.light == tb.BRIGHT:
         return skill
     return rule(tb.light_skill, skill, s.f.light, s.f.search, s.f.INT, s.f.POW, s.f.listen,
-                noisy, weapon)
+                noisy, weapon, s.f.scent, smelly)
 
 
 def melee_chance(s: FighterState, t: FighterState, slot: int, combat: Combat) -> int:
@@ -293,7 +293,7 @@ def melee_chance(s: FighterState, t: FighterState, slot: int, combat: Combat) ->
     down, then cover (partial or full) halves it (seed 004); a blow at one's target from
     its side adds ``rules.side_attack_bonus`` (``reference_groups.side_attacks``)."""
     item = s.item(slot)
-    chance = situational_skill(s, item, item.attack, noisy=t.f.noisy)
+    chance = situational_skill(s, item, item.attack, noisy=t.f.noisy, smelly=t.f.smelly)
     chance += rule(tb.height_modifier, level_of(s), level_of(t), item.length, t.item().length)
     chance += rule(tb.down_modifier, s.down, t.down)
     if t.f.cover:
@@ -308,7 +308,7 @@ def missile_chance(s: FighterState, t: FighterState, slot: int, divisor: int) ->
     seed says), then range band, point blank, volley and partial cover as one fraction
     rounded up; careful aim adds 10% a step of that; a small part halves it (aim in full)."""
     item = s.item(slot)
-    chance = situational_skill(s, item, item.attack, noisy=t.f.noisy)
+    chance = situational_skill(s, item, item.attack, noisy=t.f.noisy, smelly=t.f.smelly)
     chance += rule(tb.angle_modifier, s.f.level, t.f.level, s.f.steep)
     chance += rule(tb.target_size_modifier, t.f.SIZ)
     num = 2 if rule(tb.point_blank, gap(s, t), s.f.DEX) else 1

@@ -137,14 +137,16 @@ BRIGHT, SEMI_DARK, DARK, PITCH_DARK = 0, 1, 2, 3
 LIGHTS = {"bright": BRIGHT, "semi_dark": SEMI_DARK, "dark": DARK, "pitch_dark": PITCH_DARK}
 
 
-def light_skill(skill, light, search, int_, pow_, listen=0, noisy=False, weapon=True):
+def light_skill(skill, light, search, int_, pow_, listen=0, noisy=False, weapon=True,
+                scent=0, smelly=False):
     """A vision-dependent skill in the light given.
 
     Semi-darkness halves weapon skills (``weapon``; a Dodge is not weapon-related); true
     darkness leaves a third of the skill or half Search, the lower; pitch darkness makes an
     attack guesswork: INT x 3, POW x 3 or a quarter of the skill, the smallest, or half
-    Listen instead against a foe who makes noise (the lab applies the guess to parries and
-    dodges too: no one parries what they cannot see).
+    Listen instead against a foe who makes noise, or half Scent/Taste against one with a
+    strong smell (the better of these; the lab applies the guess to parries and dodges
+    too: no one parries what they cannot see).
     """
     skill, light = np.asarray(skill), np.asarray(light)
     semi = ceil_div(skill, 2) if weapon else skill
@@ -152,6 +154,7 @@ def light_skill(skill, light, search, int_, pow_, listen=0, noisy=False, weapon=
     guess = np.minimum(np.minimum(3 * np.asarray(int_), 3 * np.asarray(pow_)),
                        ceil_div(skill, 4))
     guess = np.where(noisy, np.maximum(guess, ceil_div(listen, 2)), guess)
+    guess = np.where(smelly, np.maximum(guess, ceil_div(scent, 2)), guess)
     return np.where(light == BRIGHT, skill,
            np.where(light == SEMI_DARK, semi, np.where(light == DARK, dark, guess)))
 
