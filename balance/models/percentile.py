@@ -73,6 +73,8 @@ class Weapon(Strict):
     thrusting: bool = False           # impales on a special success; works underwater
     two_handed: bool = False
     range: Annotated[int, Field(ge=1, le=1000)] | None = None   # base range, yards
+    # no chance beyond this many base ranges (seed 004: 4; thrown knives and axes 2)
+    max_range_multiple: Annotated[int, Field(ge=1, le=4)] = 4
     reload: Annotated[int, Field(ge=0, le=10)] = 0  # rounds spent reloading after a shot
     volley: Annotated[int, Field(ge=1, le=3)] = 1   # shots in a volley (1: cannot volley)
     db: DbMode = "full"               # damage bonus: full, half (thrown) or none (launched)
@@ -134,17 +136,21 @@ class Attackers(Strict):
 
 
 class LengthClass(Strict):
-    """A weapon length class: yards of clear space it needs, attackers per target."""
+    """A weapon length class: yards of clear space it needs (a thrusting weapon needs it
+    ahead of it, and only ``thrusting_width`` to the sides), attackers per target."""
 
     space: Yards
+    thrusting_width: Yards = 0.33
     attackers: Attackers
     thrusting_attackers: Attackers
 
 
 class SpaceClass(Strict):
-    """A space situation: how much clear room a fighter has to swing, in yards."""
+    """A space situation: how much clear room a fighter has, in yards: to the sides (to
+    swing) and ahead (to thrust)."""
 
-    clearance: Yards | None = None    # None: unlimited
+    clearance: Yards | None = None    # to the sides; None: unlimited
+    depth: Yards | None = None        # ahead; None: unlimited
 
 
 class Mount(Strict):
@@ -196,6 +202,7 @@ class WeaponPatch(Strict):
     thrusting: bool | None = None
     two_handed: bool | None = None
     range: Annotated[int, Field(ge=1, le=1000)] | None = None
+    max_range_multiple: Annotated[int, Field(ge=1, le=4)] | None = None
     reload: Annotated[int, Field(ge=0, le=10)] | None = None
     volley: Annotated[int, Field(ge=1, le=3)] | None = None
     db: DbMode | None = None
@@ -239,12 +246,14 @@ AttackersRow = dict[Literal["open", "cramped", "corridor"], Annotated[int, Field
 
 class LengthPatch(Strict):
     space: Yards | None = None
+    thrusting_width: Yards | None = None
     attackers: AttackersRow | None = None
     thrusting_attackers: AttackersRow | None = None
 
 
 class SpacePatch(Strict):
     clearance: Yards | None = None
+    depth: Yards | None = None
 
 
 class MountPatch(Strict):
@@ -337,6 +346,7 @@ class Skills(Strict):
     dodge: Pct | None = None      # default: DEX x 2
     search: Pct = 25              # true darkness: half Search may replace a third of skill
     listen: Pct = 25              # pitch darkness: half Listen against a noisy foe
+    scent: Pct = 10               # pitch darkness: half Scent/Taste against a smelly foe
     ride: Pct | None = None       # caps a rider's skills; required with a mount
 
 
@@ -378,9 +388,10 @@ class Policy(Targeting):
     riposte: bool = True          # two weapons: a successful off-hand parry strikes back
     brace: bool = False           # kneel behind the shield against missiles; set a spear
     stand_up: bool = True         # when down, use the action to Dodge back to one's feet
+    retrieve: bool = True         # disarmed, bare-handed: pick the weapon up (the action)
     break_off_at: HpOrMajor = 0   # try to leave at <= this HP (or "major_wound")
     yield_at: HpOrMajor = 0       # give up at <= this HP (or "major_wound")
-    break_off_by: Literal["run", "dodge"] = "run"
+    break_off_by: Literal["run", "dodge", "knockback"] = "run"
 
 
 class Member(Strict):
@@ -401,6 +412,7 @@ class Member(Strict):
     ammo: Annotated[int, Field(ge=0, le=1000)] | None = None   # None: enough for the fight
     humanoid: bool = True             # knockouts work on humans and humanoids only
     noisy: bool = False               # pitch darkness: foes may use half Listen
+    smelly: bool = False              # pitch darkness: foes may use half Scent/Taste
     situation: Situation = Situation()
     policy: Policy = Policy()
 
@@ -442,6 +454,8 @@ class Rules(Strict):
     defences_per_round: Annotated[int, Field(ge=0, le=10)] = 1
     extra_defence_penalty: Annotated[int, Field(ge=0, le=100)] = 20
     faces: Annotated[int, Field(ge=1, le=20)] = 2          # attackers a fighter can face
+    # BRP family: an attack chance over 100 takes the excess off the defender's parry/dodge
+    skill_over_100: Literal["reduces_defence", "none"] = "reduces_defence"
     side_attack_bonus: Annotated[int, Field(ge=0, le=100)] = 20   # for the others
 
 

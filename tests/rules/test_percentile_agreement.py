@@ -58,8 +58,8 @@ FIGHTS = {
         [member(75, armour="half_plate", policy={"extra_attack": True}),
          member(65, weapon="great_axe", shield=None, policy={"defence": "dodge"})]),
     "pitch_dark_noisy_cramped": fight(
-        [member(70, weapon="long_spear", shield=None, skills={"listen": 60})],
-        [member(55, weapon="dagger", shield=None, noisy=True,
+        [member(70, weapon="long_spear", shield=None, skills={"listen": 40, "scent": 70})],
+        [member(55, weapon="dagger", shield=None, noisy=True, smelly=True,
                 situation={"light": "semi_dark"})],
         situation={"light": "pitch_dark", "space": "cramped"}),
     "knockback_disarm_knockout": fight(

@@ -160,11 +160,21 @@ def test_light() -> None:
     assert tb.light_skill(200, tb.PITCH_DARK, search=0, int_=9, pow_=12) == 27  # INT x 3
     assert tb.light_skill(60, tb.PITCH_DARK, search=0, int_=13, pow_=11, listen=50,
                           noisy=True) == 25                                     # half Listen
+    # seed 004: "half Scent/Taste" against a foe with a strong smell (the better sense wins)
+    assert tb.light_skill(60, tb.PITCH_DARK, search=0, int_=13, pow_=11, scent=70,
+                          smelly=True) == 35
+    assert tb.light_skill(60, tb.PITCH_DARK, search=0, int_=13, pow_=11, listen=50, noisy=True,
+                          scent=20, smelly=True) == 25
     assert tb.light_skill(50, tb.SEMI_DARK, search=0, int_=13, pow_=11, weapon=False) == 50
 
 
 def test_cramped_quarters_and_attackers_per_target() -> None:
-    assert tb.deployable([0.33, 1, 2], 1.5).tolist() == [True, True, False]
+    # a corridor (1.5 yd to the sides, unlimited ahead): a dagger, a sword and a spear
+    # deploy, a great sword does not; cramped quarters (half a yard each way): short only
+    corridor = tb.deployable([0.33, 1, 0.33, 2], [0.33, 1, 2, 2], 1.5, np.inf)
+    assert corridor.tolist() == [True, True, True, False]
+    assert tb.deployable([0.33, 0.33, 1], [0.33, 1, 1], 0.5, 0.5).tolist() == [True, False,
+                                                                                False]
     assert tb.cramped_skill([80, 80], [True, False]).tolist() == [80, 20]
     lengths = shipped_tables("percentile").lengths
     medium = (lengths["medium"].attackers.open, lengths["medium"].attackers.cramped,
@@ -182,6 +192,10 @@ def test_height_down_and_angles() -> None:
     assert tb.height_modifier(-1, 0, tb.LONG, tb.MEDIUM) == 0     # the lower has the longer
     assert tb.height_modifier(1, 0, tb.MEDIUM, tb.LONG) == 0
     assert tb.height_modifier(1, 0, tb.LONG, tb.MEDIUM) == 10     # the higher's longer: +10
+    # seed 004: only "long against medium or short" cancels it; medium against short does not
+    assert tb.height_modifier(-1, 0, tb.MEDIUM, tb.SHORT) == -10
+    assert tb.height_modifier(1, 0, tb.SHORT, tb.MEDIUM) == 10
+    assert tb.height_modifier(-1, 0, tb.LONG, tb.SHORT) == 0
     assert tb.down_modifier([True, False, False], [False, True, False]).tolist() == [-20, 20, 0]
     assert tb.angle_modifier([-1, 1, 0], [1, -1, 0], True).tolist() == [-20, -30, 0]
     assert tb.angle_modifier(-1, 1, False) == 0
@@ -189,8 +203,8 @@ def test_height_down_and_angles() -> None:
 
 def test_missile_ranges() -> None:
     d = [10, 25, 40, 50, 75, 100, 101]
-    assert tb.range_divisor(d, 25, False).tolist() == [1, 1, 2, 2, 4, 8, 0]
-    assert tb.range_divisor(d, 25, True).tolist() == [1, 1, 2, 2, 0, 0, 0]
+    assert tb.range_divisor(d, 25).tolist() == [1, 1, 2, 2, 4, 8, 0]
+    assert tb.range_divisor(d, 25, 2).tolist() == [1, 1, 2, 2, 0, 0, 0]   # knives, axes
     assert tb.half_damage_at([50, 51], 25).tolist() == [False, True]
     assert tb.point_blank([3, 4, 5], 12).tolist() == [True, True, False]   # 12 feet = 4 yd
     # careful aim: 10% of the current chance per five ranks, rounded up; none past 2x range

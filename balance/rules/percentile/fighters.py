@@ -74,12 +74,14 @@ class Item:
     can_parry: bool = False
     kind: int = MELEE
     length: int = 0
-    space: float = 0.0            # yards of clear room it needs
+    space: float = 0.0            # yards of clear room it needs ahead (seed 004, by length)
+    width: float = 0.0            # ... and to the sides (its space, or a foot if thrusting)
     thrusting: bool = False
     two_handed: bool = False
     entangles: bool = False
     improvised: bool = False
     range: int = 0                # base range in yards (0: none)
+    max_multiple: int = 4         # no chance beyond this many base ranges
     reload: int = 0
     volley: int = 1
     db_mode: int = DB_FULL
@@ -116,6 +118,8 @@ class Fighter:
     listen: int
     humanoid: bool
     noisy: bool
+    smelly: bool
+    scent: int
     db_text: str                  # damage bonus, half of it, the mount's, armour: as dice
     half_db_text: str
     horse_db_text: str
@@ -125,7 +129,8 @@ class Fighter:
     db_horse: int
     armour: int
     light: int
-    clearance: float              # inf in the open
+    clearance: float              # yards of room to the sides; inf in the open
+    depth: float                  # yards of room ahead; inf in the open
     space_class: int              # OPEN, CRAMPED or CORRIDOR
     underwater: bool
     level: int                    # -1 lower, 0 level, +1 higher
@@ -147,8 +152,10 @@ class Fighter:
     riposte: bool
     brace: bool
     stand_up: bool
+    retrieve: bool
     break_off_at: int
     break_off_dodge: bool
+    break_off_knockback: bool
     ammo: int
     items: tuple[Item, Item, Item, Item]
     # Group fights (docs/rules/percentile.md, Group fights)
@@ -179,6 +186,7 @@ class FightRules:
     faces: int = 2                # attackers a fighter faces; the others strike from the side
     side_attack_bonus: int = 20   # percentiles for a blow from the side
     resistance: tuple[int, int, int, int] = (50, 5, 0, 100)   # base, step, floor, ceiling
+    over_100_reduces_defence: bool = True   # an attack over 100% lowers the parry or dodge
 
 
 @dataclass(frozen=True)
@@ -203,6 +211,7 @@ class PercentileFight(FighterList):
         uses = {name for name in ("small_part", "volley", "extra_attack", "disarm",
                                   "knockback", "knockout", "pull_blows", "entangle", "brace")
                 if any(getattr(f, name) for f in fs)}
+        uses |= {"knockback"} if any(f.break_off_knockback for f in fs) else set()
         uses |= {"missiles"} if any(i.kind != MELEE for i in items) else set()
         uses |= {"mounts"} if any(f.mounted for f in fs) else set()
         uses |= {"break_off"} if any(f.break_off_at > 0 or f.break_off_major
@@ -214,13 +223,15 @@ class PercentileFight(FighterList):
             else set()
         uses |= {"slick"} if any(f.slick for f in fs) else set()
         uses |= {"improvised"} if any(i.improvised for i in items) else set()
+        uses |= {"loose"} if uses & {"disarm", "entangle"} else set()
         uses |= {"fatigue"} if self.rules.fatigue else set()
         moving = any(f.movement in (KEEP_DISTANCE, RETREAT) for f in fs)
         uses |= {"distance"} if any(d > self.rules.reach for d in self.side_distance[1:]) \
             or moving or uses & {"knockback", "entangle"} else set()
         uses |= {"groups"} if len(fs) > 2 else set()
         uses |= {"dark"} if any(f.light != LIGHTS["bright"] for f in fs) else set()
-        uses |= {"cramped"} if any(math.isfinite(f.clearance) for f in fs) else set()
+        uses |= {"cramped"} if any(math.isfinite(f.clearance) or math.isfinite(f.depth)
+                                   for f in fs) else set()
         uses |= {"underwater"} if any(f.underwater for f in fs) else set()
         uses |= {"cover"} if any(f.cover for f in fs) else set()
         uses |= {"height"} if any(f.level for f in fs) or "mounts" in uses else set()
@@ -277,7 +288,8 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
         rules=FightRules(r.critical_needs_critical, r.broken_parry_passes_excess,
                          r.major_wound_roll, r.fatigue, r.reach, r.charge_run,
                          r.defences_per_round, r.extra_defence_penalty,
-                         r.faces, r.side_attack_bonus, _resistance(tables)),
+                         r.faces, r.side_attack_bonus, _resistance(tables),
+                         r.skill_over_100 == "reduces_defence"),
         pmfs=pmfs,
         fumble_weights=tuple(weights),
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
@@ -390,7 +402,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
     protection = tables.armour[member.armour].protection
     armour_text = str(protection)
     space = situation["space"]
-    clearance = tables.spaces[space].clearance
+    clearance, depth = tables.spaces[space].clearance, tables.spaces[space].depth
     main = tables.weapons[member.weapon]
     attack = sk.attack if sk.attack is not None else main.skill
     items = (
@@ -411,6 +423,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         ride=sk.ride if sk.ride is not None else 0,
         dodge=sk.dodge if sk.dodge is not None else 2 * ch.DEX,
         search=sk.search, listen=sk.listen, humanoid=member.humanoid, noisy=member.noisy,
+        smelly=member.smelly, scent=sk.scent,
         db_text=db_text, half_db_text=dmg.half_bonus_text(db_text), horse_db_text=horse_text,
         armour_text=armour_text,
         db_own=pmfs.add(parse(db_text).pmf()),
@@ -419,6 +432,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         armour=pmfs.add(parse(armour_text).pmf()),
         light=LIGHTS[situation["light"]],
         clearance=math.inf if clearance is None else float(clearance),
+        depth=math.inf if depth is None else float(depth),
         space_class=SPACES[space],
         underwater=situation["underwater"],
         level=POSITIONS[situation["position"]],
@@ -432,9 +446,10 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         small_part=pol.small_part, volley=pol.volley, extra_attack=pol.extra_attack,
         disarm=pol.disarm, knockback=pol.knockback, knockout=pol.knockout,
         pull_blows=pol.pull_blows, entangle=pol.entangle, riposte=pol.riposte,
-        brace=pol.brace, stand_up=pol.stand_up,
+        brace=pol.brace, stand_up=pol.stand_up, retrieve=pol.retrieve,
         break_off_at=_hp_or_zero(pol.break_off_at), break_off_major=pol.break_off_at == MAJOR,
         break_off_dodge=pol.break_off_by == "dodge",
+        break_off_knockback=pol.break_off_by == "knockback",
         ammo=UNLIMITED if member.ammo is None else member.ammo,
         items=items,
         yield_at=_hp_or_zero(pol.yield_at), yield_major=pol.yield_at == MAJOR,
@@ -469,7 +484,8 @@ def _off_item(member: Any, attack: int, tables: Any, pmfs: PmfTable) -> Item:
         length = tables.lengths["short"]
         return Item(
             present=True, name=member.shield, shield=True, attack=skill, parry=skill,
-            can_parry=True, length=LENGTHS["short"], space=length.space, hp=row.hp,
+            can_parry=True, length=LENGTHS["short"], space=length.space, width=length.space,
+            hp=row.hp,
             shield_size=SHIELD_SIZES[row.size], limits=_limits(length.attackers),
             draw_free=skill >= DRAW_FREE_SKILL, **_damage_indices(row.damage, pmfs))
     if member.off_hand is not None:
@@ -503,8 +519,10 @@ def _weapon_item(name: str, row: Any, attack: int, parry: int | None, tables: An
     return Item(
         present=True, name=name, attack=attack, parry=attack if parry is None else parry,
         can_parry=can_parry, kind=kind, length=LENGTHS[row.length], space=length.space,
+        width=min(length.space, length.thrusting_width) if row.thrusting else length.space,
         thrusting=row.thrusting, two_handed=row.two_handed, entangles=row.entangles,
         improvised=row.improvised, range=row.range or 0, reload=row.reload, volley=row.volley,
+        max_multiple=row.max_range_multiple,
         db_mode=DB_MODES[row.db], hp=UNBREAKABLE if row.hp is None else row.hp,
         limits=_limits(length.thrusting_attackers if row.thrusting else length.attackers),
         draw_free=attack >= DRAW_FREE_SKILL, **_damage_indices(row.damage, pmfs))
@@ -515,7 +533,7 @@ class Static:
     (item slot, fighter), ``x.limits`` (4, c, 3) (slot, fighter, target's space)."""
 
     def __init__(self, fight: PercentileFight) -> None:
-        floats = ("clearance", "space")   # a fighter's clearance, an item's space
+        floats = ("clearance", "depth", "space", "width")   # yards of room, had and needed
         fs = fight.fighters
         self.c = len(fs)
         self.n_sides = len(fight.side_names)

@@ -17,7 +17,7 @@ import numpy as np
 
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, start_positions, step
 from balance.engine.state import TrialState
-from balance.engine.status import FLED, STANDING
+from balance.engine.status import FLED, STANDING, UNCONSCIOUS
 from balance.engine.targeting import NO_TARGET
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import (
@@ -71,6 +71,8 @@ class PercentileState(TrialState):
     no_parry: np.ndarray      # bool: dropped weapon, no parry this round
     no_parry_next: np.ndarray
     draw_pending: np.ndarray  # bool: five DEX ranks owed for drawing
+    item_loose: np.ndarray    # (4, c, n) bool: knocked from the hand by a disarm, on the ground
+    no_draw: np.ndarray       # bool: a disarm keeps it from drawing another weapon
     defences: np.ndarray      # int8: parries and dodges made this round
     volleyed: np.ndarray      # int16: rounds of volley fire
     target: np.ndarray        # int8, this round
@@ -82,6 +84,7 @@ class PercentileState(TrialState):
     attacked: np.ndarray      # bool: made an attack this round
     order: np.ndarray         # int8: this round's rank among equal DEX ranks (higher first)
     major: np.ndarray         # bool: has taken a major wound
+    wake_at: np.ndarray       # int16: knocked out, comes to in this round (0: not waking)
     flank: np.ndarray         # bool: strikes its target from the side this round
 
 
@@ -117,6 +120,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         forfeit=false.copy(), forfeit_next=false.copy(),
         no_parry=false.copy(), no_parry_next=false.copy(),
         draw_pending=false.copy(), defences=np.zeros((c, n), dtype=np.int8),
+        item_loose=np.zeros((4, c, n), dtype=bool), no_draw=false.copy(),
         volleyed=np.zeros((c, n), dtype=np.int16),
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
         moved=np.zeros((c, n), dtype=np.float32),
@@ -126,6 +130,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         attacked=false.copy(),
         order=np.zeros((c, n), dtype=np.int8),
         major=false.copy(),
+        wake_at=np.zeros((c, n), dtype=np.int16),
         flank=false.copy(),
     )
 
@@ -136,6 +141,8 @@ def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Gener
     cx = Ctx(fight, fight.static, st, rng, round_no, any_down=bool(st.down.any()),
              any_stunned=bool(st.stunned.any()))
     draw_order(cx)
+    if cx.uses("knockout"):
+        wake(cx)
     if cx.uses("stun"):
         recover_from_stun(cx)
     choose_targets(cx)
@@ -172,6 +179,17 @@ def draw_order(cx: Ctx) -> None:
     # The sorting permutation of iid uniforms is itself a uniform random permutation: one
     # argsort gives each place a uniformly random rank (no need to invert it).
     st.order[:] = np.argsort(u, axis=0)
+
+
+def wake(cx: Ctx) -> None:
+    """Seed 004: a knockout lasts 1D10+10 rounds; then the fighter comes to, on the ground."""
+    st = cx.st
+    woke = (st.status == UNCONSCIOUS) & (st.wake_at > 0) & (st.wake_at <= cx.round_no)
+    if woke.any():
+        st.status[woke] = STANDING
+        st.down[woke] = True
+        st.wake_at[woke] = 0
+        cx.any_down = True
 
 
 def recover_from_stun(cx: Ctx) -> None:
@@ -338,6 +356,10 @@ def declare(cx: Ctx) -> None:
     draw = acting & st.draw_pending
     rank = rank - DRAW_RANKS * draw
     st.draw_pending &= ~acting
+    if cx.uses("mounts"):
+        # Seed 004: "a charge is made at the end of a full movement": the charge strikes
+        # this round, on the last DEX rank if the ride used up the rider's ranks.
+        rank = np.where(st.charging, np.maximum(rank, 1), rank)
     st.aim[:] = 0
     if cx.uses("missiles"):
         for p in range(c):
@@ -438,8 +460,25 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
         if leaving.any():
             break_off(cx, at_rows(p, leaving), rows[leaving])
             p, rows = at_rows(p, ~leaving), rows[~leaving]
+    if cx.uses("loose") and rows.size:
+        grab = ((st.wield[p, rows] == FIST) & st.item_loose[:, p, rows].any(axis=0)
+                & S.retrieve[p])
+        if grab.any():
+            retrieve(cx, at_rows(p, grab), rows[grab])
+            p, rows = at_rows(p, ~grab), rows[~grab]
     if rows.size:
         attack_action(cx, p, rows)
+
+
+def retrieve(cx: Ctx, p, rows: np.ndarray) -> None:
+    """A disarmed fighter on fists picks its weapon up (the action of the round; seed 004:
+    a rider must dismount to retrieve a weapon, so it ends on foot)."""
+    st = cx.st
+    slot = np.argmax(st.item_loose[:, p, rows], axis=0)
+    st.item_loose[slot, p, rows] = False
+    st.item_ok[slot, p, rows] = True
+    st.wield[p, rows] = slot
+    st.mounted[p, rows] = False
 
 
 def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
@@ -452,6 +491,22 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
         ok = cx.succeeds(S.dodge[dp], dr.size)
         st.status[at_rows(dp, ok), dr[ok]] = FLED
         p, rows = at_rows(p, ~dodging), rows[~dodging]
+    shoving = np.broadcast_to(S.break_off_knockback[p], rows.shape)
+    if shoving.any():
+        kp, kr = at_rows(p, shoving), rows[shoving]
+        t = np.maximum(st.target[kp, kr], 0).astype(np.intp)
+        near = ((st.target[kp, kr] != NO_TARGET) & (st.status[t, kr] == STANDING)
+                & in_reach(cx, kp, t, kr))
+        gone = ~near
+        if near.any():
+            np_, nr = at_rows(kp, near), kr[near]
+            with_shield = (st.item_ok[OFF, np_, nr] & S.item_shield[OFF, np_]
+                           & ~S.underwater[np_])
+            gone[near] = melee_attack(cx, np_, t[near], nr, np.where(with_shield, OFF, FIST),
+                                      KNOCKBACK, parriable=False)
+        gone &= st.status[kp, kr] == STANDING
+        st.status[at_rows(kp, gone), kr[gone]] = FLED
+        p, rows = at_rows(p, ~shoving), rows[~shoving]
     if not rows.size:
         return
     for q in range(st.status.shape[0]):

@@ -33,7 +33,6 @@ from balance.rules.percentile.fighters import (
     OFF,
     PARRY,
     SIDE,
-    THROWN,
     UNBREAKABLE,
     PercentileFight,
     Static,
@@ -122,7 +121,7 @@ def fall_back(cx: Ctx, who, rows) -> None:
     held = st.wield[who, rows]
     off = ((held != OFF) & st.item_ok[OFF, who, rows] & ~S.item_shield[OFF, who]
            & (S.item_kind[OFF, who] == MELEE) & ~S.item_entangles[OFF, who])
-    side = ~off & (held != SIDE) & st.item_ok[SIDE, who, rows]
+    side = ~off & (held != SIDE) & st.item_ok[SIDE, who, rows] & ~st.no_draw[who, rows]
     st.wield[who, rows] = np.where(off, OFF, np.where(side, SIDE, FIST))
     st.draw_pending[who, rows] = side & ~S.item_draw_free[SIDE, who]
 
@@ -134,6 +133,25 @@ def break_item(cx: Ctx, who, slot, rows) -> None:
         return
     who, slot, rows = at_each(breaks, who, slot, rows)
     st.item_ok[slot, who, rows] = False
+    back = slot == st.wield[who, rows]
+    if back.any():
+        fall_back(cx, *at_each(back, who, rows))
+
+
+def disarm(cx: Ctx, who, rows) -> None:
+    """Seed 004: disarming takes the weapon from the hand and keeps the foe from drawing a
+    second one: it fights on with an off-hand weapon already in hand, else bare-handed,
+    and may pick the weapon up (see reference ``disarm``)."""
+    cx.st.no_draw[who, rows] = True
+    lose_weapon(cx, who, cx.st.wield[who, rows], rows)
+
+
+def lose_weapon(cx: Ctx, who, slot, rows) -> None:
+    """The weapon in ``slot`` is knocked or wrenched from the hand onto the ground; if it
+    was the one in hand, the fighter falls back on another (see reference)."""
+    st = cx.st
+    st.item_ok[slot, who, rows] = False
+    st.item_loose[slot, who, rows] = True
     back = slot == st.wield[who, rows]
     if back.any():
         fall_back(cx, *at_each(back, who, rows))
@@ -162,24 +180,27 @@ def level_of(cx: Ctx, who, rows) -> np.ndarray:
     return np.clip(cx.S.level[who] + cx.st.mounted[who, rows], -1, 1)
 
 
-def situational_skill(cx: Ctx, who, rows, slot, skill, *, noisy, weapon: bool = True):
+def situational_skill(cx: Ctx, who, rows, slot, skill, *, noisy, smelly=False,
+                      weapon: bool = True):
     S, st = cx.S, cx.st
     if weapon and cx.uses("mounts"):
         skill = np.where(st.mounted[who, rows], np.minimum(skill, S.ride[who]), skill)
     if weapon and (cx.uses("cramped") or cx.uses("underwater")):
-        bad = (S.item_space[slot, who] > S.clearance[who]) | (
+        bad = ~tb.deployable(S.item_width[slot, who], S.item_space[slot, who],
+                             S.clearance[who], S.depth[who]) | (
             S.underwater[who] & ~S.item_thrusting[slot, who])
         skill = np.where(bad, tb.quarter(skill), skill)
     if cx.uses("dark"):
         skill = tb.light_skill(skill, S.light[who], search=S.search[who], int_=S.INT[who],
                                pow_=S.POW[who], listen=S.listen[who], noisy=noisy,
-                               weapon=weapon)
+                               weapon=weapon, scent=S.scent[who], smelly=smelly)
     return skill
 
 
 def melee_chance(cx: Ctx, a, t, rows, slot) -> np.ndarray:
     S, st = cx.S, cx.st
-    chance = situational_skill(cx, a, rows, slot, S.item_attack[slot, a], noisy=S.noisy[t])
+    chance = situational_skill(cx, a, rows, slot, S.item_attack[slot, a], noisy=S.noisy[t],
+                               smelly=S.smelly[t])
     if cx.uses("height"):
         chance = chance + tb.height_modifier(level_of(cx, a, rows), level_of(cx, t, rows),
                                              S.item_length[slot, a],
@@ -196,7 +217,8 @@ def melee_chance(cx: Ctx, a, t, rows, slot) -> np.ndarray:
 
 def missile_chance(cx: Ctx, a, t, rows, slot, divisor) -> np.ndarray:
     S, st = cx.S, cx.st
-    chance = situational_skill(cx, a, rows, slot, S.item_attack[slot, a], noisy=S.noisy[t])
+    chance = situational_skill(cx, a, rows, slot, S.item_attack[slot, a], noisy=S.noisy[t],
+                               smelly=S.smelly[t])
     chance = chance + tb.angle_modifier(S.level[a], S.level[t], S.steep[a])
     chance = chance + tb.target_size_modifier(S.SIZ[t])
     dist = gap(cx, a, t, rows)
@@ -253,7 +275,8 @@ def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
     return np.where(off, OFF, np.where(own, held, NONE))
 
 
-def defend(cx: Ctx, t, rows, level, *, parriable) -> tuple[np.ndarray, np.ndarray]:
+def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
+           excess=0) -> tuple[np.ndarray, np.ndarray]:
     """(stopped, parried_with) for each row: a parry or dodge, if the round's defences are
     not used up (see reference ``defend``)."""
     S, st = cx.S, cx.st
@@ -288,6 +311,8 @@ def defend(cx: Ctx, t, rows, level, *, parriable) -> tuple[np.ndarray, np.ndarra
     penalty = cx.fight.rules.extra_defence_penalty
     if penalty and cx.fight.rules.defences > 1:
         chance = chance - penalty * used[idx]
+    if np.ndim(excess):
+        chance = chance - excess[idx]
     st.defences[tt, rr] += 1
     got = roll_level(cx, tt, chance)
     fumbled = got == tb.FUMBLE
@@ -298,8 +323,11 @@ def defend(cx: Ctx, t, rows, level, *, parriable) -> tuple[np.ndarray, np.ndarra
         fd = fumbled & ~up
         if fd.any():
             fall(cx, at_rows(tt, fd), rr[fd])
-    ok = (got >= tb.SUCCESS) & ((level[idx] < tb.CRITICAL) | (got == tb.CRITICAL)
-                                | (not cx.fight.rules.critical_needs_critical))
+    if entangle:    # seed 004: any Dodge negates it; a critical one needs a critical parry
+        lenient = ~up
+    else:
+        lenient = not cx.fight.rules.critical_needs_critical
+    ok = (got >= tb.SUCCESS) & ((level[idx] < tb.CRITICAL) | (got == tb.CRITICAL) | lenient)
     stopped[idx] = ok
     parried[idx] = np.where(ok & up, ss, NONE)
     return stopped, parried
@@ -369,8 +397,6 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
     """Armour, then the knockout rule if declared, else hit points (see reference)."""
     S, st = cx.S, cx.st
     ignores = level == tb.CRITICAL
-    if missile:
-        ignores = ignores | S.small_part[a]
     armour = cx.fight.pmfs.sample(np.where(ignores, 0, S.armour[t]), cx.rng)
     final = np.maximum(rolled - armour, 0)
     if not missile and cx.uses("knockout"):
@@ -378,11 +404,16 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
         if ko.any():
             major = ko & tb.is_major_wound(final, S.hp[t])
             out = major & (st.status[t, rows] == STANDING)
-            st.status[at_rows(t, out), rows[out]] = UNCONSCIOUS
-            minor = ko & ~major
+            if out.any():
+                ot, orows = at_rows(t, out), rows[out]
+                st.status[ot, orows] = UNCONSCIOUS
+                st.wake_at[ot, orows] = cx.round_no + 1 + tb.knockout_rounds(
+                    cx.rng.integers(1, 11, size=orows.size))
+            minor = ko & ~major & (final > 0)      # a blow armour stops does nothing
             if minor.any():
                 kt, kr = at_rows(t, minor), rows[minor]
-                raw_harm(cx, kt, kr, S.item_minimum[at_rows(slot, minor), at_rows(a, minor)])
+                least = S.item_minimum[at_rows(slot, minor), at_rows(a, minor)]
+                raw_harm(cx, kt, kr, np.minimum(least, final[minor]))
                 stun_check(cx, kt, kr)
             keep = ~ko
             a, t, rows, final = at_rows(a, keep), at_rows(t, keep), rows[keep], final[keep]
@@ -416,9 +447,10 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
         w, s, r = at_rows(who, m), at_rows(slot, m), rows[m]
         if code == LOSE_ATTACK:
             st.forfeit_next[w, r] = True
-        elif code == DROP:
+        elif code == DROP:     # the next round goes to retrieving it; a rider dismounts
             st.forfeit_next[w, r] = True
             st.no_parry_next[w, r] = True
+            st.mounted[w, r] = False
         elif code == BREAK:
             break_item(cx, w, s, r)
         elif code == HIT_SELF:
@@ -441,9 +473,12 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
 
 
 def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True,
-                 defendable: bool = True, extra: bool = False, riposte: bool = False) -> None:
-    """Hand-to-hand attacks of one ``mode`` for a batch of rows (see reference)."""
+                 defendable: bool = True, extra: bool = False,
+                 riposte: bool = False) -> np.ndarray | None:
+    """Hand-to-hand attacks of one ``mode`` for a batch of rows (see reference); for a
+    knock-back, which of the rows it landed in."""
     st, S = cx.st, cx.S
+    n_rows = rows.size
     chance = melee_chance(cx, a, t, rows, slot)
     if extra:
         chance = tb.extra_attack_chance(chance)
@@ -453,27 +488,46 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
     hit = level >= tb.SUCCESS
     if not hit.any():
-        return
+        return np.zeros(n_rows, dtype=bool) if mode == KNOCKBACK else None
     a, t, rows, slot, level = *at_each(hit, a, t, rows, slot), level[hit]
     if defendable:
-        stopped, parried = defend(cx, t, rows, level, parriable=parriable)
+        excess = 0
+        if cx.fight.rules.over_100_reduces_defence and np.any(chance > 100):
+            # BRP family: the attack's chance over 100 comes off the parry or dodge
+            excess = np.maximum(np.broadcast_to(chance, hit.shape)[hit] - 100, 0)
+        stopped, parried = defend(cx, t, rows, level, parriable=parriable,
+                                  entangle=mode == ENTANGLE, excess=excess)
     else:
         stopped, parried = np.zeros(rows.size, dtype=bool), np.full(rows.size, NONE)
     if mode == KNOCKBACK:
         go = ~stopped
         if go.any():
             knock_back(cx, at_rows(a, go), at_rows(t, go), rows[go])
-        return
+        landed = np.zeros(n_rows, dtype=bool)
+        landed[np.flatnonzero(hit)[go]] = True
+        return landed
     if mode == DISARM:
         go = ~stopped
         table = resistance_table(cx.fight.rules)
         won = go & (cx.d100(rows.size) <= resistance_chance(S.STR[a], S.STR[t], **table))
-        st.status[at_rows(t, won), rows[won]] = YIELDED
+        if won.any():
+            disarm(cx, at_rows(t, won), rows[won])
         return
     if mode == ENTANGLE:
         go = ~stopped
         st.entangled[at_rows(t, go), rows[go]] = True
         st.held_until[at_rows(t, go), rows[go]] = cx.round_no + 1
+        wrench = parried != NONE
+        if wrench.any():
+            wrench[wrench] = ~S.item_shield[parried[wrench], at_rows(t, wrench)]
+        if wrench.any():
+            # Seed 004: STR against STR on the Resistance Table wrenches the parrying
+            # weapon from the defender's grip with the entangling weapon.
+            table = resistance_table(cx.fight.rules)
+            wa, wt, wr = at_each(wrench, a, t, rows)
+            won = cx.d100(wr.size) <= resistance_chance(S.STR[wa], S.STR[wt], **table)
+            if won.any():
+                lose_weapon(cx, at_rows(wt, won), parried[wrench][won], wr[won])
         return
     rolled = roll_damage(cx, a, t, rows, slot, level, missile=False)
     by_parry = stopped & (parried != NONE)
@@ -571,7 +625,7 @@ def missile_volley(cx: Ctx, a, t, rows) -> np.ndarray:
     ok = (~st.bracing[a, rows] & ~st.down[a, rows] & ~S.underwater[a]
           & (st.reload[a, rows] == 0) & (st.ammo[a, rows] > 0) & (S.cover[t] != 2))
     divisor = tb.range_divisor(gap(cx, a, t, rows), S.item_range[slot, a],
-                               S.item_kind[slot, a] == THROWN)
+                              S.item_max_multiple[slot, a])
     ok &= divisor != 0
     if not ok.any():
         return ok

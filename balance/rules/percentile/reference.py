@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, step
-from balance.engine.status import DRAW, FLED, TrialOutcome
+from balance.engine.status import DRAW, FLED, STANDING, UNCONSCIOUS, TrialOutcome
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import (
     DRAW_RANKS,
@@ -52,7 +52,16 @@ from balance.rules.percentile.reference_strike import (
     thresholds,
 )
 
-# --- 1. stunned fighters -------------------------------------------------------------------
+# --- 1. knocked-out and stunned fighters ------------------------------------------------------
+
+
+def wake(combat: Combat, round_no: int) -> None:
+    """Seed 004: a knockout leaves the target unconscious for 1D10+10 rounds; then it comes
+    to, on the ground (the lab's: it must stand up like any downed fighter)."""
+    for s in combat.fighters:
+        if s.status == UNCONSCIOUS and s.wake_at and s.wake_at <= round_no:
+            s.status, s.down, s.wake_at = STANDING, True, 0
+
 
 
 def recover_from_stun(combat: Combat, *, rng: np.random.Generator) -> None:
@@ -182,6 +191,10 @@ def declare(combat: Combat) -> None:
         if s.draw_pending:
             s.draw_pending = False
             rank -= DRAW_RANKS
+        if s.charging:
+            # Seed 004: "a charge is made at the end of a full movement": it strikes this
+            # round, on the last DEX rank if the ride used up the rider's ranks.
+            rank = max(rank, 1)
         s.aim_steps = 0
         item = s.item()
         if item.kind != MELEE and s.f.aim_steps and not s.f.volley and \
@@ -237,14 +250,39 @@ def take_action(s: FighterState, combat: Combat, round_no: int, *,
     if hurt and not s.down:
         break_off(s, combat, rng=rng)
         return
+    if s.f.retrieve and s.wield == FIST and any(s.loose):
+        retrieve(s)
+        return
     attack_action(s, combat, round_no, rng=rng)
 
 
+def retrieve(s: FighterState) -> None:
+    """A disarmed fighter on fists picks its weapon up: the action of the round (seed 004:
+    a rider must dismount to retrieve a weapon, so it ends on foot)."""
+    slot = s.loose.index(True)
+    s.loose[slot] = False
+    s.item_ok[slot] = True
+    s.wield = slot
+    s.mounted = False
+
+
 def break_off(s: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
-    """Seed 004, breaking off: by a successful Dodge, or by turning to run, which grants each
-    foe in reach one free attack that cannot be parried (or dodged)."""
+    """Seed 004, breaking off: "use a successful knock-back attack, a successful dodge, or
+    simply turn and run", which grants each foe in reach one free attack that cannot be
+    parried (or dodged). A knock-back is made at the target if it stands in reach (else
+    there is nobody to stop the fighter leaving)."""
     if s.f.break_off_dodge:
         if percentile_roll(combat, s.f.dodge, rng=rng):
+            s.status = FLED
+        return
+    if s.f.break_off_knockback:
+        target = combat.fighters[s.target] if s.target is not None else None
+        if target is not None and target.standing and engaged(s, target, combat):
+            shoved = melee_attack(s, target, knockback_item(s), KNOCKBACK, combat, rng=rng,
+                                  parriable=False)
+        else:
+            shoved = True
+        if shoved and s.standing:
             s.status = FLED
         return
     for foe in combat.fighters:
@@ -340,6 +378,7 @@ def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> No
     combat.round_no = round_no
     for s in combat.fighters:   # this round's order among equal DEX ranks
         s.tiebreak = float(rng.random())
+    wake(combat, round_no)
     recover_from_stun(combat, rng=rng)
     choose_group_targets(combat, rng=rng)
     brace(combat)

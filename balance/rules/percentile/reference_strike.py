@@ -33,7 +33,6 @@ from balance.rules.percentile.fighters import (
     OFF,
     PARRY,
     SIDE,
-    THROWN,
     UNBREAKABLE,
     Fighter,
     FightRules,
@@ -77,6 +76,8 @@ class FighterState:
     no_parry: bool = False            # dropped weapon: no parry this round
     no_parry_next: bool = False
     draw_pending: bool = False        # five DEX ranks owed to draw the new weapon
+    loose: list[bool] = field(default_factory=lambda: [False] * 4)   # disarmed, on the ground
+    no_draw: bool = False             # a disarm keeps it from drawing another weapon
     defences: int = 0                 # parries and dodges made this round
     volleyed: int = 0                 # rounds of volley fire so far
     # this round
@@ -90,6 +91,7 @@ class FighterState:
     tiebreak: float = 0.0             # this round's order among equal DEX ranks (higher first)
     flank: bool = False               # strikes its target from the side this round
     major: bool = False               # has taken a major wound
+    wake_at: int = 0                  # knocked out: comes to in this round (0: not waking)
 
     @property
     def side(self) -> int:
@@ -221,7 +223,7 @@ def fall_back(s: FighterState) -> None:
     if s.wield != OFF and s.item_ok[OFF] and not off.shield and off.kind == MELEE \
             and not off.entangles:
         s.wield = OFF
-    elif s.wield != SIDE and s.item_ok[SIDE]:
+    elif s.wield != SIDE and s.item_ok[SIDE] and not s.no_draw:
         s.wield = SIDE
         s.draw_pending = not s.f.items[SIDE].draw_free
     else:
@@ -235,6 +237,24 @@ def break_item(s: FighterState, slot: int) -> None:
     s.item_ok[slot] = False
     if slot == s.wield:
         fall_back(s)
+
+
+def disarm(t: FighterState) -> None:
+    """Seed 004: disarming "takes an opponent's weapon out of their hand and ... keeps them
+    from drawing a second one". The weapon lies on the ground; the fighter fights on with an
+    off-hand weapon already in hand, else bare-handed, and (policy ``retrieve``) may spend
+    an action picking it up."""
+    t.no_draw = True
+    lose_weapon(t, t.wield)
+
+
+def lose_weapon(t: FighterState, slot: int) -> None:
+    """The weapon in ``slot`` is knocked or wrenched onto the ground (a disarm, or an
+    entangling weapon's wrench); if it was in hand, the fighter falls back on another."""
+    t.item_ok[slot] = False
+    t.loose[slot] = True
+    if slot == t.wield:
+        fall_back(t)
 
 
 def switch_to_melee(s: FighterState) -> None:
@@ -253,19 +273,19 @@ def level_of(x: FighterState) -> int:
 
 
 def situational_skill(s: FighterState, item: Item, skill: int, *, noisy: bool,
-                      weapon: bool = True) -> int:
+                      smelly: bool = False, weapon: bool = True) -> int:
     """A skill in this fighter's situation: for a weapon (or shield), Ride caps it and an
     undeployable weapon (or a non-thrusting one underwater) is at a quarter; then the light
     (a Dodge, ``weapon=False``, only feels the light)."""
     if weapon and s.mounted:
         skill = rule(tb.rider_skill, skill, s.f.ride)
-    if weapon and (not rule(tb.deployable, item.space, s.f.clearance)
+    if weapon and (not rule(tb.deployable, item.width, item.space, s.f.clearance, s.f.depth)
                    or (s.f.underwater and not item.thrusting)):
         skill = rule(tb.quarter, skill)
     if s.f.light == tb.BRIGHT:
         return skill
     return rule(tb.light_skill, skill, s.f.light, s.f.search, s.f.INT, s.f.POW, s.f.listen,
-                noisy, weapon)
+                noisy, weapon, s.f.scent, smelly)
 
 
 def melee_chance(s: FighterState, t: FighterState, slot: int, combat: Combat) -> int:
@@ -273,7 +293,7 @@ def melee_chance(s: FighterState, t: FighterState, slot: int, combat: Combat) ->
     down, then cover (partial or full) halves it (seed 004); a blow at one's target from
     its side adds ``rules.side_attack_bonus`` (``reference_groups.side_attacks``)."""
     item = s.item(slot)
-    chance = situational_skill(s, item, item.attack, noisy=t.f.noisy)
+    chance = situational_skill(s, item, item.attack, noisy=t.f.noisy, smelly=t.f.smelly)
     chance += rule(tb.height_modifier, level_of(s), level_of(t), item.length, t.item().length)
     chance += rule(tb.down_modifier, s.down, t.down)
     if t.f.cover:
@@ -288,7 +308,7 @@ def missile_chance(s: FighterState, t: FighterState, slot: int, divisor: int) ->
     seed says), then range band, point blank, volley and partial cover as one fraction
     rounded up; careful aim adds 10% a step of that; a small part halves it (aim in full)."""
     item = s.item(slot)
-    chance = situational_skill(s, item, item.attack, noisy=t.f.noisy)
+    chance = situational_skill(s, item, item.attack, noisy=t.f.noisy, smelly=t.f.smelly)
     chance += rule(tb.angle_modifier, s.f.level, t.f.level, s.f.steep)
     chance += rule(tb.target_size_modifier, t.f.SIZ)
     num = 2 if rule(tb.point_blank, gap(s, t), s.f.DEX) else 1
@@ -321,12 +341,17 @@ def parry_slot(t: FighterState) -> int | None:
 
 
 def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodgeable: bool,
-           rng: np.random.Generator) -> tuple[bool, int | None]:
+           rng: np.random.Generator, entangle: bool = False,
+           excess: int = 0) -> tuple[bool, int | None]:
     """The defender's parry or dodge against a successful attack (one a round by default).
 
     Returns (stopped, the slot that parried or None). A critical attack is stopped only by
-    a critical parry or dodge (rule option). A fumbled parry draws on the fumble table; a
-    fumbled dodge is a fall.
+    a critical parry or dodge (rule option). An attack chance over 100 takes its excess
+    off the parry or dodge (``excess``; the BRP family's rule, option). Against an
+    entangling attack seed 004 rules itself: "a successful Dodge ... negates an entangling
+    attempt; a critical parry negates a critical entangle, though an ordinary parry does
+    nothing against one". A fumbled parry draws on the fumble table; a fumbled dodge is a
+    fall.
     """
     if (not t.standing or t.defences >= combat.rules.defences
             or combat.exhausted(t, combat.round_no)):
@@ -352,6 +377,7 @@ def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodg
         chance = situational_skill(t, t.item(), dodge, noisy=False, weapon=False)
     # Rule option: more than one defence a round, each after the first at a penalty.
     chance -= combat.rules.extra_defence_penalty * t.defences
+    chance -= excess
     t.defences += 1
     got = roll_level(t, chance, combat, rng=rng)
     if got == tb.FUMBLE:
@@ -360,8 +386,8 @@ def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodg
         else:
             t.fall()
         return False, None
-    stopped = got >= tb.SUCCESS and (level < tb.CRITICAL or got == tb.CRITICAL
-                                     or not combat.rules.critical_needs_critical)
+    lenient = use == "dodge" if entangle else not combat.rules.critical_needs_critical
+    stopped = got >= tb.SUCCESS and (level < tb.CRITICAL or got == tb.CRITICAL or lenient)
     return stopped, (slot if use == "parry" and stopped else None)
 
 
@@ -429,20 +455,25 @@ def raw_harm(t: FighterState, amount: int, combat: Combat, *,
 
 def wound(s: FighterState, t: FighterState, slot: int, rolled: int, level: int,
           combat: Combat, *, missile: bool = False, rng: np.random.Generator) -> None:
-    """Armour (rolled or fixed; none against a critical or an aimed small part), then the
-    knockout rule if declared, else hit points."""
-    ignores = level == tb.CRITICAL or (missile and s.f.small_part)
-    armour = 0 if ignores else roll_dice(t.f.armour_text, rng)
+    """Armour (rolled or fixed; none against a critical), then the knockout rule if
+    declared, else hit points. A shot aimed at a small part keeps the armour: seed 004
+    halves its chance and says nothing of armour (the lab has one suit, no locations)."""
+    armour = 0 if level == tb.CRITICAL else roll_dice(t.f.armour_text, rng)
     final = max(0, rolled - armour)
     if s.f.knockout and t.f.humanoid and not missile:
         # Seed 004: major-wound damage knocks out harmlessly; less does the weapon's
-        # minimum damage and may stun.
+        # minimum damage and may stun. "Armor defends as usual": a blow the armour stops
+        # does nothing, and the minimum is never more than got through.
         if rule(tb.is_major_wound, final, t.f.hp):
             if t.standing:
+                # "unconscious for at least 1D10+10 rounds": the lab wakes it after those
                 t.status = UNCONSCIOUS
+                t.wake_at = combat.round_no + 1 + rule(tb.knockout_rounds,
+                                                       int(rng.integers(1, 11)))
             return
-        raw_harm(t, s.item(slot).minimum, combat, rng=rng)
-        stun_check(t, combat, rng=rng)
+        if final > 0:
+            raw_harm(t, min(s.item(slot).minimum, final), combat, rng=rng)
+            stun_check(t, combat, rng=rng)
         return
     raw_harm(t, final, combat, rng=rng)
 
@@ -467,7 +498,10 @@ def fumble(s: FighterState, slot: int, combat: Combat, *, rng: np.random.Generat
     if effect == LOSE_ATTACK:
         s.forfeit_next = True
     elif effect == DROP:
+        # The next round goes to retrieving the weapon (no attack, no parry); seed 004: "a
+        # rider must dismount to retrieve a fumbled weapon", so a rider ends on foot.
         s.forfeit_next = s.no_parry_next = True
+        s.mounted = False
     elif effect == BREAK:
         break_item(s, slot)
     elif effect == HIT_SELF:
@@ -489,34 +523,43 @@ def wound_self(s: FighterState, rolled: int, combat: Combat, *,
 
 def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat: Combat, *,
                  rng: np.random.Generator, parriable: bool = True, defendable: bool = True,
-                 extra: bool = False, riposte: bool = False) -> None:
-    """One hand-to-hand attack: roll, the defence, then the blow's effect."""
+                 extra: bool = False, riposte: bool = False) -> bool:
+    """One hand-to-hand attack: roll, the defence, then the blow's effect. True if it
+    landed (neither missed nor stopped)."""
     chance = melee_chance(s, t, slot, combat)
     if extra:
         chance = rule(tb.extra_attack_chance, chance)
     level = roll_level(s, chance, combat, rng=rng)
     if level == tb.FUMBLE:
         fumble(s, slot, combat, rng=rng)
-        return
+        return False
     if level < tb.SUCCESS:
-        return
+        return False
+    excess = max(0, chance - 100) if combat.rules.over_100_reduces_defence else 0
     stopped, parried_with = (defend(t, level, combat, parriable=parriable, dodgeable=True,
+                                    entangle=mode == ENTANGLE, excess=excess,
                                     rng=rng) if defendable else (False, None))
     if mode == KNOCKBACK:
         if not stopped:
             knock_back(s, t, combat, rng=rng)
-        return
+        return not stopped
     if mode == DISARM:
-        # Seed 004: STR against STR on the Resistance Table wrenches the weapon away; the
-        # disarmed fighter is kept from drawing another (yields).
+        # The lab's disarm: a hit that is not parried or dodged, then STR against STR on
+        # the Resistance Table (the seed's own wrench-a-weapon roll) takes the weapon.
         table = resistance_table(combat.rules)
         if not stopped and d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR, **table)):
-            t.status = YIELDED
-        return
+            disarm(t)
+        return not stopped
     if mode == ENTANGLE:
         if not stopped:
             t.entangled, t.held_until = True, combat.round_no + 1
-        return
+        elif parried_with is not None and not t.f.items[parried_with].shield:
+            # Seed 004: STR against STR on the Resistance Table can use the entangling
+            # weapon to wrench a parrying weapon from the defender's grip.
+            table = resistance_table(combat.rules)
+            if d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR, **table)):
+                lose_weapon(t, parried_with)
+        return not stopped
     rolled = roll_damage(s, t, slot, level, combat, rng=rng)
     if stopped:
         if parried_with is not None:
@@ -526,9 +569,10 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
             if (parried_with == OFF and not t.f.items[OFF].shield and t.f.riposte
                     and not riposte and t.item_ok[OFF] and t.can_strike() and s.standing):
                 melee_attack(t, s, OFF, STRIKE, combat, rng=rng, riposte=True)
-        return
+        return not stopped
     wound(s, t, slot, rolled, level, combat, rng=rng)
     wear(s, slot)
+    return True
 
 
 def parry_takes(t: FighterState, slot: int, rolled: int, combat: Combat) -> int:
@@ -575,7 +619,7 @@ def missile_volley(s: FighterState, t: FighterState, combat: Combat, *,
     if (s.bracing or s.down or s.f.underwater or s.reload_left or s.ammo <= 0
             or t.f.cover == 2):
         return False
-    divisor = rule(tb.range_divisor, gap(s, t), item.range, item.kind == THROWN)
+    divisor = rule(tb.range_divisor, gap(s, t), item.range, item.max_multiple)
     if divisor == 0:
         return False
     shots = rule(tb.volley_shots, item.volley, s.volleyed, s.f.CON) if s.f.volley else 1

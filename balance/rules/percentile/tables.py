@@ -137,14 +137,16 @@ BRIGHT, SEMI_DARK, DARK, PITCH_DARK = 0, 1, 2, 3
 LIGHTS = {"bright": BRIGHT, "semi_dark": SEMI_DARK, "dark": DARK, "pitch_dark": PITCH_DARK}
 
 
-def light_skill(skill, light, search, int_, pow_, listen=0, noisy=False, weapon=True):
+def light_skill(skill, light, search, int_, pow_, listen=0, noisy=False, weapon=True,
+                scent=0, smelly=False):
     """A vision-dependent skill in the light given.
 
     Semi-darkness halves weapon skills (``weapon``; a Dodge is not weapon-related); true
     darkness leaves a third of the skill or half Search, the lower; pitch darkness makes an
     attack guesswork: INT x 3, POW x 3 or a quarter of the skill, the smallest, or half
-    Listen instead against a foe who makes noise (the lab applies the guess to parries and
-    dodges too: no one parries what they cannot see).
+    Listen instead against a foe who makes noise, or half Scent/Taste against one with a
+    strong smell (the better of these; the lab applies the guess to parries and dodges
+    too: no one parries what they cannot see).
     """
     skill, light = np.asarray(skill), np.asarray(light)
     semi = ceil_div(skill, 2) if weapon else skill
@@ -152,6 +154,7 @@ def light_skill(skill, light, search, int_, pow_, listen=0, noisy=False, weapon=
     guess = np.minimum(np.minimum(3 * np.asarray(int_), 3 * np.asarray(pow_)),
                        ceil_div(skill, 4))
     guess = np.where(noisy, np.maximum(guess, ceil_div(listen, 2)), guess)
+    guess = np.where(smelly, np.maximum(guess, ceil_div(scent, 2)), guess)
     return np.where(light == BRIGHT, skill,
            np.where(light == SEMI_DARK, semi, np.where(light == DARK, dark, guess)))
 
@@ -169,10 +172,13 @@ def quarter(skill):
     return ceil_div(skill, 4)
 
 
-def deployable(space_needed, clearance):
+def deployable(width_needed, space_needed, clearance, depth):
     """Seed 004, cramped quarters: a weapon needs its length's clear space (long 2 yd,
-    medium 1 yd, short a foot); ``clearance`` is inf in the open."""
-    return np.asarray(space_needed) <= clearance
+    "a medium weapon, especially a chopping one", 1 yd, short a foot). A chopping weapon
+    swings: it needs that room to the sides (``width_needed`` = its space) and ahead; a
+    thrusting one needs it only ahead (``depth``) and a foot to the sides. ``clearance``
+    (to the sides) and ``depth`` are inf in the open."""
+    return (np.asarray(width_needed) <= clearance) & (np.asarray(space_needed) <= depth)
 
 
 def cramped_skill(skill, can_deploy):
@@ -182,10 +188,12 @@ def cramped_skill(skill, can_deploy):
 
 def height_modifier(my_level, foe_level, my_length, foe_length):
     """Seed 004, superior position: the higher fighter +10, the lower -10, unless the lower
-    one wields the longer weapon (then height stops mattering). Levels: -1 lower, 0, +1."""
+    one wields the longer weapon, "long against medium or short" (then height stops
+    mattering; a medium weapon against a short one does not). Levels: -1 lower, 0, +1."""
     diff = np.sign(np.asarray(my_level) - foe_level)
-    i_am_lower_and_longer = (diff < 0) & (np.asarray(my_length) > foe_length)
-    foe_is_lower_and_longer = (diff > 0) & (np.asarray(foe_length) > my_length)
+    my_length, foe_length = np.asarray(my_length), np.asarray(foe_length)
+    i_am_lower_and_longer = (diff < 0) & (my_length == LONG) & (foe_length < LONG)
+    foe_is_lower_and_longer = (diff > 0) & (foe_length == LONG) & (my_length < LONG)
     return np.where(i_am_lower_and_longer | foe_is_lower_and_longer, 0, 10 * diff)
 
 
@@ -206,14 +214,15 @@ def attackers_allowed(limits, space):
 # --- missiles (seed 004) ---------------------------------------------------------------------
 
 
-def range_divisor(distance, base_range, thrown):
+def range_divisor(distance, base_range, max_multiple=4):
     """Seed 004, range: the chance is divided by 1 within base range, 2 to double, 4 to
-    triple, 8 to quadruple; 0 means no chance (beyond quadruple, or beyond double for thrown
-    weapons)."""
+    triple, 8 to quadruple; 0 means no chance: beyond ``max_multiple`` times the base range
+    (4; seed 004: "thrown knives and axes have no chance to hit at all past double their
+    base range", 2 in their weapon rows)."""
     d, b = np.asarray(distance), np.asarray(base_range)
     div = np.where(d <= b, 1, np.where(d <= 2 * b, 2, np.where(d <= 3 * b, 4,
                    np.where(d <= 4 * b, 8, 0))))
-    return np.where(np.asarray(thrown) & (d > 2 * b), 0, div)
+    return np.where(d > np.asarray(max_multiple) * b, 0, div)
 
 
 def half_damage_at(distance, base_range):
@@ -297,6 +306,12 @@ def missile_blockable(level, impales):
 def knockback_yards(str_, siz):
     """Seed 004: pushed one yard per point of STR over the target's SIZ, at least one."""
     return np.maximum(1, np.asarray(str_) - siz)
+
+
+def knockout_rounds(d10):
+    """Seed 004: a successful knockout leaves the target unconscious for at least 1D10+10
+    rounds (``d10`` is the die rolled); the lab wakes it after exactly that many."""
+    return np.asarray(d10) + 10
 
 
 def fatigue_fumble_multiplier(rounds, con):
