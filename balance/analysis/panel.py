@@ -176,3 +176,22 @@ def bad_value(runner: Runner, changes: Changes) -> str | None:
         return "; ".join(f"{p.path}: {p.message}" if p.path else p.message
                          for p in err.problems)
     return None
+
+
+class pool:
+    """An executor by name (opened here and shut down after) or one the caller holds."""
+
+    def __init__(self, executor: str | Executor, scheduler: str | None = None,
+                 workers: int | None = None):
+        from balance.sweep.executors import open_executor
+
+        self.given = executor if isinstance(executor, Executor) else None
+        self.ctx = None if self.given else open_executor(executor, scheduler=scheduler,
+                                                          workers=workers)
+
+    def __enter__(self) -> Executor:
+        return self.given if self.given is not None else self.ctx.__enter__()[0]
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.ctx is not None:
+            self.ctx.__exit__(*exc)

@@ -24,16 +24,16 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-from balance.analysis.panel import BLOCK_TRIALS, Moments, Runner, bad_value
+from balance.analysis import words
+from balance.analysis.panel import BLOCK_TRIALS, Moments, Runner, bad_value, pool
 from balance.analysis.progress import Progress
 from balance.analysis.subject import Subject
 from balance.errors import OptionError
-from balance.sweep.executors import open_executor
 from balance.sweep.paths import FieldPath, show
 
 MAX_DOUBLINGS = 12       # bracketing without a range: steps 1, 2, 4, ... 2048 either way
@@ -50,8 +50,8 @@ class Point:
     ci95: tuple[float, float]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "trials": self.trials, "estimate": _num(self.estimate),
-                "ci95": [_num(v) for v in self.ci95]}
+        return {"value": self.value, "trials": self.trials, "estimate": words.num(self.estimate),
+                "ci95": [words.num(v) for v in self.ci95]}
 
 
 @dataclass(frozen=True)
@@ -78,23 +78,23 @@ class Solution:
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "path": self.path, "for": self.side,
                 "metric": self.metric, "target": self.target, "value": self.value,
-                "interval": [_num(v) for v in self.interval],
-                "estimate": _num(self.estimate), "ci95": [_num(v) for v in self.ci95],
-                "crossing": _num(self.crossing), "integer": self.integer,
+                "interval": [words.num(v) for v in self.interval],
+                "estimate": words.num(self.estimate), "ci95": [words.num(v) for v in self.ci95],
+                "crossing": words.num(self.crossing), "integer": self.integer,
                 "bracket": [p.to_dict() for p in (self.below, self.above) if p is not None],
                 "trials": self.trials, "seed": self.seed,
                 "evaluations": [p.to_dict() for p in self.evaluations]}
 
     def to_text(self) -> str:
-        what = _what(self.metric, self.side)
-        fmt = _fmt(self.metric)
+        what = words.what(self.metric, self.side)
+        fmt = words.fmt(self.metric)
         lines = [f"{self.scenario}: {self.path} for {what} = {fmt(self.target)}", ""]
         lines.append(f"  value      {self.value}   ({what} {fmt(self.estimate)} "
                      f"[{fmt(self.ci95[0])}, {fmt(self.ci95[1])}])")
         lines.append(f"  crossing   {self.crossing:.3g}   (where the estimates cross the target)")
         lo, hi = self.interval
-        lines.append(f"  interval   [{_val(lo)}, {_val(hi)}]   (values consistent with the "
-                     "target at 95%)")
+        lines.append(f"  interval   [{words.value(lo)}, {words.value(hi)}]   (values "
+                     "consistent with the target at 95%)")
         if self.integer and self.below is not None and self.above is not None:
             lines += ["", "  bracketing values:"]
             for p in sorted((self.below, self.above), key=lambda p: p.value):
@@ -135,10 +135,10 @@ def solve(scenario: str | os.PathLike | Mapping[str, Any] | Subject, vary: str, 
             raise OptionError("--range: LO and HI must differ")
     elif not integer:
         raise OptionError(f"--range LO HI is needed for {show(path)}, a non-integer field")
-    with _pool(executor, scheduler, workers) as pool, \
+    with pool(executor, scheduler, workers) as executor_, \
             Progress(f"solve {show(path)}", enabled=progress) as bar:
         runner = Runner(subject, metric=metric, side=side, seed=seed,
-                        block_trials=block_trials, executor=pool, on_trials=bar.trials)
+                        block_trials=block_trials, executor=executor_, on_trials=bar.trials)
         cap = runner.blocks_for(subject.base.model.trials if trials is None else trials)
         search = _Search(runner, path, float(target), cap, integer, bar)
         if range is not None:
@@ -198,16 +198,16 @@ class _Search:
         return m
 
     def _note(self, v: int | float, m: Moments) -> None:
-        fmt = _fmt(self.runner.metric)
+        fmt = words.fmt(self.runner.metric)
         lo, hi = m.interval(0)
-        self.bar.step(f"{_val(v)} -> {fmt(m.mean())} [{fmt(lo)}, {fmt(hi)}] "
+        self.bar.step(f"{words.value(v)} -> {fmt(m.mean())} [{fmt(lo)}, {fmt(hi)}] "
                       f"({m.trials:,} trials)")
 
     # -- phase 1: a bracket
     def bracket_range(self, lo: int | float, hi: int | float) -> tuple[Any, Any]:
         s_lo, s_hi = self.side_of(lo), self.side_of(hi)
         if s_lo == s_hi:
-            self._unreachable([lo, hi], f"in [{_val(lo)}, {_val(hi)}]")
+            self._unreachable([lo, hi], f"in [{words.value(lo)}, {words.value(hi)}]")
         return lo, hi
 
     def bracket_out(self, start: int) -> tuple[int, int]:
@@ -257,13 +257,13 @@ class _Search:
     def _unreachable(self, tried: list[int | float], where: str) -> None:
         best = min(tried, key=lambda v: abs(self.points[v].mean() - self.target))
         m = self.full(best)
-        fmt = _fmt(self.runner.metric)
+        fmt = words.fmt(self.runner.metric)
         lo, hi = m.interval(0)
-        what = _what(self.runner.metric, self.runner.side_name
+        what = words.what(self.runner.metric, self.runner.side_name
                      if self.runner.side is not None else None)
         raise OptionError(
             f"no value of {show(self.path)} {where} brings {what} to {fmt(self.target)}: "
-            f"the closest is {fmt(m.mean())} [{fmt(lo)}, {fmt(hi)}] at {_val(best)}")
+            f"the closest is {fmt(m.mean())} [{fmt(lo)}, {fmt(hi)}] at {words.value(best)}")
 
     # -- phase 2: bisection
     def bisect(self, a: Any, b: Any, resolution: float) -> tuple[Any, Any]:
@@ -365,42 +365,3 @@ def _cross(x0: float, y0: float, x1: float, y1: float, target: float) -> float:
         return float((x0 + x1) / 2)
     t = min(max((target - y0) / (y1 - y0), 0.0), 1.0)
     return float(x0 + t * (x1 - x0))
-
-
-class _pool:
-    """An executor by name (opened and closed here) or one the caller holds."""
-
-    def __init__(self, executor: str | Executor, scheduler: str | None, workers: int | None):
-        self.given = executor if isinstance(executor, Executor) else None
-        self.ctx = None if self.given else open_executor(executor, scheduler=scheduler,
-                                                          workers=workers)
-
-    def __enter__(self) -> Executor:
-        return self.given if self.given is not None else self.ctx.__enter__()[0]
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.ctx is not None:
-            self.ctx.__exit__(*exc)
-
-
-def _what(metric: str, side: str | None) -> str:
-    return {"win": f"P({side} wins)", "draw": "P(draw)", "rounds": "mean rounds",
-            "dead": f"mean {side} dead", "survival": f"share of {side} alive",
-            "standing": f"share of {side} standing"}[metric]
-
-
-def _fmt(metric: str) -> Callable[[float], str]:
-    if metric in ("win", "draw", "survival", "standing"):
-        return lambda v: f"{100 * v:.1f}%" if math.isfinite(v) else "n/a"
-    return lambda v: f"{v:.3g}" if math.isfinite(v) else "n/a"
-
-
-def _val(v: float) -> str:
-    if isinstance(v, int) or (math.isfinite(v) and float(v).is_integer()):
-        return str(int(v))
-    return f"{v:.3g}" if math.isfinite(v) else ("-inf" if v < 0 else "inf")
-
-
-def _num(v: float) -> float | None:
-    """A number for strict JSON: None for NaN or an infinity."""
-    return float(v) if math.isfinite(v) else None
