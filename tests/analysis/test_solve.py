@@ -70,3 +70,4 @@ def test_cli_json_is_strict_and_has_the_issue_keys(tmp_path, capsys) -> None:
                  "--target", "0.5", "--trials", "4096"]) == 0
     captured = capsys.readouterr()
     assert "bracketing values" in captured.out and "solve" in captured.err   # a line a step
+    assert "P(red wins) 5" in captured.out and "function" not in captured.out
