@@ -56,6 +56,20 @@ class RunResult:
         return {"mean": hist_mean(h), "p50": hist_quantile(h, 0.5), "p95": hist_quantile(h, 0.95)}
 
     @property
+    def survival(self) -> list[float]:
+        """P(fight still open after round r), r = 0, 1, ...; sums to the mean length."""
+        from balance.analysis.survival import survival
+
+        return survival(self.tally.rounds)
+
+    @property
+    def hazard(self) -> list[float | None]:
+        """P(decided in round r | open after round r - 1), r = 1, 2, ..."""
+        from balance.analysis.survival import hazard
+
+        return hazard(self.tally.rounds)
+
+    @property
     def fighter_status(self) -> dict[str, dict[str, float]]:
         """Each fighter's final status, as probabilities (standing, yielded, ...)."""
         out = {}
@@ -107,7 +121,7 @@ class RunResult:
             "seed": self.seed,
             "outcomes": self.outcomes,
             "ci95": {k: list(v) for k, v in self.ci95.items()},
-            "rounds": self.rounds,
+            "rounds": {**self.rounds, "survival": self.survival, "hazard": self.hazard},
             "survivors": self.survivors,
             "first_down": self.first_down,
             **({"alive_after": self.alive_after} if self.alive_after is not None else {}),
@@ -147,6 +161,9 @@ class RunResult:
         r = self.rounds
         lines += ["", f"  rounds: mean {r['mean']:.2f}, median {r['p50']}, 95th percentile "
                       f"{r['p95']}"]
+        from balance.analysis.survival import survival_text
+
+        lines += ["", "  how long fights last (survival curve)", *survival_text(self.tally.rounds)]
         if max(self.side_sizes) > 1:
             lines += ["", f"  {'side':<24} fighters standing at the end (mean)"]
             for (side, sv), size in zip(self.survivors.items(), self.side_sizes, strict=True):

@@ -41,7 +41,7 @@ def test_run_json_contract(capsys) -> None:
     assert {"scenario", "ruleset", "trials", "seed", "outcomes", "ci95", "rounds"} <= set(doc)
     assert doc["trials"] == 5000 and doc["seed"] == 3 and doc["ruleset"] == "yags"
     assert set(doc["outcomes"]) == {"red", "blue", "draw"} == set(doc["ci95"])
-    assert set(doc["rounds"]) == {"mean", "p50", "p95"}
+    assert set(doc["rounds"]) == {"mean", "p50", "p95", "survival", "hazard"}
     assert sum(doc["outcomes"].values()) == pytest.approx(1.0)
 
 

@@ -24,6 +24,7 @@ from balance.engine.run import Tally
 from balance.report import figures
 from balance.report.document import Document, Picture, Section, Table
 from balance.report.roundrobin import round_robin
+from balance.report.survival import survival_figure
 
 MAX_FACETS = 12
 MAX_GROUPS = 10
@@ -236,6 +237,10 @@ def _rounds_section(ctx: _Context) -> Section:
         fig = figures.distributions(hists, title=title, x_label="round decided",
                                     y_label="share of fights, %", note=ctx.plain_note)
         sec.pictures.append(Picture(ctx.name("rounds"), fig, title))
+        title = "Fights still open after each round" + (f" by {axis}" if axis else "")
+        fig = survival_figure(hists, title=title, note=ctx.plain_note + " The area under a "
+                              "curve is the mean length.")
+        sec.pictures.append(Picture(ctx.name("survival"), fig, title))
     axes = ctx.axes
     if len(axes) >= 2:
         rows, cols = (ctx.rr if ctx.rr else axes[:2])

@@ -1,0 +1,30 @@
+"""The questions a designer asks of a scenario, answered with honest intervals.
+
+* :func:`~balance.analysis.solve.solve`: the value of a field that brings a side's win
+  probability (or another metric) to a target;
+* :func:`~balance.analysis.sensitivity.sensitivity`: which single step of which field moves
+  the win probability most, ranked, with paired intervals;
+* :func:`~balance.analysis.exchange.exchange`: how many steps of one field equal one step of
+  another ("+1 armour is worth +0.7 skill");
+* :mod:`~balance.analysis.survival`: how long fights last (survival curve and hazard);
+* :func:`~balance.analysis.explain.explain`: every fighter's numbers before the first roll.
+
+Every question plays its variants from common random numbers and analyses them as paired
+samples (see docs/questions.md). Names are imported lazily, as in :mod:`balance.sweep`.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_NAMES = {"solve": "solve", "Solution": "solve", "sensitivity": "sensitivity",
+          "Sensitivity": "sensitivity", "exchange": "exchange", "Exchange": "exchange",
+          "explain": "explain", "survival": "survival", "hazard": "survival"}
+
+__all__ = sorted(_NAMES)
+
+
+def __getattr__(name: str):
+    if name in _NAMES:
+        return getattr(importlib.import_module(f"balance.analysis.{_NAMES[name]}"), name)
+    raise AttributeError(f"module 'balance.analysis' has no attribute {name!r}")

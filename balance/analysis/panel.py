@@ -1,0 +1,197 @@
+"""Variants of one scenario played from common random numbers, and their paired statistics.
+
+A :class:`Moments` holds, for K variants played on the same trials, the integer sums of each
+variant's per-trial values and of every pair's products. From them come each variant's mean
+and interval, and the interval of any difference *analysed as paired*: its variance is that
+of the per-trial differences, which shared dice make smaller than two independent runs'.
+A :class:`Runner` plays blocks of variants on an executor (in parallel, one job a block) and
+merges them in block order, so the numbers never depend on the executor or the worker count.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+
+from balance import rules
+from balance.analysis.subject import Subject
+from balance.analysis.task import METRICS, SIDE_METRICS, BlockJob, run_block, scale
+from balance.errors import OptionError, ScenarioError
+from balance.sweep.paths import FieldPath
+
+BLOCK_TRIALS = 16_384
+BINARY = ("win", "draw")
+Changes = tuple[tuple[FieldPath, Any], ...]
+
+
+def z_value(level: float = 0.95) -> float:
+    """The two-sided normal quantile of ``level`` (1.96 for 95%)."""
+    return NormalDist().inv_cdf(0.5 + level / 2)
+
+
+@dataclass
+class Moments:
+    """Integer moment sums of K variants over the same trials (see the module docstring)."""
+
+    metric: str
+    scales: tuple[int, ...]
+    trials: int = 0
+    blocks: int = 0
+    s: np.ndarray = field(default=None)
+    ss: np.ndarray = field(default=None)
+
+    def __post_init__(self) -> None:
+        k = len(self.scales)
+        if self.s is None:
+            self.s = np.zeros(k, dtype=np.int64)
+            self.ss = np.zeros((k, k), dtype=np.int64)
+
+    def mean(self, k: int = 0) -> float:
+        return float(self.s[k]) / self.scales[k] / self.trials if self.trials else math.nan
+
+    def means(self) -> list[float]:
+        return [self.mean(k) for k in range(len(self.scales))]
+
+    def cov(self) -> np.ndarray:
+        """The covariance matrix of the K mean estimates (per-trial covariance / n)."""
+        n = self.trials
+        k = np.asarray(self.scales, dtype=float)
+        if n < 2:
+            return np.full(self.ss.shape, math.inf)
+        mean = self.s / k / n
+        prod = self.ss / np.outer(k, k)
+        return (prod - n * np.outer(mean, mean)) / (n - 1) / n
+
+    def interval(self, k: int = 0, level: float = 0.95) -> tuple[float, float]:
+        """The interval of variant k's mean: Wilson for a probability, normal otherwise."""
+        n, m = self.trials, self.mean(k)
+        z = z_value(level)
+        if n == 0:
+            return (-math.inf, math.inf)
+        if self.metric in BINARY:
+            return wilson(m, n, z)
+        half = z * math.sqrt(max(float(self.cov()[k, k]), 0.0))
+        return (m - half, m + half)
+
+    def contrast(self, weights: Sequence[float], level: float = 0.95
+                 ) -> tuple[float, tuple[float, float], float]:
+        """``sum w_k mean_k`` with its paired interval and standard error."""
+        w = np.asarray(weights, dtype=float)
+        value = float(w @ np.asarray(self.means()))
+        se = math.sqrt(max(float(w @ self.cov() @ w), 0.0))
+        half = z_value(level) * se
+        return value, (value - half, value + half), se
+
+    def diff(self, base: int, other: int, level: float = 0.95
+             ) -> tuple[float, tuple[float, float], float]:
+        """``mean[other] - mean[base]``, its paired interval and standard error."""
+        w = np.zeros(len(self.scales))
+        w[other] += 1
+        w[base] -= 1
+        return self.contrast(w, level)
+
+    def add(self, block: Any) -> None:
+        self.trials += block.size
+        self.blocks += 1
+        self.s = self.s + block.s
+        self.ss = self.ss + block.ss
+
+
+def wilson(p: float, n: int, z: float) -> tuple[float, float]:
+    """The Wilson score interval of a share ``p`` of ``n`` trials (closed form)."""
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    return (max(centre - half, 0.0), min(centre + half, 1.0))
+
+
+class Runner:
+    """Plays variants of a subject, block by block, on an executor, from one seed."""
+
+    def __init__(self, subject: Subject, *, metric: str = "win", side: str | None = None,
+                 seed: int | None = None, block_trials: int = BLOCK_TRIALS,
+                 executor: Executor, on_trials: Callable[[int], None] | None = None):
+        if metric not in METRICS:
+            raise OptionError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+        self.subject = subject
+        self.metric = metric
+        self.side = subject.side_index(side) if metric in SIDE_METRICS else None
+        self.side_name = subject.side_names[self.side or 0]
+        self.seed = _count("seed", subject.base.model.seed if seed is None else seed, 0)
+        self.block_trials = _count("block_trials", block_trials, 1)
+        self.executor = executor
+        self.on_trials = on_trials
+        self.system = rules.get(subject.ruleset)
+        self._fights: dict[Changes, Any] = {}
+
+    def fight(self, changes: Changes) -> Any:
+        """The compiled fight of the subject with ``changes``; ScenarioError if invalid."""
+        if changes not in self._fights:
+            loaded = self.subject.variant(dict(changes))
+            from balance.api import compile_scenario
+
+            self._fights[changes] = compile_scenario(loaded)[1]
+        return self._fights[changes]
+
+    def moments(self, variants: Sequence[Changes]) -> Moments:
+        """Empty sums for ``variants`` (each a tuple of (path, value) changes)."""
+        scales = tuple(scale(self.metric, self.fight(v), self.side) for v in variants)
+        return Moments(self.metric, scales)
+
+    def extend(self, moments: Moments, variants: Sequence[Changes], blocks: int) -> Moments:
+        """Play blocks ``moments.blocks .. blocks - 1`` of ``variants`` and add them."""
+        fights = tuple(self.fight(v) for v in variants)
+        jobs = [BlockJob(self.subject.ruleset, fights, self.metric, self.side, self.seed, b,
+                         self.block_trials) for b in range(moments.blocks, blocks)]
+        futures = [self.executor.submit(run_block, job) for job in jobs]
+        done = [f.result() for f in futures]           # in block order: sums stay exact
+        for block in done:
+            moments.add(block)
+            if self.on_trials is not None:
+                self.on_trials(block.size * len(fights))
+        return moments
+
+    def blocks_for(self, trials: int) -> int:
+        """Whole blocks holding at least ``trials`` trials."""
+        return max(1, -(-_count("trials", trials, 1) // self.block_trials))
+
+
+def _count(name: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise OptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return value
+
+
+def bad_value(runner: Runner, changes: Changes) -> str | None:
+    """Why a variant cannot be played (the loader's or compiler's message), or None."""
+    try:
+        runner.fight(changes)
+    except ScenarioError as err:
+        return "; ".join(f"{p.path}: {p.message}" if p.path else p.message
+                         for p in err.problems)
+    return None
+
+
+class pool:
+    """An executor by name (opened here and shut down after) or one the caller holds."""
+
+    def __init__(self, executor: str | Executor, scheduler: str | None = None,
+                 workers: int | None = None):
+        from balance.sweep.executors import open_executor
+
+        self.given = executor if isinstance(executor, Executor) else None
+        self.ctx = None if self.given else open_executor(executor, scheduler=scheduler,
+                                                          workers=workers)
+
+    def __enter__(self) -> Executor:
+        return self.given if self.given is not None else self.ctx.__enter__()[0]
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.ctx is not None:
+            self.ctx.__exit__(*exc)

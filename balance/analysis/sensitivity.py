@@ -1,0 +1,233 @@
+"""``sensitivity``: which single step of which field moves a side's odds most, and is the
+difference real?
+
+Every field is moved one step up and one step down from the scenario's value; the base and
+every moved version play the very same trials (common random numbers) and each change is
+the mean of the per-trial differences, with a paired 95% interval. The changes are ranked by
+size; each carries a p-value and whether it stays significant after Holm's correction over
+all of them, and the largest is compared with the runner-up, paired too, so "which +1 helps
+most" is answered with how sure that is.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from statistics import NormalDist
+from typing import Any
+
+from balance.analysis import words
+from balance.analysis.panel import BLOCK_TRIALS, Moments, Runner, bad_value, pool
+from balance.analysis.progress import Progress
+from balance.analysis.subject import Subject
+from balance.errors import OptionError
+from balance.sweep.paths import FieldPath, show
+
+CHUNK_BLOCKS = 4          # blocks run at once between progress lines
+
+
+@dataclass(frozen=True)
+class Change:
+    """One field moved one step: the paired change in the metric and its 95% interval."""
+
+    path: str
+    from_: int | float
+    to: int | float
+    delta: float
+    ci95: tuple[float, float]
+    p_value: float
+    significant: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "from": self.from_, "to": self.to,
+                "delta": words.num(self.delta), "ci95": [words.num(v) for v in self.ci95],
+                "p_value": words.num(self.p_value), "significant": self.significant}
+
+
+@dataclass(frozen=True)
+class Sensitivity:
+    """The answer of :func:`sensitivity` (``to_dict`` is ``balance sensitivity --json``)."""
+
+    scenario: str
+    side: str | None
+    metric: str
+    step: float
+    trials: int
+    seed: int
+    estimate: float
+    ci95: tuple[float, float]
+    rows: list[Change]
+    skipped: list[dict[str, Any]] = field(default_factory=list)
+    best: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scenario": self.scenario, "for": self.side, "metric": self.metric,
+                "step": self.step, "trials": self.trials, "seed": self.seed,
+                "common_random_numbers": True,
+                "base": {"estimate": words.num(self.estimate),
+                         "ci95": [words.num(v) for v in self.ci95]},
+                "rows": [r.to_dict() for r in self.rows], "skipped": self.skipped,
+                "best": self.best, "correction": "holm"}
+
+    def table(self) -> tuple[list[str], list[list[str]]]:
+        """Header and rows of the ranked changes, as text cells."""
+        change = words.fmt_change(self.metric)
+        unit = words.unit(self.metric)
+        head = ["rank", "path", "from", "to", f"change {unit}".strip(), "95% interval",
+                "significant"]
+        rows = [[str(i + 1), r.path, words.value(r.from_), words.value(r.to), change(r.delta),
+                 f"[{change(r.ci95[0])}, {change(r.ci95[1])}]",
+                 "yes" if r.significant else "no"] for i, r in enumerate(self.rows)]
+        return head, rows
+
+    def headline(self) -> list[str]:
+        what = words.what(self.metric, self.side)
+        fmt = words.fmt(self.metric)
+        lines = [f"{self.scenario}: {what} {fmt(self.estimate)} [{fmt(self.ci95[0])}, "
+                 f"{fmt(self.ci95[1])}] as written; each field moved by ±{words.value(self.step)}"
+                 f" ({self.trials:,} trials, seed {self.seed}, common random numbers)"]
+        if self.best:
+            change = words.fmt_change(self.metric)
+            b = self.best
+            lo, hi = b["ci95"]
+            real = "a real difference" if b["significant"] else "not a clear difference"
+            lines.append(f"Largest gain: {b['path']} {words.value(b['from'])} -> "
+                         f"{words.value(b['to'])}, ahead of the next ({b['next']}) by "
+                         f"{change(b['margin'])} [{change(lo)}, {change(hi)}] "
+                         f"{words.unit(self.metric)} (paired): {real}.")
+        return lines
+
+    def to_text(self) -> str:
+        head, rows = self.table()
+        widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+                  for i, h in enumerate(head)]
+        out = [self.headline()[0], ""]
+        out.append("  " + "  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
+        out += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                for r in rows]
+        out += ["", "  significant: the paired 95% interval excludes 0 after Holm's correction "
+                    f"over the {len(self.rows)} changes"]
+        out += [f"  skipped {s['path']} -> {words.value(s['to'])}: {s['why']}"
+                for s in self.skipped]
+        if len(self.headline()) > 1:
+            out += ["", self.headline()[1]]
+        return "\n".join(out)
+
+    def to_markdown(self) -> str:
+        from balance.report.document import markdown_table
+
+        head, rows = self.table()
+        text = [f"# Sensitivity: {self.scenario}", "", *self.headline(), "",
+                markdown_table(head, rows), "",
+                "Each change is the mean of the per-trial differences from the scenario as "
+                "written, both played from the same random streams; significant means its "
+                "paired 95% interval excludes 0 after Holm's correction over all the changes."]
+        text += [f"- skipped {s['path']} -> {s['to']}: {s['why']}" for s in self.skipped]
+        return "\n".join(text) + "\n"
+
+
+def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
+                paths: Sequence[str] | None = None, rows: Sequence[str] | None = None,
+                fields: Sequence[str] | None = None, side: str | None = None,
+                metric: str = "win", step: float = 1, both: bool = True,
+                trials: int | None = None, seed: int | None = None,
+                block_trials: int = BLOCK_TRIALS, executor: str | Executor = "local",
+                scheduler: str | None = None, workers: int | None = None,
+                progress: bool = False) -> Sensitivity:
+    """Move each field by ``+step`` (and ``-step`` with ``both``) and rank the paired changes.
+
+    Fields are ``paths`` (field paths) and/or ``rows`` (``TABLE:ROW,ROW``: every numeric field
+    of those rows, or only ``fields``). A moved value the loader rejects (below a minimum, a
+    fraction for an integer field) is skipped and listed with the reason.
+    """
+    subject = Subject.load(scenario)
+    if not paths and not rows:
+        raise OptionError("give --paths PATH ... or --rows TABLE:ROW,...")
+    if isinstance(step, bool) or not isinstance(step, int | float) or not step > 0 or \
+            not math.isfinite(step):
+        raise OptionError(f"--step must be a positive number, got {step!r}")
+    chosen: list[FieldPath] = [subject.resolve(p, "--paths") for p in paths or ()]
+    for spec in rows or ():
+        chosen += subject.row_paths(spec, list(fields) if fields else None)
+    chosen = list(dict.fromkeys(chosen))
+    with pool(executor, scheduler, workers) as ex, \
+            Progress("sensitivity", enabled=progress) as bar:
+        runner = Runner(subject, metric=metric, side=side, seed=seed,
+                        block_trials=block_trials, executor=ex, on_trials=bar.trials)
+        variants, moves, skipped = [()], [], []
+        for path in chosen:
+            start = subject.numeric(path, "--paths")
+            for sign in (1, -1) if both else (1,):
+                to = start + sign * step
+                if isinstance(start, int) and float(step).is_integer():
+                    to = int(to)
+                why = bad_value(runner, ((path, to),))
+                if why:
+                    skipped.append({"path": show(path), "from": start, "to": to, "why": why})
+                    continue
+                variants.append(((path, to),))
+                moves.append((show(path), start, to))
+        if not moves:
+            raise OptionError("no field could be moved: " + "; ".join(
+                f"{s['path']} -> {s['to']}: {s['why']}" for s in skipped))
+        blocks = runner.blocks_for(subject.base.model.trials if trials is None else trials)
+        m = runner.moments(variants)
+        while m.blocks < blocks:
+            runner.extend(m, variants, min(blocks, m.blocks + CHUNK_BLOCKS))
+            top = max(range(1, len(variants)), key=lambda k: abs(m.diff(0, k)[0]))
+            bar.step(f"{m.trials:,} of {blocks * runner.block_trials:,} trials; largest so "
+                     f"far {moves[top - 1][0]} -> {words.value(moves[top - 1][2])}: "
+                     f"{words.fmt_change(metric)(m.diff(0, top)[0])}")
+    return _ranked(subject, runner, m, moves, skipped, step)
+
+
+def _ranked(subject: Subject, runner: Runner, m: Moments, moves: list[tuple[str, Any, Any]],
+            skipped: list[dict[str, Any]], step: float) -> Sensitivity:
+    changes = []
+    for k, (path, start, to) in enumerate(moves, start=1):
+        delta, ci, se = m.diff(0, k)
+        changes.append(Change(path, start, to, delta, ci, _p_value(delta, se)))
+    flags = holm([c.p_value for c in changes])
+    changes = [Change(c.path, c.from_, c.to, c.delta, c.ci95, c.p_value, f)
+               for c, f in zip(changes, flags, strict=True)]
+    order = sorted(range(len(changes)), key=lambda i: -abs(changes[i].delta))
+    return Sensitivity(subject.base.model.name,
+                       runner.side_name if runner.side is not None else None, runner.metric,
+                       step, m.trials, runner.seed, m.mean(0), m.interval(0),
+                       [changes[i] for i in order], skipped, _best(m, changes))
+
+
+def _best(m: Moments, changes: list[Change]) -> dict[str, Any] | None:
+    """The change that raises the metric most, and by how much it beats the runner-up
+    (the paired difference of the two moved versions, on the same trials)."""
+    up = sorted(range(len(changes)), key=lambda i: -changes[i].delta)
+    if len(up) < 2 or changes[up[0]].delta <= 0:
+        return None
+    i, j = up[0], up[1]
+    margin, ci, _ = m.diff(j + 1, i + 1)
+    top = changes[i]
+    return {"path": top.path, "from": top.from_, "to": top.to,
+            "next": f"{changes[j].path} -> {words.value(changes[j].to)}",
+            "margin": words.num(margin), "ci95": [words.num(v) for v in ci],
+            "significant": bool(ci[0] > 0 or ci[1] < 0)}
+
+
+def _p_value(delta: float, se: float) -> float:
+    """Two-sided normal p-value of a paired change (1 when the change is exactly nothing)."""
+    if se == 0:
+        return 1.0 if delta == 0 else 0.0
+    return 2 * (1 - NormalDist().cdf(abs(delta) / se))
+
+
+def holm(p_values: Sequence[float], alpha: float = 0.05) -> list[bool]:
+    """Holm's step-down correction: which hypotheses are rejected at family-wise ``alpha``."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    out = [False] * len(p_values)
+    for rank, i in enumerate(order):
+        if p_values[i] > alpha / (len(p_values) - rank):
+            break
+        out[i] = True
+    return out

@@ -1,0 +1,136 @@
+"""The scenario a question is asked of: its data, its fields by path, and its variants.
+
+Paths are the sweep's (``tables.weapons.rapier.damage``, ``sides.0.members.0.skills.fencing``)
+and are checked the same way, against the ruleset's model, with the closest valid keys on a
+typo. A variant is the scenario with some fields changed, validated exactly as a file is.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pydantic
+
+from balance.errors import OptionError
+from balance.io.scenario import LoadedScenario, load_scenario
+from balance.io.tables import shipped_rows
+from balance.models import ROW_MODELS, SCENARIO_MODELS
+from balance.sweep.paths import FieldPath, PathError, assign, parse_path, resolve_path, show
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A checked scenario (without any ``sweep:`` block) and where it came from."""
+
+    base: LoadedScenario
+    data: dict[str, Any]
+    label: str
+
+    @classmethod
+    def load(cls, source: str | os.PathLike | Mapping[str, Any] | Subject) -> Subject:
+        """Read and check a scenario file or mapping (a sweep block in it is left aside)."""
+        if isinstance(source, Subject):
+            return source
+        from balance.sweep.plan import load_plan
+
+        plan = load_plan(source)
+        return cls(plan.base, copy.deepcopy(plan.data), plan.path or "<dict>")
+
+    @property
+    def ruleset(self) -> str:
+        return self.base.ruleset
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.base.model.sides)
+
+    def side_index(self, side: str | None) -> int:
+        """The index of ``side`` (default: the first side); a clean error naming the sides."""
+        names = self.side_names
+        if side is None:
+            return 0
+        if side not in names:
+            from balance.errors import unknown_name
+
+            raise OptionError(unknown_name("side", side, names))
+        return names.index(side)
+
+    def resolve(self, text: str, option: str = "--vary") -> FieldPath:
+        """A path checked against the scenario's model, names of list entries as indices."""
+        rows = {table: list(r) for table, r in shipped_rows(self.ruleset).items()}
+        try:
+            return resolve_path(parse_path(text), SCENARIO_MODELS[self.ruleset], self.data,
+                                rows)
+        except PathError as err:
+            raise OptionError(f"{option}: {err}") from None
+
+    def current(self, path: FieldPath) -> Any:
+        """The scenario's value at ``path``: as written, or the model's or table's default."""
+        node: Any = self.base.tables if path[0] == "tables" else self.base.model
+        for seg in path[1:] if path[0] == "tables" else path:
+            if isinstance(node, pydantic.BaseModel):
+                node = getattr(node, str(seg), None)
+            elif isinstance(node, Mapping):
+                node = node.get(seg)
+            elif isinstance(node, list | tuple) and isinstance(seg, int) and seg < len(node):
+                node = node[seg]
+            else:
+                return None
+        return node
+
+    def numeric(self, path: FieldPath, option: str = "--vary") -> int | float:
+        """The current value at ``path``, which must be a number (ints stay ints)."""
+        value = self.current(path)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise OptionError(f"{option}: {show(path)} is {value!r}, not a number; only "
+                              "numeric fields can be varied by steps")
+        return value
+
+    def variant(self, changes: Mapping[FieldPath, Any]) -> LoadedScenario:
+        """The scenario with ``changes`` set; :class:`ScenarioError` if a value is invalid."""
+        if not changes:
+            return self.base
+        data = copy.deepcopy(self.data)
+        for path, value in changes.items():
+            assign(data, path, value)
+        return load_scenario(data)
+
+    def row_paths(self, spec: str, fields: list[str] | None,
+                  option: str = "--rows") -> list[FieldPath]:
+        """``TABLE:ROW,ROW`` as the paths of each row's numeric fields (or of ``fields``)."""
+        table, sep, names = spec.partition(":")
+        models = ROW_MODELS[self.ruleset]
+        if not sep or not names:
+            raise OptionError(f"{option}: expected TABLE:ROW[,ROW...] such as "
+                              f"weapons:long_sword, got {spec!r}")
+        if table not in models:
+            from balance.errors import unknown_name
+
+            raise OptionError(f"{option}: " + unknown_name("table", table, models))
+        row_model = models[table]
+        numeric = [f for f, info in row_model.model_fields.items()
+                   if info.annotation in (int, float) or _numeric(info)]
+        chosen = fields or numeric
+        for f in chosen:
+            if f not in row_model.model_fields:
+                from balance.errors import unknown_name
+
+                raise OptionError("--fields: " + unknown_name(f"field of {table} rows", f,
+                                                               row_model.model_fields))
+        return [self.resolve(f"tables.{table}.{row}.{f}", option)
+                for row in names.split(",") if row for f in chosen]
+
+
+def _numeric(info: Any) -> bool:
+    """Is a pydantic field a number (``int`` or ``float``, possibly constrained)?"""
+    import typing
+
+    tp = info.annotation
+    while typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
+    return isinstance(tp, type) and issubclass(tp, int | float) and not issubclass(tp, bool)
+

@@ -1,0 +1,33 @@
+"""Options every question command shares (solve, sensitivity, exchange): the side, the trial
+count, the seed, where the work runs, progress, and JSON output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from balance.sweep.executors import EXECUTORS
+
+
+def add_common(p: argparse.ArgumentParser, *, trials_help: str) -> None:
+    p.add_argument("--for", dest="side", metavar="SIDE",
+                   help="whose metric (default: the first side)")
+    p.add_argument("--trials", type=int, metavar="N", help=trials_help)
+    p.add_argument("--seed", type=int, help="root seed (default: the scenario's)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--executor", choices=EXECUTORS, default="local",
+                   help="local (default: this process), processes (all cores), dask")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address")
+    p.add_argument("--workers", type=int, metavar="K", help="worker processes")
+    p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def executor_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {"executor": args.executor, "scheduler": args.scheduler, "workers": args.workers}
+
+
+def print_json(doc: dict[str, Any]) -> None:
+    """Strict JSON on stdout (the objects already hold None for NaN and infinities)."""
+    sys.stdout.write(json.dumps(doc, indent=2, allow_nan=False) + "\n")

@@ -1,0 +1,73 @@
+"""balance solve: the value of a field that meets a target (balance.analysis.solve)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from balance.analysis.solve import solve
+from balance.cli import main
+from balance.errors import OptionError
+from tests.analysis.conftest import MIRRORS, YAGS, mirror
+
+
+@pytest.mark.parametrize("name", list(MIRRORS))
+def test_a_mirror_duel_solves_to_the_opponents_value(name: str) -> None:
+    """Known answer: in a mirror fight P(red wins) = 1/2 exactly when red's skill equals
+    blue's, so the opponent's value lies in the interval (widened by its own width: a
+    4-sigma check, not a 95% one). Where one step of skill moves the odds far more than the
+    noise (Yags and Ymlad skills), the closest value is the opponent's; a percentile skill
+    point moves them about half a point, so there only the interval is checked."""
+    scenario, path, value = mirror(name)
+    res = solve(scenario, path, 0.5, trials=8192, block_trials=4096, seed=11)
+    lo, hi = res.interval
+    assert lo - (hi - lo) <= value <= hi + (hi - lo)
+    if name != "percentile":
+        assert res.value == value
+    assert res.integer and res.below.value + 1 == res.above.value
+    assert res.below.value <= res.crossing <= res.above.value
+
+
+def test_an_integer_field_takes_whole_numbers() -> None:
+    with pytest.raises(OptionError, match="integer field; give whole numbers"):
+        solve(YAGS, "sides.red.members.0.skills.single_weapon", 0.5, range=(2.5, 6.0))
+
+
+def test_an_unreachable_target_names_the_best_value() -> None:
+    with pytest.raises(OptionError, match=r"no value .* brings P\(red wins\) to 99.0%: the "
+                                          r"closest is .* at 8"):
+        solve(YAGS, "sides.red.members.0.skills.single_weapon", 0.99, range=(2, 8),
+              trials=4096, block_trials=4096)
+
+
+def test_paths_are_checked_with_did_you_mean() -> None:
+    with pytest.raises(OptionError, match="did you mean 'single_weapon'"):
+        solve(YAGS, "sides.red.members.0.skills.singel_weapon", 0.5)
+    with pytest.raises(OptionError, match="not a number"):
+        solve(YAGS, "sides.red.members.0.weapon", 0.5)
+
+
+def test_the_search_spends_trials_near_the_crossing() -> None:
+    """Far values are decided in one block; only the bracketing values get every trial."""
+    res = solve(YAGS, "sides.red.members.0.skills.single_weapon", 0.5, range=(0, 10),
+                trials=16384, block_trials=4096, seed=2)
+    full = [p for p in res.evaluations if p.trials == 16384]
+    assert {p.value for p in full} >= {res.below.value, res.above.value}
+    assert min(p.trials for p in res.evaluations) < 16384
+
+
+def test_cli_json_is_strict_and_has_the_issue_keys(tmp_path, capsys) -> None:
+    path = tmp_path / "duel.yaml"
+    path.write_text(json.dumps(YAGS))
+    assert main(["solve", str(path), "--vary", "sides.red.members.0.skills.single_weapon",
+                 "--target", "0.5", "--trials", "4096", "--json", "--quiet"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {"path", "for", "metric", "target", "value", "interval", "estimate", "ci95",
+            "evaluations"} <= set(doc)
+    assert doc["for"] == "red" and doc["metric"] == "win" and doc["value"] == 4
+    assert main(["solve", str(path), "--vary", "sides.red.members.0.skills.single_weapon",
+                 "--target", "0.5", "--trials", "4096"]) == 0
+    captured = capsys.readouterr()
+    assert "bracketing values" in captured.out and "solve" in captured.err   # a line a step
+    assert "P(red wins) 5" in captured.out and "function" not in captured.out
