@@ -14,7 +14,7 @@ import sys
 from balance.errors import BalanceError
 
 COMMANDS = ("run", "dice", "validate", "schema", "tables", "demo", "lanchester", "sweep", "report",
-            "check", "hazard")
+            "check", "hazard", "metagame")
 
 
 def build_parser() -> argparse.ArgumentParser:
