@@ -17,7 +17,7 @@ test here is conservative.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -100,23 +100,46 @@ def from_run(table: Any, manifest: Mapping[str, Any], *, draws: str = "half",
         raise OptionError("the sweep crosses the round robin with "
                           + ", ".join(a["name"] for a in extra)
                           + "; the metagame needs one matrix: fix those axes to one value")
-    first, second = rr
-    if _side_of(axes[first]) == 1 and _side_of(axes[second]) == 0:
-        first, second = second, first          # the first axis is side 0's option
+    first, second = round_robin_axes(manifest)
     options = list(dict.fromkeys(str(v) for v in axes[first]["labels"]))
+    s0, s1 = sides
+    cells = zip(table[first].astype(str), table[second].astype(str), table[f"n_{s0}"],
+                table[f"n_{s1}"], table["n_draw"], table["trials"], strict=True)
+    score, low, high, se, trials = pooled(options, cells, draws=draws,
+                                          seat=None if seat is None else sides.index(seat))
+    source = {"kind": "run", "scenario": manifest.get("scenario"),
+              "ruleset": manifest.get("ruleset"), "seed": manifest.get("seed"),
+              "trials_per_cell": manifest.get("trials"), "crn": bool(manifest.get("crn")),
+              "run_id": manifest.get("run_id")}
+    return Matrix(options, score, low, high, se, trials, draws, seat, source)
+
+
+def round_robin_axes(manifest: Mapping[str, Any]) -> tuple[str, str]:
+    """The round robin's two axis names, the first side's first."""
+    axes = {a["name"]: a for a in manifest["axes"]}
+    first, second = manifest["round_robin"]
+    if _side_of(axes[first]) == 1 and _side_of(axes[second]) == 0:
+        first, second = second, first
+    return first, second
+
+
+def pooled(options: Sequence[str], cells: Iterable[tuple[str, str, int, int, int, int]], *,
+           draws: str = "half", seat: int | None = None):
+    """Score, Wilson interval, standard error and trials of every pair, from round-robin
+    cells ``(option on side 0, option on side 1, side 0 wins, side 1 wins, draws, trials)``.
+
+    ``seat`` None pools both seatings; 0 or 1 scores the row option only on that side.
+    """
     index = {o: i for i, o in enumerate(options)}
     n = len(options)
     wins, drawn, trials = (np.zeros((n, n), dtype=np.int64) for _ in range(3))
-    s0, s1 = sides
-    for u, v, k0, k1, d, t in zip(table[first].astype(str), table[second].astype(str),
-                                  table[f"n_{s0}"], table[f"n_{s1}"], table["n_draw"],
-                                  table["trials"], strict=True):
+    for u, v, k0, k1, d, t in cells:
         i, j = index[u], index[v]              # u on side 0, v on side 1
-        if seat in (None, s0):
+        if seat in (None, 0):
             wins[i, j] += k0
             drawn[i, j] += d
             trials[i, j] += t
-        if seat in (None, s1):
+        if seat in (None, 1):
             wins[j, i] += k1
             drawn[j, i] += d
             trials[j, i] += t
@@ -127,19 +150,13 @@ def from_run(table: Any, manifest: Mapping[str, Any], *, draws: str = "half",
         raise OptionError(f"the run has no cell of {a} against {b}"
                           + (" (mirror cells are needed with --draws loss or --for)"
                              if a == b else "") + f"; {len(missing)} pairs are missing")
-    half = 0.5 if draws == "half" else 0.0
-    k = wins + half * drawn
-    with np.errstate(invalid="ignore", divide="ignore"):
-        score = np.where(trials > 0, k / np.maximum(trials, 1), 0.5)
+    k = wins + (0.5 if draws == "half" else 0.0) * drawn
+    score = np.where(trials > 0, k / np.maximum(trials, 1), 0.5)
     low, high, se = wilson_arrays(k, trials)
     if seat is None and draws == "half":      # the mirror match is exactly even, by symmetry
         eye = np.eye(n, dtype=bool)
         score[eye], low[eye], high[eye], se[eye] = 0.5, 0.5, 0.5, 0.0
-    source = {"kind": "run", "scenario": manifest.get("scenario"),
-              "ruleset": manifest.get("ruleset"), "seed": manifest.get("seed"),
-              "trials_per_cell": manifest.get("trials"), "crn": bool(manifest.get("crn")),
-              "run_id": manifest.get("run_id")}
-    return Matrix(options, score, low, high, se, trials, draws, seat, source)
+    return score, low, high, se, trials
 
 
 def from_values(options: Sequence[str], values: NDArray[np.float64],

@@ -46,13 +46,10 @@ def main(args: argparse.Namespace) -> int:
     result = analyse(matrix)
     doc = result.to_dict()
     if args.out:
-        from balance.report.build import write_document
-        from balance.report.metagame import metagame_document
+        from balance.report.metagame import metagame_document, write_bundle
 
-        target = Path(args.out)
-        report = metagame_document(result)
-        write_document(report, target)
-        (target / "metagame.json").write_text(dumps(doc) + "\n", encoding="utf-8")
+        write_bundle(metagame_document(result), Path(args.out),
+                     {"metagame.json": dumps(doc) + "\n"})
     if args.json:
         sys.stdout.write(dumps(doc) + "\n")
     else:

@@ -3,15 +3,18 @@ map ordered by equilibrium weight, the mix as a bar chart, and the tables behind
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from balance.analysis.matrix import Matrix
 from balance.analysis.metagame import Metagame
+from balance.io.atomic import new_directory
 from balance.report import figures
-from balance.report.document import Document, Picture, Section, Table
+from balance.report.document import Document, Picture, Section, Table, to_html, to_markdown
 
 
 def pct(x: float | None, digits: int = 1) -> str:
@@ -114,16 +117,16 @@ def autobalance_document(result: Any) -> Document:
     before, after = result.before, result.after
     doc = Document(f"{result.scenario}: autobalance")
     doc.sections.append(Section("Result", result.summary()))
-    rows = [[p, _num(result.start[p]), _num(result.values[p]), f"{lo:g}–{hi:g}"]
+    rows = [[p, f"{result.start[p]:g}", f"{result.values[p]:g}", f"{lo:g}–{hi:g}"]
             for p, (lo, hi) in result.bounds.items()]
-    doc.sections.append(Section("Values", tables=[Table(
-        "", ["field", "before", "suggested", "searched"], rows)], text=[
-        "Paste the snippet in tables.yaml under the scenario's tables: block."]))
+    doc.sections.append(Section("Values", [
+        "tables.yaml beside this report holds the suggested rows, ready to paste under the "
+        "scenario's tables: block."], tables=[Table("", ["field", "before", "suggested",
+                                                        "searched"], rows)]))
     sec = Section("Before and after", [
         "Both measured on the same fresh random numbers (streams the search never used), "
         f"{result.trials:,} trials per cell, seed {result.seed}."])
-    for stem, label, measured in (("03-before", "Before", before), ("04-after", "After",
-                                                                     after)):
+    for stem, label, measured in (("01-before", "Before", before), ("02-after", "After", after)):
         title = f"{label}: row's win rate against column (max deviation " \
                 f"{100 * measured.max_abs_dev:.1f} points)"
         sec.pictures.append(Picture(f"{stem}.png", matrix_heatmap(
@@ -135,9 +138,18 @@ def autobalance_document(result: Any) -> Document:
     return doc
 
 
-def _num(v: float) -> str:
-    return f"{v:g}"
+def write_bundle(doc: Document, target: Path, extra: Mapping[str, str]) -> None:
+    """The document's PNGs, HTML and Markdown, plus ``extra`` text files, into ``target``
+    (replaced whole); the Markdown also goes to the CI job summary when one is set."""
+    from balance.report.build import append_step_summary
 
-
-def mapping_rows(values: Mapping[str, float]) -> list[list[str]]:
-    return [[k, _num(v)] for k, v in values.items()]
+    with new_directory(target) as tmp:
+        for sec in doc.sections:
+            for pic in sec.pictures:
+                (tmp / pic.name).write_bytes(pic.render())
+        (tmp / "report.html").write_text(to_html(doc), encoding="utf-8")
+        (tmp / "report.md").write_text(to_markdown(doc), encoding="utf-8")
+        for name, text in extra.items():
+            (tmp / name).write_text(text, encoding="utf-8")
+        os.chmod(tmp, 0o755)
+    append_step_summary(to_markdown(doc, images=False))
