@@ -102,10 +102,8 @@ def from_run(table: Any, manifest: Mapping[str, Any], *, draws: str = "half",
                           + "; the metagame needs one matrix: fix those axes to one value")
     first, second = round_robin_axes(manifest)
     options = list(dict.fromkeys(str(v) for v in axes[first]["labels"]))
-    s0, s1 = sides
-    cells = zip(table[first].astype(str), table[second].astype(str), table[f"n_{s0}"],
-                table[f"n_{s1}"], table["n_draw"], table["trials"], strict=True)
-    score, low, high, se, trials = pooled(options, cells, draws=draws,
+    score, low, high, se, trials = pooled(options, table_cells(table, first, second, sides),
+                                          draws=draws,
                                           seat=None if seat is None else sides.index(seat))
     source = {"kind": "run", "scenario": manifest.get("scenario"),
               "ruleset": manifest.get("ruleset"), "seed": manifest.get("seed"),
@@ -121,6 +119,13 @@ def round_robin_axes(manifest: Mapping[str, Any]) -> tuple[str, str]:
     if _side_of(axes[first]) == 1 and _side_of(axes[second]) == 0:
         first, second = second, first
     return first, second
+
+
+def table_cells(table: Any, first: str, second: str,
+                sides: Sequence[str]) -> Iterable[tuple[str, str, int, int, int, int]]:
+    """The round-robin cells of a sweep's table, as :func:`pooled` takes them."""
+    return zip(table[first].astype(str), table[second].astype(str), table[f"n_{sides[0]}"],
+               table[f"n_{sides[1]}"], table["n_draw"], table["trials"], strict=True)
 
 
 def pooled(options: Sequence[str], cells: Iterable[tuple[str, str, int, int, int, int]], *,

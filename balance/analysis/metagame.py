@@ -170,10 +170,11 @@ def findings(g: Metagame) -> list[str]:
     for d in g.dominated:
         by_option.setdefault(d.option, []).append(d)
     for name, ds in by_option.items():
-        best = max(ds, key=lambda d: (d.strict, d.survives is not False, d.margin))
+        best = max(ds, key=lambda d: (d.survives is not False, d.strict, d.margin))
+        same = [d for d in ds if d.strict == best.strict
+                and (d.survives is not False) == (best.survives is not False)]
         kind = "dominated" if best.strict else "weakly dominated"
-        pures = [d for d in ds if d.pure and d.strict == best.strict]
-        by = ", ".join(next(iter(d.by)) for d in pures) if pures and best.pure else \
+        by = ", ".join(next(iter(d.by)) for d in same if d.pure) if best.pure else \
             "a mix of " + " and ".join(f"{pct(w)} {o}" for o, w in best.by.items())
         sure = "" if best.survives is not False else \
             " (not confirmed: within the intervals it may be noise)"
