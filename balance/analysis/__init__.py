@@ -7,7 +7,10 @@
 * :func:`~balance.analysis.exchange.exchange`: how many steps of one field equal one step of
   another ("+1 armour is worth +0.7 skill");
 * :mod:`~balance.analysis.survival`: how long fights last (survival curve and hazard);
-* :func:`~balance.analysis.explain.explain`: every fighter's numbers before the first roll.
+* :func:`~balance.analysis.explain.explain`: every fighter's numbers before the first roll;
+* :mod:`~balance.analysis.games`, :mod:`~balance.analysis.metagame`: game theory over round
+  robins (equilibrium mix, domination, cycles, restricted play);
+* :mod:`~balance.analysis.autobalance`: searching table values towards a target matrix.
 
 Every question plays its variants from common random numbers and analyses them as paired
 samples (see docs/questions.md). Names are imported lazily, as in :mod:`balance.sweep`.

@@ -87,3 +87,23 @@ def _order(column: pd.Series) -> list:
     if isinstance(column.dtype, pd.CategoricalDtype):
         return list(column.cat.categories)
     return list(dict.fromkeys(column.tolist()))
+
+
+def equilibrium(table: pd.DataFrame, axes: tuple[str, str],
+                sides: tuple[str, str]) -> pd.DataFrame:
+    """The round robin's equilibrium mix (``balance metagame``: seatings pooled, a draw as
+    half a win): option, weight and payoff against the mix, by weight; empty when a pair
+    of options has no cell."""
+    from balance.analysis.games import solve
+    from balance.analysis.matrix import pooled, table_cells
+    from balance.errors import OptionError
+
+    options = [str(v) for v in _order(table[axes[0]])]
+    try:
+        score = pooled(options, table_cells(table, *axes, sides))[0]
+    except OptionError:
+        return pd.DataFrame(columns=["option", "weight", "payoff"])
+    eq = solve(score)
+    mix = pd.DataFrame({"option": options, "weight": eq.mix, "payoff": eq.payoff})
+    return mix.sort_values(["weight", "payoff"], ascending=False, kind="stable") \
+        .reset_index(drop=True)

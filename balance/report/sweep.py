@@ -23,7 +23,7 @@ import pandas as pd
 from balance.engine.run import Tally
 from balance.report import figures
 from balance.report.document import Document, Picture, Section, Table
-from balance.report.roundrobin import round_robin
+from balance.report.roundrobin import equilibrium, round_robin
 from balance.report.survival import survival_figure
 
 MAX_FACETS = 12
@@ -136,7 +136,8 @@ def _round_robin_section(ctx: _Context) -> Section:
         f"Each cell is the row option's win rate against the column option, over both "
         f"seatings ({ctx.sides[0]} and {ctx.sides[1]}) pooled. 'dominant': beats every other "
         "option; 'dominated': loses to every other option (each judged by its 95% interval "
-        "against 50%)."])
+        "against 50%). The equilibrium mix is the mix of options no opponent can exploit "
+        "(a draw as half a win; balance metagame analyses it further)."])
     for caption, sub in _facets(ctx, ctx.plain)[:MAX_FACETS]:
         rr = round_robin(sub, (a, b), (ctx.sides[0], ctx.sides[1]))
         title = "Round robin: row's win rate against column" + (f" ({caption})" if caption
@@ -152,6 +153,11 @@ def _round_robin_section(ctx: _Context) -> Section:
         sec.tables.append(Table("Ranking" + (f" ({caption})" if caption else ""),
                                 ["rank", "option", "mean win rate %", "beats", "loses to",
                                  "flag"], rows))
+        mix = equilibrium(sub, (a, b), (ctx.sides[0], ctx.sides[1]))
+        sec.tables.append(Table("Equilibrium mix" + (f" ({caption})" if caption else ""),
+                                ["option", "weight %", "payoff against the mix %"],
+                                [[r.option, f"{100 * r.weight:.1f}", f"{100 * r.payoff:.1f}"]
+                                 for r in mix.itertuples()]))
     return sec
 
 
