@@ -31,14 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
     from balance.gate import check_budget, load_budget, to_markdown, write_results
+    from balance.progress import progress_bar
     from balance.report.build import append_step_summary
 
     claims = len(load_budget(args.budget).model.claims)
-    bar = tqdm(total=claims, unit="claim", file=sys.stderr, disable=None, leave=False,
-               desc="balance check")
+    bar = progress_bar(claims, unit="claim", desc="balance check", delay=0.0)
 
     def show(result) -> None:
         bar.clear()

@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "dice",
         help="exact distribution of a dice expression",
         description="Exact distribution of a dice expression such as '2d6+1d4-1', 'd20+12', "
-                    "'drift+3' or 'd%%', or the exact chance that it is at least another.",
+                    "'drift+3' or 'd%', or the exact chance that it is at least another.",
         epilog="An expression that starts with '-' goes after '--' "
                "(balance dice -- -1+d6) or as --vs=-1+d6.",
     )

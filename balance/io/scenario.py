@@ -8,9 +8,10 @@ never sees a traceback or gets half a scenario.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -19,7 +20,7 @@ import pydantic
 from balance.errors import OptionError, Problem, ScenarioError, closest, unknown_name
 from balance.io.problems import validate_model
 from balance.io.tables import resolve_rows, row_kind
-from balance.io.yamlfile import MAX_BYTES, PathIndex, read_yaml
+from balance.io.yamlfile import MAX_BYTES, PathIndex, parse_path, read_yaml
 from balance.models import SCENARIO_MODELS, TABLE_MODELS, scenario_schema, unknown_ruleset
 
 DICT_SOURCE = "<dict>"
@@ -86,6 +87,26 @@ def read_text(path: str) -> str:
         raise ScenarioError([Problem(
             f"the file is not UTF-8 text (byte 0x{raw[err.start]:02x}); is it a scenario?",
             "", path, line, err.start - line_start + 1)]) from None
+
+
+def locate_problems(loaded: LoadedScenario, problems: Iterable[Problem]) -> list[Problem]:
+    """Problems found after loading (when the fighters are compiled), each given the file
+    and the line and column of its field path."""
+    problems = list(problems)
+    where = loaded.path or DICT_SOURCE
+    index = PathIndex()
+    if loaded.text is not None:
+        try:
+            index = read_yaml(loaded.text, where)[1]
+        except ScenarioError:   # it was read once already; never hide the real problem
+            pass
+    out = []
+    for p in problems:
+        line, column = p.line, p.column
+        if line is None:
+            line, column = index.locate(parse_path(p.path)) or (None, None)
+        out.append(dataclasses.replace(p, file=p.file or where, line=line, column=column))
+    return out
 
 
 def schema_text(ruleset: str | None = None) -> str:

@@ -45,6 +45,25 @@ def format_path(path: Path) -> str:
     return out
 
 
+_PART = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_\-]*)|\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"[^\"]*\")\]")
+
+
+def parse_path(text: str) -> Path:
+    """The inverse of :func:`format_path`: ``sides[1].members[0]`` as a tuple (best effort:
+    an unreadable rest is dropped, so the caller still finds the nearest known parent)."""
+    out: list[str | int] = []
+    at = 0
+    while at < len(text):
+        m = _PART.match(text, at)
+        if m is None:
+            break
+        name, index, quoted = m.groups()
+        out.append(name if name is not None else int(index) if index is not None
+                   else quoted[1:-1])
+        at = m.end()
+    return tuple(out)
+
+
 def key_text(key: object) -> str:
     """The text a mapping key stands for, as JSON would write it (``True`` -> ``"true"``)."""
     if isinstance(key, str):
