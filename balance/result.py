@@ -7,7 +7,6 @@ without the means to judge it.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +14,7 @@ import numpy as np
 
 from balance.engine.run import BLOCK_TRIALS, Tally
 from balance.engine.status import STATUS_NAMES
+from balance.io import jsonout
 from balance.report.stats import hist_mean, hist_quantile, wilson
 
 
@@ -117,7 +117,7 @@ class RunResult:
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2)
+        return jsonout.dumps(self.to_dict(), indent=2)
 
     def to_frame(self):
         """One row per outcome: wins, probability and its 95% interval (pandas)."""

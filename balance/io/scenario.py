@@ -9,7 +9,6 @@ never sees a traceback or gets half a scenario.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from typing import Any, NoReturn
 import pydantic
 
 from balance.errors import OptionError, Problem, ScenarioError, closest, unknown_name
+from balance.io import jsonout
 from balance.io.problems import validate_model
 from balance.io.tables import resolve_rows, row_kind
 from balance.io.yamlfile import MAX_BYTES, PathIndex, parse_path, read_yaml
@@ -114,7 +114,7 @@ def schema_text(ruleset: str | None = None) -> str:
     if ruleset is not None and ruleset not in SCENARIO_MODELS:
         raise OptionError(unknown_ruleset(ruleset))
     schema = scenario_schema(None if ruleset is None else [ruleset])
-    return json.dumps(schema, indent=2) + "\n"
+    return jsonout.dumps(schema, indent=2) + "\n"
 
 
 def write_schema(path: str | os.PathLike[str], ruleset: str | None = None) -> None:
