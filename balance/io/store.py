@@ -154,15 +154,18 @@ def write_run(run_dir: str | os.PathLike, table, manifest: Mapping[str, Any],
 def read_manifest(run_dir: str | os.PathLike) -> dict[str, Any]:
     """A run's manifest; a clean error for a folder that is not a finished run."""
     path = Path(run_dir) / MANIFEST
-    if not Path(run_dir).is_dir():
-        what = "is a file, not a run folder" if Path(run_dir).exists() else \
-            f"no such folder{_near_folder(Path(run_dir))}"
-        raise StoreError(f"{run_dir}: {what}")
     if not path.is_file():
         partial = Path(run_dir).parent / f".{Path(run_dir).name}.partial"
-        hint = " (an interrupted run is there: finish it with --resume)" if partial.is_dir() \
-            else ""
-        raise StoreError(f"{run_dir}: not a finished balance run (no {MANIFEST}){hint}")
+        if partial.is_dir():
+            what = "not a finished balance run (an interrupted run is there: finish it with " \
+                   "--resume)"
+        elif Path(run_dir).is_dir():
+            what = f"not a finished balance run (no {MANIFEST})"
+        elif Path(run_dir).exists():
+            what = "is a file, not a run folder"
+        else:
+            what = f"no such folder{_near_folder(Path(run_dir))}"
+        raise StoreError(f"{run_dir}: {what}")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
