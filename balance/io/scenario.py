@@ -164,13 +164,19 @@ def _in_order(problems: list[Problem]) -> list[Problem]:
 
 
 def _near_file(path: str) -> str:
-    """`` (did you mean 'duel.yaml'?)`` when a file of a similar name sits beside ``path``."""
+    """`` (did you mean 'duel.yaml'?)`` when a file of a close name sits beside ``path``.
+
+    Names are compared without their shared extension, which would otherwise make any two
+    ``.yaml`` names look alike."""
     folder, name = os.path.split(path)
+    stem, ext = os.path.splitext(name)
     try:
-        near = closest(name, os.listdir(folder or "."), n=1)
+        files = {os.path.splitext(f)[0]: f for f in os.listdir(folder or ".")
+                 if os.path.splitext(f)[1] == ext and os.path.isfile(os.path.join(folder, f))}
     except OSError:
         return ""
-    return f" (did you mean {os.path.join(folder, near[0])!r}?)" if near else ""
+    near = closest(stem, files, n=1)
+    return f" (did you mean {os.path.join(folder, files[near[0]])!r}?)" if near else ""
 
 
 def _fail(path: str, message: str) -> NoReturn:
