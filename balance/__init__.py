@@ -69,4 +69,5 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__, *_SUBPACKAGES})
+    """The public API and the subpackages (plus the module's dunders), not its internals."""
+    return sorted({*__all__, *_SUBPACKAGES, *(n for n in globals() if n.startswith("__"))})
