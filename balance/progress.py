@@ -18,9 +18,11 @@ LINE_INTERVAL = 10.0
 
 
 def progress_bar(total: int, *, unit: str, desc: str = "", initial: int = 0,
-                 file: TextIO | None = None, interval: float = LINE_INTERVAL,
+                 file: TextIO | None = None, interval: float | None = None,
                  delay: float = 1.0) -> Any:
-    """A progress display for ``total`` units on ``file`` (default stderr)."""
+    """A progress display for ``total`` units on ``file`` (default stderr): tqdm on a
+    terminal (shown after ``delay`` seconds), else a line every ``interval`` seconds
+    (default :data:`LINE_INTERVAL`)."""
     stream = file if file is not None else sys.stderr
     if _is_terminal(stream):
         from tqdm import tqdm
@@ -29,7 +31,7 @@ def progress_bar(total: int, *, unit: str, desc: str = "", initial: int = 0,
                     leave=False, delay=delay, dynamic_ncols=True,
                     unit_scale=unit == "trial")
     return LineProgress(total, unit=unit, desc=desc, initial=initial, file=stream,
-                        interval=interval)
+                        interval=LINE_INTERVAL if interval is None else interval)
 
 
 def _is_terminal(stream: TextIO) -> bool:
@@ -94,7 +96,7 @@ class LineProgress:
 
 
 def _rate(rate: float) -> str:
-    return f"{rate:,.0f}" if rate >= 100 else f"{rate:.2g}" if rate < 10 else f"{rate:.1f}"
+    return f"{rate:,.0f}" if rate >= 100 else f"{rate:.1f}" if rate >= 1 else f"{rate:.2f}"
 
 
 def _duration(seconds: float) -> str:

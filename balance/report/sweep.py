@@ -24,6 +24,7 @@ from balance.engine.run import Tally
 from balance.report import figures
 from balance.report.document import Document, Picture, Section, Table
 from balance.report.roundrobin import round_robin
+from balance.sweep.summary import timing, workers_text
 
 MAX_FACETS = 12
 MAX_GROUPS = 10
@@ -90,7 +91,8 @@ def _run_section(ctx: _Context) -> Section:
             ["seed", str(m["seed"])], ["block size", f"{m['block_trials']:,}"],
             ["axes", "; ".join(f"{a['name']} ({a['kind']}: {', '.join(map(str, a['labels']))})"
                                for a in m["axes"]) or "none"],
-            ["executor", f"{executor['kind']} ({executor['workers']} workers)"],
+            ["executor", workers_text(executor)],
+            ["time", timing(m)],
             ["started", m["started"]], ["finished", m["finished"]],
             ["balance", f"{m['package_version']} (git {m.get('git_commit') or 'n/a'})"],
             ["scenario sha256", m["scenario_sha256"][:16]]]
