@@ -1,18 +1,20 @@
-"""The Python entry points for notebooks and scripts: load a scenario, run it."""
+"""The Python entry points for notebooks and scripts: load a scenario, run it.
+
+Heavy modules (pydantic models, the rule systems, scipy) are imported inside the functions,
+so that the ``balance`` command can import this module for its option lists at no cost.
+"""
 
 from __future__ import annotations
 
-import dataclasses
 import os
-import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from balance import rules
-from balance.engine.run import run_fight, run_reference
 from balance.errors import OptionError, ScenarioError
-from balance.io.scenario import LoadedScenario, load_scenario
-from balance.result import RunResult
+
+if TYPE_CHECKING:
+    from balance.io.scenario import LoadedScenario
+    from balance.result import RunResult
 
 ENGINES = ("vector", "reference")
 
@@ -28,15 +30,16 @@ def compile_scenario(loaded: LoadedScenario):
 
     Some problems only show when the fighters are put together (a weapon too heavy for its
     wielder, a shield held as a weapon, ...): they are reported like the loader's, naming
-    the file.
+    the file, and the line and column of the field.
     """
+    from balance import rules
+    from balance.io.scenario import locate_problems
+
     system = rules.get(loaded.ruleset)
     try:
         return system, system.compile(loaded.model, loaded.tables)
     except ScenarioError as err:
-        where = loaded.path or "<dict>"
-        raise ScenarioError(p if p.file else dataclasses.replace(p, file=where)
-                            for p in err.problems) from None
+        raise ScenarioError(locate_problems(loaded, err.problems)) from None
 
 
 def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | None = None,
@@ -47,8 +50,14 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
     ``scenario`` is a loaded scenario, a path to a YAML file or a dict with the same keys.
     ``trials`` and ``seed`` override the scenario's own. ``engine="reference"`` plays the
     trials with the readable scalar reference instead (slow; for checking). ``progress``
-    shows a progress bar on stderr for runs longer than a second.
+    shows a progress bar on stderr for runs longer than a second (a line every ~10 s when
+    stderr is not a terminal).
     """
+    from balance.engine.run import run_fight, run_reference
+    from balance.io.scenario import LoadedScenario, load_scenario
+    from balance.progress import progress_bar
+    from balance.result import RunResult
+
     loaded = scenario if isinstance(scenario, LoadedScenario) else load_scenario(scenario)
     model = loaded.model
     trials = _check_count("trials", model.trials if trials is None else trials, minimum=1)
@@ -56,12 +65,7 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
     if engine not in ENGINES:
         raise OptionError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     system, fight = compile_scenario(loaded)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=trials, unit="trial", unit_scale=True, delay=1.0, file=sys.stderr,
-                   disable=None, desc=model.name[:30], leave=False)
+    bar = progress_bar(total=trials, unit="trial", desc=model.name[:30]) if progress else None
     driver = run_fight if engine == "vector" else run_reference
     try:
         tally = driver(system, fight, trials, seed, on_block=bar.update if bar else None)

@@ -51,9 +51,20 @@ class ScenarioError(BalanceError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
+CLOSE = 0.6
+"""How alike (difflib's ratio) a name must be to be suggested. At 0.5 unrelated names got
+suggested ('fencing' -> 'chain', 'mace' -> 'maul'); real typos ('long_swrod', 'maec', 'hrt',
+'gird') score 0.75 and more."""
+
+
 def closest(name: str, choices: Iterable[str], n: int = 3) -> list[str]:
-    """Up to ``n`` valid names that look like ``name``, best first."""
-    return difflib.get_close_matches(name, sorted(choices), n=n, cutoff=0.5)
+    """Up to ``n`` valid names that look like ``name``, best first (only close ones)."""
+    return difflib.get_close_matches(name, sorted(choices), n=n, cutoff=CLOSE)
+
+
+def a_or_an(noun: str) -> str:
+    """``an entry``, ``an axis key``, ``a field``: the noun with its indefinite article."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 def unknown_name(kind: str, name: object, choices: Iterable[str]) -> str:

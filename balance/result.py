@@ -7,7 +7,7 @@ without the means to judge it.
 
 from __future__ import annotations
 
-import json
+import html
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,11 +15,15 @@ import numpy as np
 
 from balance.engine.run import BLOCK_TRIALS, Tally
 from balance.engine.status import STATUS_NAMES
+from balance.io import jsonout
 from balance.report.stats import hist_mean, hist_quantile, wilson
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RunResult:
+    """One scenario's simulated outcomes. ``repr`` is one line, ``str`` the text table of
+    ``balance run``, and notebooks show it as an HTML table (``_repr_html_``)."""
+
     scenario: str
     ruleset: str
     seed: int
@@ -131,7 +135,7 @@ class RunResult:
         }
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), indent=2)
+        return jsonout.dumps(self.to_dict(), indent=2)
 
     def to_frame(self):
         """One row per outcome: wins, probability and its 95% interval (pandas)."""
@@ -148,6 +152,32 @@ class RunResult:
             "seed": self.seed,
             "scenario": self.scenario,
         })
+
+    def __repr__(self) -> str:
+        ci = self.ci95
+        parts = ", ".join(f"{k} {100 * p:.1f}% [{100 * ci[k][0]:.1f}, {100 * ci[k][1]:.1f}]"
+                          for k, p in self.outcomes.items())
+        return (f"<RunResult {self.scenario!r} ({self.ruleset}, {self.trials:,} trials, seed "
+                f"{self.seed}): {parts}; mean rounds {self.rounds['mean']:.2f}>")
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def _repr_html_(self) -> str:
+        """The outcome table for Jupyter: probability and Wilson 95% interval per outcome."""
+        e = html.escape
+        ci = self.ci95
+        rows = "".join(
+            f"<tr><td style='text-align:left'>{e(k)}</td><td>{100 * p:.2f}%</td>"
+            f"<td>{100 * ci[k][0]:.2f}% – {100 * ci[k][1]:.2f}%</td></tr>"
+            for k, p in self.outcomes.items())
+        r = self.rounds
+        return (f"<table><caption style='text-align:left'><b>{e(self.scenario)}</b> "
+                f"({e(self.ruleset)}, {self.trials:,} trials, seed {self.seed})</caption>"
+                "<thead><tr><th style='text-align:left'>outcome</th><th>p</th>"
+                f"<th>95% interval</th></tr></thead><tbody>{rows}</tbody></table>"
+                f"<p>rounds: mean {r['mean']:.2f}, median {r['p50']}, 95th percentile "
+                f"{r['p95']}</p>")
 
     def to_text(self) -> str:
         """A readable table for the terminal."""

@@ -240,11 +240,12 @@ def parser(request, monkeypatch):
 
 
 
-def test_yaml_syntax_error_has_parser_message_and_position(parser, tmp_path):
+def test_yaml_syntax_error_says_what_to_do_where(parser, tmp_path):
+    """The parser's words ("expected ',' or ']'") become the slip and its fix, at the line
+    where the bracket was opened."""
     problem = one(tmp_path, GOOD.replace("[mail_hauberk, helm]", "[mail_hauberk, helm"))
-    assert problem.line == 12 and problem.column is not None
-    assert "expected ',' or ']'" in problem.message
-    assert "while parsing a flow sequence at line 11" in problem.message
+    assert problem.line == 11 and problem.column is not None
+    assert "the '[' opened on line 11 is not closed" in problem.message
 
 
 def test_a_tab_in_indentation(parser, tmp_path):

@@ -19,10 +19,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "build; inconclusive claims get more trials, up to the budget's cap.",
         epilog="Example: balance check scenarios/budget.yaml. See docs/sweeps.md.")
     p.add_argument("budget", metavar="BUDGET", help="balance budget YAML file")
-    p.add_argument("--out", help="folder for check.md and check.json "
-                                 "(default: results/check-<budget name>)")
+    p.add_argument("--out", help="folder for check.md and check.json (default: "
+                                 "results/check-<budget file name without .yaml>, e.g. "
+                                 "results/check-budget)")
     p.add_argument("--seed", type=int, help="root seed (default: the budget's)")
     p.add_argument("--strict", action="store_true", help="exit 1 on an inconclusive claim too")
+    p.add_argument("--max-trials", type=int, metavar="N",
+                   help="cap on trials per cell for every claim, over the budget's max_trials "
+                        "(to decide inconclusive claims)")
     p.add_argument("--executor", choices=EXECUTORS, default="local",
                    help="where cells run (as for balance sweep)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address")
@@ -31,24 +35,27 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from tqdm import tqdm
-
+    from balance.errors import OptionError
     from balance.gate import check_budget, load_budget, to_markdown, write_results
+    from balance.progress import progress_bar
     from balance.report.build import append_step_summary
 
+    if args.max_trials is not None and args.max_trials < 1:
+        raise OptionError(f"--max-trials must be a positive integer, got {args.max_trials}")
     claims = len(load_budget(args.budget).model.claims)
-    bar = tqdm(total=claims, unit="claim", file=sys.stderr, disable=None, leave=False,
-               desc="balance check")
+    bar = progress_bar(claims, unit="claim", desc="balance check", delay=0.0)
 
     def show(result) -> None:
         bar.clear()
-        sys.stdout.write(result.line() + "\n")
+        sys.stdout.write("".join(f"{line}\n" for line in
+                                 [result.line(), *(" " * 13 + d for d in result.details())]))
         sys.stdout.flush()
         bar.update(1)
 
     try:
         result = check_budget(args.budget, executor=args.executor, scheduler=args.scheduler,
-                              workers=args.workers, seed=args.seed, on_claim=show)
+                              workers=args.workers, seed=args.seed,
+                              max_trials=args.max_trials, on_claim=show)
     finally:
         bar.close()
     out = Path(args.out) if args.out else Path("results") / f"check-{Path(args.budget).stem}"

@@ -12,7 +12,6 @@ given seed and sample count never depend on anything else.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from collections.abc import Mapping
@@ -23,6 +22,7 @@ from balance.dice import DiceExpr, Pmf, parse
 from balance.dice.resistance import resistance_chance, resistance_roll
 from balance.engine.run import block_rng, block_sizes
 from balance.errors import OptionError
+from balance.io import jsonout
 from balance.report.stats import wilson
 
 BLOCK = 1_000_000
@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "dice",
         help="exact distribution of a dice expression",
         description="Exact distribution of a dice expression such as '2d6+1d4-1', 'd20+12', "
-                    "'drift+3' or 'd%%', or the exact chance that it is at least another.",
+                    "'drift+3' or 'd%', or the exact chance that it is at least another.",
         epilog="An expression that starts with '-' goes after '--' "
                "(balance dice -- -1+d6) or as --vs=-1+d6.",
     )
@@ -138,7 +138,7 @@ def _distribution(expr: DiceExpr, samples: int | None, seed: int, *, as_json: bo
             doc |= {"samples": samples, "seed": seed, "sampled": {
                 "pmf": _json_pmf({k: c / samples for k, c in counts.items()}),
                 "mean": mean, "sd": sd}}
-        _out(json.dumps(doc))
+        _out(jsonout.dumps(doc))
         return
     _out(_table(expr, pmf, counts, samples, seed))
 
@@ -179,7 +179,7 @@ def _comparison(expr: DiceExpr, vs: DiceExpr, samples: int | None, seed: int, *,
         doc: dict[str, object] = {"expr": expr.text, "vs": vs.text, "p_at_least": p}
         if hits is not None:
             doc |= {"samples": samples, "seed": seed, "sampled_p_at_least": hits / samples}
-        _out(json.dumps(doc))
+        _out(jsonout.dumps(doc))
         return
     _out(f"P({expr} >= {vs}) = {p:.6f}  ({_pct(p)})")
     if hits is not None:
@@ -204,7 +204,7 @@ def _resistance(active: int, passive: int, samples: int | None, seed: int, *,
         doc: dict[str, object] = {"active": active, "passive": passive, "p_success": p}
         if hits is not None:
             doc |= {"samples": samples, "seed": seed, "sampled_p_success": hits / samples}
-        _out(json.dumps(doc))
+        _out(jsonout.dumps(doc))
         return
     _out(f"P(active {active} overcomes passive {passive}) = {p:.2f}  ({_pct(p)})")
     if hits is not None:

@@ -12,10 +12,10 @@ percentile``). The rules and the lab's assumptions: docs/rules/percentile.md, "H
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from balance.errors import OptionError, unknown_name
+from balance.io import jsonout
 from balance.rules.percentile import hazards as hz
 
 
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         doc: dict[str, object] = {result.event: result.p, "damage": damage}
         if hp is not None:
             doc["p_dead"] = result.p_dead(hp)
-        sys.stdout.write(json.dumps(doc) + "\n")
+        sys.stdout.write(jsonout.dumps(doc) + "\n")
         return 0
     lines = [title, f"{result.event.removeprefix('p_').replace('_', ' ')}: "
                     f"{result.p:.6f}  ({100 * result.p:.2f}%)",

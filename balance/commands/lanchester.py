@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from balance.errors import OptionError
+from balance.io import jsonout
 from balance.io.atomic import new_directory
 from balance.report.lanchester import figure, fitted_exponent, lanchester_points
 
@@ -56,11 +56,11 @@ def main(args: argparse.Namespace) -> int:
                       for p in points]}
     if args.out:
         with new_directory(Path(args.out) / "lanchester") as tmp:
-            (tmp / "lanchester.json").write_text(json.dumps(doc, indent=2) + "\n")
+            (tmp / "lanchester.json").write_text(jsonout.dumps(doc, indent=2) + "\n")
             figure(points, f"Lanchester check: {Path(args.file).stem}").savefig(
                 tmp / "lanchester.png", dpi=120)
     if args.json:
-        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        sys.stdout.write(jsonout.dumps(doc, indent=2) + "\n")
         return 0
     sys.stdout.write(f"{'A':>4} vs {args.vs}   A wins   A standing   B standing\n")
     for p in points:

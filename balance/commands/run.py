@@ -11,7 +11,7 @@ from balance.api import ENGINES, run
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="simulate a scenario file",
                        description="Simulate a scenario file and print win probabilities with "
-                                   "Wilson 95%% intervals and round statistics.")
+                                   "Wilson 95% intervals and round statistics.")
     p.add_argument("file", help="scenario YAML file")
     p.add_argument("--trials", type=int, help="number of fights (default: the scenario's)")
     p.add_argument("--seed", type=int, help="root seed (default: the scenario's)")

@@ -7,8 +7,6 @@ import sys
 
 from balance.sweep.executors import EXECUTORS
 
-SHOWN_CELLS = 40
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -52,6 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     from balance.errors import OptionError
     from balance.sweep import load_plan, run_sweep
+    from balance.sweep.summary import summary_text, timing
 
     if args.precision is not None and args.trials is not None:
         raise OptionError("give --trials or --precision, not both")
@@ -73,37 +72,11 @@ def main(args: argparse.Namespace) -> int:
     sys.stdout.write(summary_text(res.table, res.manifest) + "\n")
     m = res.manifest
     total = int(res.table["trials"].sum())
-    sys.stdout.write(f"\nwrote {res.run_dir}/ ({m['cells']} cells, {total:,} trials, "
-                     f"{m['seconds']:.1f} s, executor {m['executor']['kind']})\n")
+    sys.stdout.write(f"\nwrote {res.run_dir}/ ({m['cells']} cells, {total:,} trials; "
+                     f"{timing(m)})\n")
     if args.report:
         from balance.report.build import write_report
 
         out = write_report(res.run_dir)
         sys.stdout.write(f"wrote {out / 'report.html'} and {out / 'report.md'}\n")
     return 0
-
-
-def summary_text(table, manifest: dict) -> str:
-    """The cells as an aligned text table: swept values, outcome probabilities, rounds."""
-    axes = [a["name"] for a in manifest["axes"]]
-    outcomes = manifest["outcomes"]
-    head = [*axes, *(f"{o} %" for o in outcomes), "95% interval (" + outcomes[0] + ")",
-            "rounds", "trials"]
-    rows = []
-    for _, r in table.head(SHOWN_CELLS).iterrows():
-        rows.append([*(str(r[a]) for a in axes),
-                     *(f"{100 * r[f'p_{o}']:.1f}" for o in outcomes),
-                     f"[{100 * r[f'lo_{outcomes[0]}']:.1f}, {100 * r[f'hi_{outcomes[0]}']:.1f}]",
-                     f"{r['rounds_mean']:.2f}", f"{int(r['trials']):,}"])
-    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h)
-              for i, h in enumerate(head)]
-    lines = [f"{manifest['scenario']}  ({manifest['ruleset']}, {len(table)} cells, seed "
-             f"{manifest['seed']})", ""]
-    lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)).rstrip())
-    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
-              for row in rows]
-    if len(table) > SHOWN_CELLS:
-        lines.append(f"... and {len(table) - SHOWN_CELLS} more cells (see cells.csv)")
-    if manifest.get("crn_note"):
-        lines += ["", manifest["crn_note"]]
-    return "\n".join(lines)

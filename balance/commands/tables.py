@@ -8,12 +8,12 @@ adds rows in its own ``tables:`` block.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from balance.errors import OptionError, unknown_name
+from balance.io import jsonout
 from balance.io.tables import shipped_tables
 from balance.models import ROW_MODELS, unknown_ruleset
 
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         data = {name: {row: model.model_dump(mode="json") for row, model in table.items()}
                 for name, table in rows.items()}
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+        sys.stdout.write(jsonout.dumps(data, indent=2) + "\n")
     elif args.table is None:
         sys.stdout.write(_overview(args.ruleset, rows))
     else:

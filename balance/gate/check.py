@@ -30,6 +30,7 @@ from balance.engine.run import Tally
 from balance.engine.status import DEAD
 from balance.errors import Problem, ScenarioError
 from balance.gate.budget import Claim, LoadedBudget
+from balance.io import jsonout
 from balance.io.scenario import load_scenario, read_text
 from balance.io.yamlfile import read_yaml
 from balance.report.stats import wilson
@@ -92,6 +93,70 @@ class ClaimResult:
                 f"{self.claim.describe_bounds(self.percent, diff)}; "
                 f"{cells}{w.trials:,} trials, {100 * self.level:.4g}% intervals")
 
+    def bound_text(self) -> str:
+        return self.claim.describe_bounds(self.percent, self.claim.difference is not None)
+
+    def show(self, value: float) -> str:
+        return _fmt(self.percent, self.claim.difference is not None)(value)
+
+    def evidence(self, cell: CellVerdict) -> str:
+        """``72.3% [70.1%, 74.4%]`` for one cell."""
+        return f"{self.show(cell.value)} [{self.show(cell.low)}, {self.show(cell.high)}]"
+
+    @property
+    def failing(self) -> list[CellVerdict]:
+        return [c for c in self.cells if c.verdict == "fail"]
+
+    @property
+    def undecided(self) -> list[CellVerdict]:
+        return [c for c in self.cells if c.verdict == "inconclusive"]
+
+    def overrides(self) -> str:
+        """The claim's ``set:`` changes as ``path = value; ...`` ('' without any)."""
+        return "; ".join(f"{k} = {jsonout.dumps(v)}" for k, v in self.claim.set.items())
+
+    def advice(self) -> str:
+        """For an inconclusive claim: how many trials would decide it, and which flag."""
+        if self.verdict != "inconclusive":
+            return ""
+        cells = self.undecided or self.cells
+        lo, hi = self.claim.bounds
+        need = 0.0
+        for c in cells:
+            gap = min(abs(c.value - lo), abs(c.value - hi))
+            half = max((c.high - c.low) / 2, 1e-12)
+            need = max(need, math.inf if gap == 0 else c.trials * (half / gap) ** 2)
+        cap = max(c.trials for c in cells)
+        if need > 64 * cap or need > 1e9:
+            return ("the value sits on the bound, so more trials will hardly decide it: move "
+                    "the bound (or accept it; --strict fails the build on it)")
+        blocks = -(-int(need * 1.2) // SWEEP_BLOCK_TRIALS) * SWEEP_BLOCK_TRIALS
+        return (f"more trials would decide it: about {blocks:,} per cell (it had {cap:,}); "
+                f"run balance check with --max-trials {blocks} or raise max_trials: in the "
+                "budget (--strict fails the build on an inconclusive claim)")
+
+    def details(self) -> list[str]:
+        """Lines under :meth:`line` for a failed or inconclusive claim: every failing (or
+        undecided) cell with its value, interval and the bound, the ``set:`` changes, and
+        what to do."""
+        if self.verdict == "pass":
+            return []
+        cells = self.failing if self.verdict == "fail" else self.undecided
+        word = "failing" if self.verdict == "fail" else "undecided"
+        out = [f"{len(cells)} of {len(self.cells)} {_plural(len(self.cells), 'cell')} "
+               f"{word} (bound {self.bound_text()}):"] if len(self.cells) > 1 else []
+        if len(self.cells) > 1:
+            out += [f"  {c.cell}: {self.evidence(c)}, {c.trials:,} trials" for c in cells]
+        if self.claim.set:
+            out.append(f"set: {self.overrides()}")
+        if self.verdict == "inconclusive":
+            out.append(self.advice())
+        return out
+
+
+def _plural(n: int, noun: str) -> str:
+    return noun if n == 1 else noun + "s"
+
 
 def _fmt(percent: bool, diff: bool) -> Callable[[float], str]:
     if percent and diff:
@@ -112,12 +177,15 @@ def schedule(first: int, cap: int, block: int = SWEEP_BLOCK_TRIALS) -> list[int]
 
 
 def check_claim(budget: LoadedBudget, number: int, *, executor: Executor,
-                seed: int | None = None) -> ClaimResult:
-    """Judge claim ``number`` (0-based) of a budget, escalating trials where inconclusive."""
+                seed: int | None = None, max_trials: int | None = None) -> ClaimResult:
+    """Judge claim ``number`` (0-based) of a budget, escalating trials where inconclusive.
+
+    ``max_trials`` overrides the budget's and the claim's cap (``balance check --max-trials``).
+    """
     b = budget.model
     claim = b.claims[number]
     plan = claim_plan(budget, number)
-    looks = schedule(claim.trials or b.trials, claim.max_trials or b.max_trials)
+    looks = schedule(claim.trials or b.trials, max_trials or claim.max_trials or b.max_trials)
     cells = len(plan.cells)
     level = 1 - (1 - b.confidence) / (cells * len(looks))
     seed = b.seed if seed is None else seed

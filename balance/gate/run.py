@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from concurrent.futures import Executor
@@ -13,6 +12,7 @@ from typing import Any
 from balance import __version__
 from balance.gate.budget import LoadedBudget, load_budget
 from balance.gate.check import ClaimResult, _fmt, check_claim
+from balance.io import jsonout
 from balance.io.atomic import new_directory
 from balance.io.store import git_commit, now_iso
 from balance.report.document import markdown_table
@@ -43,9 +43,11 @@ class BudgetResult:
 
 def check_budget(path: str | os.PathLike, *, executor: str | Executor = "local",
                  scheduler: str | None = None, workers: int | None = None,
-                 seed: int | None = None,
+                 seed: int | None = None, max_trials: int | None = None,
                  on_claim: Callable[[ClaimResult], None] | None = None) -> BudgetResult:
-    """Judge every claim of the budget file at ``path`` (see :mod:`balance.gate.check`)."""
+    """Judge every claim of the budget file at ``path`` (see :mod:`balance.gate.check`).
+
+    ``max_trials`` overrides every claim's cap on trials per cell."""
     budget = load_budget(path)
     started = now_iso()
     results = []
@@ -55,7 +57,7 @@ def check_budget(path: str | os.PathLike, *, executor: str | Executor = "local",
         pool_ctx = open_executor(executor, scheduler=scheduler, workers=workers)
     with pool_ctx or _Given(executor) as (pool, _):
         for i in range(len(budget.model.claims)):
-            result = check_claim(budget, i, executor=pool, seed=seed)
+            result = check_claim(budget, i, executor=pool, seed=seed, max_trials=max_trials)
             results.append(result)
             if on_claim is not None:
                 on_claim(result)
@@ -95,12 +97,35 @@ def to_markdown(result: BudgetResult) -> str:
         lines += [b.description.strip(), ""]
     lines += [markdown_table(["#", "claim", "result", "value [interval]", "bound",
                               "worst cell", "cells", "trials", "confidence"], rows), ""]
+    lines += _details(result)
     lines += ["Each value is the cell closest to its bound (or the worst failing cell). "
               "Intervals are at the confidence shown: the budget's "
               f"{100 * b.confidence:g}% split over the claim's cells and looks, so noise alone "
               "rarely fails a claim. Inconclusive claims got more trials up to the cap; they "
               "need a larger max_trials or a bound further from the truth.", ""]
     return "\n".join(lines)
+
+
+def _details(result: BudgetResult) -> list[str]:
+    """A section per failed or inconclusive claim: every failing (undecided) cell with its
+    value, interval and bound, the claim's ``set:`` changes, and what to do."""
+    lines = []
+    for r in result.claims:
+        if r.verdict == "pass":
+            continue
+        cells = r.failing if r.verdict == "fail" else r.undecided
+        word = "failing" if r.verdict == "fail" else "undecided"
+        lines += [f"### Claim {r.number} ({r.verdict}): {r.claim.claim}", ""]
+        if r.claim.set:
+            lines += [f"Scenario changed by `set:` {r.overrides()}", ""]
+        noun = "cell" if len(r.cells) == 1 else "cells"
+        lines += [f"{len(cells)} of {len(r.cells)} {noun} {word}; bound {r.bound_text()}.", ""]
+        lines += [markdown_table(["cell", "value [interval]", "bound", "trials"],
+                                 [[c.cell, r.evidence(c), r.bound_text(), f"{c.trials:,}"]
+                                  for c in cells]), ""]
+        if r.verdict == "inconclusive":
+            lines += [r.advice()[0].upper() + r.advice()[1:] + ".", ""]
+    return lines
 
 
 def to_dict(result: BudgetResult) -> dict[str, Any]:
@@ -110,9 +135,10 @@ def to_dict(result: BudgetResult) -> dict[str, Any]:
         "confidence": b.confidence, "started": result.started, "finished": result.finished,
         "package_version": __version__, "git_commit": git_commit(), "counts": result.counts(),
         "claims": [{"number": r.number, "claim": r.claim.claim, "verdict": r.verdict,
-                    "metric": r.claim.metric, "side": r.claim.side,
+                    "metric": r.claim.metric, "side": r.claim.side, "set": r.claim.set,
                     "bounds": list(r.claim.bounds), "difference": r.claim.difference is not None,
                     "cell_confidence": r.level, "looks": r.looks, **r.extra,
+                    **({"advice": r.advice()} if r.verdict == "inconclusive" else {}),
                     "cells": [vars(v) for v in r.cells]} for r in result.claims],
     }
 
@@ -122,7 +148,7 @@ def write_results(result: BudgetResult, out: str | os.PathLike) -> Path:
     out = Path(out)
     with new_directory(out) as tmp:
         (tmp / "check.md").write_text(to_markdown(result), encoding="utf-8")
-        (tmp / "check.json").write_text(json.dumps(to_dict(result), indent=2, default=float)
+        (tmp / "check.json").write_text(jsonout.dumps(to_dict(result), indent=2)
                                         + "\n", encoding="utf-8")
         os.chmod(tmp, 0o755)
     return out

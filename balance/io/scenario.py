@@ -8,18 +8,19 @@ never sees a traceback or gets half a scenario.
 
 from __future__ import annotations
 
-import json
+import dataclasses
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
 import pydantic
 
 from balance.errors import OptionError, Problem, ScenarioError, closest, unknown_name
+from balance.io import jsonout
 from balance.io.problems import validate_model
 from balance.io.tables import resolve_rows, row_kind
-from balance.io.yamlfile import MAX_BYTES, PathIndex, read_yaml
+from balance.io.yamlfile import MAX_BYTES, PathIndex, parse_path, read_yaml
 from balance.models import SCENARIO_MODELS, TABLE_MODELS, scenario_schema, unknown_ruleset
 
 DICT_SOURCE = "<dict>"
@@ -88,12 +89,32 @@ def read_text(path: str) -> str:
             "", path, line, err.start - line_start + 1)]) from None
 
 
+def locate_problems(loaded: LoadedScenario, problems: Iterable[Problem]) -> list[Problem]:
+    """Problems found after loading (when the fighters are compiled), each given the file
+    and the line and column of its field path."""
+    problems = list(problems)
+    where = loaded.path or DICT_SOURCE
+    index = PathIndex()
+    if loaded.text is not None:
+        try:
+            index = read_yaml(loaded.text, where)[1]
+        except ScenarioError:   # it was read once already; never hide the real problem
+            pass
+    out = []
+    for p in problems:
+        line, column = p.line, p.column
+        if line is None:
+            line, column = index.locate(parse_path(p.path)) or (None, None)
+        out.append(dataclasses.replace(p, file=p.file or where, line=line, column=column))
+    return out
+
+
 def schema_text(ruleset: str | None = None) -> str:
     """The JSON Schema of scenario files (all rulesets, or one) as indented JSON text."""
     if ruleset is not None and ruleset not in SCENARIO_MODELS:
         raise OptionError(unknown_ruleset(ruleset))
     schema = scenario_schema(None if ruleset is None else [ruleset])
-    return json.dumps(schema, indent=2) + "\n"
+    return jsonout.dumps(schema, indent=2) + "\n"
 
 
 def write_schema(path: str | os.PathLike[str], ruleset: str | None = None) -> None:
@@ -143,13 +164,19 @@ def _in_order(problems: list[Problem]) -> list[Problem]:
 
 
 def _near_file(path: str) -> str:
-    """`` (did you mean 'duel.yaml'?)`` when a file of a similar name sits beside ``path``."""
+    """`` (did you mean 'duel.yaml'?)`` when a file of a close name sits beside ``path``.
+
+    Names are compared without their shared extension, which would otherwise make any two
+    ``.yaml`` names look alike."""
     folder, name = os.path.split(path)
+    stem, ext = os.path.splitext(name)
     try:
-        near = closest(name, os.listdir(folder or "."), n=1)
+        files = {os.path.splitext(f)[0]: f for f in os.listdir(folder or ".")
+                 if os.path.splitext(f)[1] == ext and os.path.isfile(os.path.join(folder, f))}
     except OSError:
         return ""
-    return f" (did you mean {os.path.join(folder, near[0])!r}?)" if near else ""
+    near = closest(stem, files, n=1)
+    return f" (did you mean {os.path.join(folder, files[near[0]])!r}?)" if near else ""
 
 
 def _fail(path: str, message: str) -> NoReturn:

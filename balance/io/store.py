@@ -31,7 +31,8 @@ from typing import Any
 import numpy as np
 
 from balance.engine.run import Tally
-from balance.errors import BalanceError, OptionError
+from balance.errors import BalanceError, OptionError, closest
+from balance.io import jsonout
 from balance.io.atomic import new_directory, write_text
 
 FORMAT = "balance-sweep/1"
@@ -95,7 +96,7 @@ class Partial:
         else:
             shutil.rmtree(self.path, ignore_errors=True)
             cells.mkdir(parents=True)
-            write_text(self.path / "run.json", json.dumps(self.fingerprint, indent=2) + "\n")
+            write_text(self.path / "run.json", jsonout.dumps(self.fingerprint, indent=2) + "\n")
 
     def _check_resumable(self, final: Path) -> None:
         meta = self.path / "run.json"
@@ -125,7 +126,7 @@ class Partial:
         return out
 
     def save(self, cell_id: str, record: Mapping[str, Any]) -> None:
-        write_text(self.path / "cells" / f"{cell_id}.json", json.dumps(record) + "\n")
+        write_text(self.path / "cells" / f"{cell_id}.json", jsonout.dumps(record) + "\n")
 
     def remove(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
@@ -140,11 +141,12 @@ def write_run(run_dir: str | os.PathLike, table, manifest: Mapping[str, Any],
     run_dir = Path(run_dir)
     with new_directory(run_dir) as tmp:
         arrow = pa.Table.from_pandas(table, preserve_index=False)
-        meta = {**(arrow.schema.metadata or {}), b"balance.manifest": json.dumps(manifest).encode()}
+        meta = {**(arrow.schema.metadata or {}),
+                b"balance.manifest": jsonout.dumps(manifest).encode()}
         pq.write_table(arrow.replace_schema_metadata(meta), tmp / TABLE)
         table.to_csv(tmp / CSV, index=False)
-        (tmp / TALLIES).write_text(json.dumps(tallies) + "\n", encoding="utf-8")
-        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        (tmp / TALLIES).write_text(jsonout.dumps(tallies) + "\n", encoding="utf-8")
+        (tmp / MANIFEST).write_text(jsonout.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         os.chmod(tmp, 0o755)
     return run_dir
 
@@ -154,9 +156,16 @@ def read_manifest(run_dir: str | os.PathLike) -> dict[str, Any]:
     path = Path(run_dir) / MANIFEST
     if not path.is_file():
         partial = Path(run_dir).parent / f".{Path(run_dir).name}.partial"
-        hint = " (an interrupted run is there: finish it with --resume)" if partial.is_dir() \
-            else ""
-        raise StoreError(f"{run_dir}: not a finished balance run (no {MANIFEST}){hint}")
+        if partial.is_dir():
+            what = "not a finished balance run (an interrupted run is there: finish it with " \
+                   "--resume)"
+        elif Path(run_dir).is_dir():
+            what = f"not a finished balance run (no {MANIFEST})"
+        elif Path(run_dir).exists():
+            what = "is a file, not a run folder"
+        else:
+            what = f"no such folder{_near_folder(Path(run_dir))}"
+        raise StoreError(f"{run_dir}: {what}")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
@@ -164,6 +173,16 @@ def read_manifest(run_dir: str | os.PathLike) -> dict[str, Any]:
     if manifest.get("format") != FORMAT:
         raise StoreError(f"{path}: not a {FORMAT} manifest")
     return manifest
+
+
+def _near_folder(path: Path) -> str:
+    """`` (did you mean 'results/weapon_vs_armour'?)`` for a run folder of a close name."""
+    try:
+        runs = [p.name for p in path.parent.iterdir() if (p / MANIFEST).is_file()]
+    except OSError:
+        return ""
+    near = closest(path.name, runs, n=1)
+    return f" (did you mean {str(path.parent / near[0])!r}?)" if near else ""
 
 
 def load(run_dir: str | os.PathLike):

@@ -18,6 +18,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from balance.errors import Problem, ScenarioError
+from balance.io.yamlerrors import explain as explain_yaml_error
 
 MAX_BYTES = 1 << 20       # a scenario is a few KB; 1 MiB of YAML takes ~1-5 s to read
 MAX_DEPTH = 64            # scenarios nest ~6 deep; PyYAML's recursion fails near ~300
@@ -43,6 +44,25 @@ def format_path(path: Path) -> str:
         else:
             out += f"[{part!r}]"
     return out
+
+
+_PART = re.compile(r"\.?([A-Za-z_][A-Za-z0-9_\-]*)|\[(\d+)\]|\[('(?:[^'\\]|\\.)*'|\"[^\"]*\")\]")
+
+
+def parse_path(text: str) -> Path:
+    """The inverse of :func:`format_path`: ``sides[1].members[0]`` as a tuple (best effort:
+    an unreadable rest is dropped, so the caller still finds the nearest known parent)."""
+    out: list[str | int] = []
+    at = 0
+    while at < len(text):
+        m = _PART.match(text, at)
+        if m is None:
+            break
+        name, index, quoted = m.groups()
+        out.append(name if name is not None else int(index) if index is not None
+                   else quoted[1:-1])
+        at = m.end()
+    return tuple(out)
 
 
 def key_text(key: object) -> str:
@@ -326,14 +346,9 @@ def _pos(mark: yaml.Mark | None) -> Pos | tuple[None, None]:
     return (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
 
 
-_PARSER_HINTS = (   # the usual causes of PyYAML's terser messages
-    ("mapping values are not allowed", "; a value that contains ': ' needs quotes"),
-    ("found character '\\t' that cannot start", "; YAML indents with spaces, never tabs"),
-)
-
-
 def _raise_yaml(err: yaml.YAMLError, text: str, source: str) -> NoReturn:
-    """Re-raise a PyYAML error as a one-line located Problem."""
+    """Re-raise a PyYAML error as a one-line located Problem, in plain words where the usual
+    slips (tabs, indentation, ': ' in a value, unclosed brackets) explain it."""
     if isinstance(err, yaml.reader.ReaderError):   # the first bad character; libyaml counts
         at = text.find(chr(err.character))         # its position in bytes, PyYAML in characters
         before = text[: at if at >= 0 else err.position]
@@ -346,12 +361,15 @@ def _raise_yaml(err: yaml.YAMLError, text: str, source: str) -> NoReturn:
     if err.problem == "but found another document":
         _fail("a scenario file holds one YAML document; found a second one (a '---' line)",
               source, _pos(err.problem_mark))
+    plain = explain_yaml_error(err, text)
+    if plain is not None:
+        message, line, column = plain
+        _fail(message, source, (line, column))
     message = err.problem or err.context or "invalid YAML"
     context_mark = err.context_mark
     if err.context and err.problem:
         where = f" at line {context_mark.line + 1}" if context_mark is not None else ""
         message += f" ({err.context}{where})"
-    message += next((hint for start, hint in _PARSER_HINTS if message.startswith(start)), "")
     _fail(message, source, _pos(err.problem_mark or context_mark))
 
 

@@ -1,26 +1,51 @@
 """The registry of rulesets: scenario model, resolved-tables model and row models by name.
 
-A new ruleset is one line in each dict; the loader, the ``schema`` and ``tables`` commands
-and the tests pick it up from here.
+A new ruleset is one line in :data:`RULESETS`; the loader, the ``schema`` and ``tables``
+commands and the tests pick it up from here. Each ruleset's module (pydantic models of a few
+hundred fields) is imported the first time one of its models is asked for, so loading a Yags
+scenario never builds the Ymlad or percentile models.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from pydantic.json_schema import models_json_schema
-
 from balance.errors import closest
-from balance.models import percentile, yags, ymlad
 
-SCENARIO_MODELS: dict[str, type] = {"yags": yags.YagsScenario, "ymlad": ymlad.YmladScenario}
-SCENARIO_MODELS["percentile"] = percentile.PercentileScenario
-TABLE_MODELS: dict[str, type] = {"yags": yags.Tables, "ymlad": ymlad.Tables}
-TABLE_MODELS["percentile"] = percentile.Tables
-ROW_MODELS: dict[str, dict[str, type]] = {"yags": yags.ROW_MODELS, "ymlad": ymlad.ROW_MODELS}
-ROW_MODELS["percentile"] = percentile.ROW_MODELS
+RULESETS: dict[str, str] = {"yags": "YagsScenario", "ymlad": "YmladScenario",
+                            "percentile": "PercentileScenario"}
+"""Ruleset name -> the scenario model's class name in ``balance.models.<ruleset>``."""
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+class _ByRuleset(Mapping[str, Any]):
+    """A read-only ``{ruleset: <a module attribute>}`` that imports each module on first use."""
+
+    def __init__(self, attribute: str | None):
+        self._attribute = attribute      # None: the scenario model named in RULESETS
+
+    def __getitem__(self, ruleset: str) -> Any:
+        if ruleset not in RULESETS:
+            raise KeyError(ruleset)
+        module = importlib.import_module(f"balance.models.{ruleset}")
+        return getattr(module, self._attribute or RULESETS[ruleset])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(RULESETS)
+
+    def __len__(self) -> int:
+        return len(RULESETS)
+
+    def __contains__(self, ruleset: object) -> bool:
+        return ruleset in RULESETS
+
+
+SCENARIO_MODELS: Mapping[str, type] = _ByRuleset(None)
+TABLE_MODELS: Mapping[str, type] = _ByRuleset("Tables")
+ROW_MODELS: Mapping[str, dict[str, type]] = _ByRuleset("ROW_MODELS")
 
 
 def unknown_ruleset(name: object) -> str:
@@ -36,6 +61,8 @@ def scenario_schema(rulesets: list[str] | None = None) -> dict[str, Any]:
 
     All models share one ``$defs``, so the ``$ref`` inside each branch resolve from the root.
     """
+    from pydantic.json_schema import models_json_schema
+
     names = sorted(SCENARIO_MODELS) if rulesets is None else rulesets
     models = [(SCENARIO_MODELS[n], "validation") for n in names]
     refs, top = models_json_schema(models, ref_template="#/$defs/{model}")

@@ -41,12 +41,14 @@ class Section:
     text: list[str] = field(default_factory=list)
     pictures: list[Picture] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
+    code: list[tuple[str, str]] = field(default_factory=list)   # (language, text), e.g. YAML
 
 
 @dataclass
 class Document:
     title: str
     sections: list[Section] = field(default_factory=list)
+    lead: list[str] = field(default_factory=list)   # paragraphs under the title (headline)
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -63,10 +65,15 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def to_markdown(doc: Document, *, images: bool = True, max_rows: int = 200) -> str:
     """The report as Markdown; ``images=False`` leaves the figures out (job summaries)."""
     out = [f"# {doc.title}", ""]
+    for para in doc.lead:
+        out += [para, ""]
     for sec in doc.sections:
         out += [f"## {sec.title}", ""]
         for para in sec.text:
             out += [para, ""]
+        for language, text in sec.code:
+            fence = "````" if "```" in text else "```"
+            out += [f"{fence}{language}", text.rstrip("\n"), fence, ""]
         if images:
             out += [f"![{p.alt}]({p.name})\n" for p in sec.pictures]
         for t in sec.tables:
@@ -90,7 +97,8 @@ th,td{border:1px solid #bbb;padding:.2rem .5rem;text-align:right}
 th{background:#eee}td:first-child,th:first-child{text-align:left}
 caption{caption-side:top;text-align:left;font-weight:600;padding:.3rem 0}
 img{max-width:100%;height:auto;display:block;margin:.8rem 0}
-.note{color:#555;font-size:.85rem}
+.note{color:#555;font-size:.85rem}.lead{font-size:1.05rem}
+pre{background:#f6f6f6;border:1px solid #ddd;padding:.6rem;overflow-x:auto;font-size:.8rem}
 @media print{body{max-width:none}h2{break-after:avoid}img,table{break-inside:avoid}}
 """
 
@@ -101,9 +109,12 @@ def to_html(doc: Document) -> str:
     parts = ["<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
              f"<title>{e(doc.title)}</title><style>{_CSS}</style></head><body>",
              f"<h1>{e(doc.title)}</h1>"]
+    parts += [f'<p class="lead">{e(t)}</p>' for t in doc.lead]
     for sec in doc.sections:
         parts.append(f"<h2>{e(sec.title)}</h2>")
         parts += [f"<p>{e(t)}</p>" for t in sec.text]
+        parts += [f'<pre><code class="language-{e(lang)}">{e(text)}</code></pre>'
+                  for lang, text in sec.code]
         for p in sec.pictures:
             data = base64.b64encode(p.render()).decode("ascii")
             parts.append(f'<img alt="{e(p.alt)}" src="data:image/png;base64,{data}">')

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
 OKABE_ITO = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
              "#F0E442")
@@ -30,32 +31,79 @@ def png_bytes(fig: Figure, dpi: int = 130) -> bytes:
     return buf.getvalue()
 
 
+MIN_SEQUENTIAL_SPAN = 0.2
+"""A sequential colour scale spans at least this share of the cells' mean: mean rounds of
+5.04 to 5.22 then fill a fifth of the colours, not all of them, so noise looks like noise."""
+MIN_DIVERGING_SPREAD = 0.1
+"""A win-rate scale reaches at least 10 points either side of its centre (50%)."""
+FINE = 0.02
+"""Cells closer than 2 points show their values and intervals with one decimal."""
+
+
+def colour_norm(values: np.ndarray, centre: float | None, percent: bool) -> Normalize:
+    """The colour scale of a heat map: centred at ``centre`` and symmetric (wide enough for
+    the data, at least :data:`MIN_DIVERGING_SPREAD`), or sequential over the data but at
+    least :data:`MIN_SEQUENTIAL_SPAN` of its mean wide, so small ranges stay pale."""
+    finite = values[np.isfinite(values)]
+    if centre is not None:
+        spread = max(MIN_DIVERGING_SPREAD, float(np.abs(finite - centre).max())
+                     if finite.size else MIN_DIVERGING_SPREAD)
+        if percent:
+            spread = min(np.ceil(spread * 20) / 20, max(centre, 1 - centre))
+        return Normalize(centre - spread, centre + spread)
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    mid = (lo + hi) / 2
+    span = max(hi - lo, MIN_SEQUENTIAL_SPAN * abs(mid), 1e-9)
+    low = mid - span / 2
+    if lo >= 0 > low:          # counts and rounds never go below zero
+        low = 0.0
+    return Normalize(low, low + span)
+
+
+def percent_text(value: float, decimals: int = 0) -> str:
+    """``42%``, ``41.7%``; never ``-0%`` for a value that rounds to zero."""
+    shown = round(100 * value, decimals)
+    return f"{shown if shown != 0 else 0.0:.{decimals}f}%"
+
+
+def percent_ticks(axis, vmin: float, vmax: float) -> None:
+    """Percent ticks on ``axis`` at round steps, with a decimal only where steps need it."""
+    locator = MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10])
+    ticks = locator.tick_values(vmin, vmax)
+    step = float(np.min(np.diff(ticks))) if ticks.size > 1 else 1.0
+    decimals = 0 if round(100 * step, 6) % 1 == 0 else 1
+    axis.set_major_locator(locator)
+    axis.set_major_formatter(FuncFormatter(lambda v, _: percent_text(v, decimals)))
+
+
 def heatmap(values: np.ndarray, rows: Sequence[str], cols: Sequence[str], *, title: str,
             row_label: str, col_label: str, scale_label: str, note: str = "",
             centre: float | None = 0.5, percent: bool = True,
             low: np.ndarray | None = None, high: np.ndarray | None = None) -> Figure:
-    """An annotated heat map. With ``centre``, a diverging scale centred there (symmetric
-    around it, wide enough for the data); otherwise a sequential one. ``low``/``high``
-    add each cell's interval under its value."""
+    """An annotated heat map (see :func:`colour_norm` for its scale). ``low``/``high`` add
+    each cell's interval under its value; cells within :data:`FINE` of each other get one
+    decimal. The colour bar names the span the cells actually cover."""
     values = np.asarray(values, dtype=float)
     n_rows, n_cols = values.shape
-    fig = Figure(figsize=(min(2.2 + 1.05 * n_cols, 16), min(1.6 + 0.62 * n_rows, 14)),
+    fig = Figure(figsize=(min(2.6 + 1.05 * n_cols, 16), min(1.6 + 0.62 * n_rows, 14)),
                  layout="constrained")
     ax = fig.add_subplot()
     finite = values[np.isfinite(values)]
-    if centre is not None:
-        spread = max(0.1, float(np.abs(finite - centre).max()) if finite.size else 0.1)
-        spread = min(np.ceil(spread * 20) / 20, max(centre, 1 - centre)) if percent else spread
-        norm, cmap = Normalize(centre - spread, centre + spread), DIVERGING
-    else:
-        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-        norm, cmap = Normalize(lo, hi if hi > lo else lo + 1), "viridis"
+    norm = colour_norm(values, centre, percent)
+    cmap = DIVERGING if centre is not None else "viridis"
     image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, norm=norm, aspect="auto")
     bar = fig.colorbar(image, ax=ax, shrink=0.9)
-    bar.set_label(scale_label)
+    fine = percent and finite.size > 1 and float(finite.max() - finite.min()) < FINE
+    decimals = 1 if fine else 0
+    if finite.size:
+        lo, hi = float(finite.min()), float(finite.max())
+        span = (f"{percent_text(lo, decimals)} to {percent_text(hi, decimals)}" if percent
+                else f"{lo:.2f} to {hi:.2f}")
+        bar.set_label(f"{scale_label}\n(cells span {span})")
+    else:
+        bar.set_label(scale_label)
     if percent:
-        bar.formatter.set_useOffset(False)
-        bar.ax.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+        percent_ticks(bar.ax.yaxis, norm.vmin, norm.vmax)
     palette = image.cmap
     small = n_cols > 8 or n_rows > 12
     for i in range(n_rows):
@@ -65,13 +113,15 @@ def heatmap(values: np.ndarray, rows: Sequence[str], cols: Sequence[str], *, tit
                 continue
             r, g, b, _ = palette(norm(v))
             colour = "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
-            text = f"{100 * v:.0f}%" if percent else f"{v:.2f}"
+            text = percent_text(v, decimals) if percent else f"{v:.2f}"
             if low is not None and high is not None and not small and percent:
-                text += f"\n{100 * low[i, j]:.0f}–{100 * high[i, j]:.0f}"
+                text += (f"\n{100 * low[i, j]:.{decimals}f}–"
+                         f"{100 * high[i, j]:.{decimals}f}")
             ax.text(j, i, text, ha="center", va="center", color=colour,
                     fontsize=7 if small else 9)
-    ax.set_xticks(range(n_cols), [str(c) for c in cols], rotation=30 if n_cols > 4 else 0,
-                  ha="right" if n_cols > 4 else "center")
+    slanted = n_cols > 4 or max((len(str(c)) for c in cols), default=0) * n_cols > 48
+    ax.set_xticks(range(n_cols), [str(c) for c in cols], rotation=30 if slanted else 0,
+                  ha="right" if slanted else "center")
     ax.set_yticks(range(n_rows), [str(r) for r in rows])
     ax.set_xlabel(col_label)
     ax.set_ylabel(row_label)
@@ -97,8 +147,9 @@ def intervals(x: Sequence, series: Mapping[str, tuple[np.ndarray, np.ndarray, np
                     linestyle=DASHES[n % len(DASHES)], linewidth=1.3, markersize=5)
     if percent:
         ax.axhline(50, color="grey", linewidth=0.8, linestyle=":")
-    ax.set_xticks(pos, [str(v) for v in x], rotation=30 if len(x) > 6 else 0,
-                  ha="right" if len(x) > 6 else "center")
+    slanted = len(x) > 6 or max((len(str(v)) for v in x), default=0) * len(x) > 60
+    ax.set_xticks(pos, [str(v) for v in x], rotation=30 if slanted else 0,
+                  ha="right" if slanted else "center")
     ax.set_xlabel(x_label)
     ax.set_ylabel(y_label)
     ax.set_title(title)

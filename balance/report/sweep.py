@@ -9,6 +9,11 @@
 * rounds to a decision: the distribution per value of the first axis (pooled over the
   others), and a heat map of mean rounds for two axes;
 * casualties for group fights: mean fighters fallen per side.
+
+A zip group (axes that move together: value *k* of each with value *k* of the others) is one
+categorical axis here, labelled ``a / b``: as two axes of a heat map most of its cells would
+be empty. The report opens with a headline (the axis that moves the win rate most, in one
+sentence) and the lab's version, the seed and the trials, and shows the scenario's text.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from balance.report import figures
 from balance.report.document import Document, Picture, Section, Table
 from balance.report.roundrobin import equilibrium, round_robin
 from balance.report.survival import survival_figure
+from balance.sweep.summary import timing, workers_text
 
 MAX_FACETS = 12
 MAX_GROUPS = 10
@@ -36,8 +42,9 @@ def sweep_document(table: pd.DataFrame, manifest: Mapping[str, Any],
     sides = list(manifest["sides"])
     side = side or sides[0]
     ctx = _Context(table, manifest, tallies, side)
-    doc = Document(f"{manifest['scenario']}: sweep report")
+    doc = Document(f"{manifest['scenario']}: sweep report", lead=[headline(ctx), _stamp(ctx)])
     doc.sections.append(_run_section(ctx))
+    doc.sections.append(_scenario_section(ctx))
     if manifest.get("round_robin") and len(sides) == 2:
         doc.sections.append(_round_robin_section(ctx))
     doc.sections.append(_win_section(ctx))
@@ -53,12 +60,13 @@ class _Context:
 
     def __init__(self, table: pd.DataFrame, manifest: Mapping[str, Any],
                  tallies: Mapping[str, Tally], side: str):
-        self.table, self.manifest, self.tallies, self.side = table, manifest, tallies, side
+        self.manifest, self.tallies, self.side = manifest, tallies, side
         self.sides = list(manifest["sides"])
         self.outcomes = list(manifest["outcomes"])
         self.axes = [a["name"] for a in manifest["axes"]]
         self.labels = {a["name"]: list(dict.fromkeys(str(v) for v in a["labels"]))
                        for a in manifest["axes"]}
+        self.table = self._zip_as_one_axis(table, manifest)
         rr = manifest.get("round_robin") or []
         self.rr = list(rr)
         self.plain = [a for a in self.axes if a not in rr]
@@ -70,6 +78,24 @@ class _Context:
             self.plain_note += " Common random numbers."
         self.note = self.plain_note + " Bars and ranges are Wilson 95% intervals."
         self.file_no = 0
+
+    def _zip_as_one_axis(self, table: pd.DataFrame, manifest: Mapping[str, Any]) -> pd.DataFrame:
+        """Axes of a zip group become one column ``a / b`` with labels ``x / y``."""
+        zipped = [a for a in manifest["axes"] if a["kind"] == "zip"]
+        if len(zipped) < 2:
+            return table
+        names = [a["name"] for a in zipped]
+        joined = " / ".join(names)
+        table = table.copy()
+        table[joined] = [" / ".join(str(v) for v in row)
+                         for row in zip(*(table[n] for n in names), strict=True)]
+        self.labels[joined] = list(dict.fromkeys(
+            " / ".join(map(str, values))
+            for values in zip(*(a["labels"] for a in zipped), strict=True)))
+        at = self.axes.index(names[0])
+        self.axes = [a for a in self.axes if a not in names]
+        self.axes.insert(at, joined)
+        return table
 
     def name(self, stem: str) -> str:
         self.file_no += 1
@@ -91,7 +117,8 @@ def _run_section(ctx: _Context) -> Section:
             ["seed", str(m["seed"])], ["block size", f"{m['block_trials']:,}"],
             ["axes", "; ".join(f"{a['name']} ({a['kind']}: {', '.join(map(str, a['labels']))})"
                                for a in m["axes"]) or "none"],
-            ["executor", f"{executor['kind']} ({executor['workers']} workers)"],
+            ["executor", workers_text(executor)],
+            ["time", timing(m).split(" (")[0]],
             ["started", m["started"]], ["finished", m["finished"]],
             ["balance", f"{m['package_version']} (git {m.get('git_commit') or 'n/a'})"],
             ["scenario sha256", m["scenario_sha256"][:16]]]
@@ -104,6 +131,85 @@ def _run_section(ctx: _Context) -> Section:
         missed = int((~ctx.table["precision_met"]).sum())
         text.append(f"{missed} cells reached the trial cap before the target precision.")
     return Section("Run", text, tables=[Table("", ["", "value"], rows)])
+
+
+def _trials_text(ctx: _Context) -> str:
+    trials = ctx.table["trials"]
+    if trials.nunique() == 1:
+        return f"{int(trials.iloc[0]):,} trials per cell"
+    return f"{int(trials.min()):,}–{int(trials.max()):,} trials per cell"
+
+
+def _stamp(ctx: _Context) -> str:
+    """``balance 0.1.0 (git abc1234), seed 7, 20,000 trials per cell, 35 cells``."""
+    m = ctx.manifest
+    git = m.get("git_commit")
+    return (f"balance {m['package_version']}" + (f" (git {git[:12]})" if git else "") +
+            f", seed {m['seed']}, {_trials_text(ctx)}, {m['cells']:,} "
+            f"cell{'' if m['cells'] == 1 else 's'}.")
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def headline(ctx: _Context) -> str:
+    """The biggest effect found, in one sentence: the axis whose values move the chosen
+    side's win probability most (averaged over the other axes, weighted by trials)."""
+    side = ctx.side
+    if len(ctx.table) == 1 or not ctx.axes:
+        row = ctx.table.iloc[0]
+        return (f"{side} wins {_pct(row[f'p_{side}'])} of fights (95% interval "
+                f"{_pct(row[f'lo_{side}'])}–{_pct(row[f'hi_{side}'])}).")
+    best: tuple[float, str, str, float, str, float] | None = None
+    for axis in ctx.axes:
+        wins = ctx.table.groupby(ctx.key(axis), sort=False, observed=True).apply(
+            lambda g: float(np.average(g[f"p_{side}"], weights=g["trials"])),
+            include_groups=False)
+        if wins.size < 2:
+            continue
+        low, high = wins.idxmin(), wins.idxmax()
+        effect = float(wins[high] - wins[low])
+        if best is None or effect > best[0]:
+            best = (effect, axis, str(low), float(wins[low]), str(high), float(wins[high]))
+    if best is None:
+        return ""
+    effect, axis, low, p_low, high, p_high = best
+    others = " (averaged over the other axes)" if len(ctx.axes) > 1 else ""
+    half = float(((ctx.table[f"hi_{side}"] - ctx.table[f"lo_{side}"]) / 2).max())
+    noise = (" That is within the noise of the cells' intervals (±"
+             f"{100 * half:.1f} points)." if effect <= 2 * half else "")
+    return (f"Biggest effect: {axis}. {side} wins {_pct(p_low)} with {low} and "
+            f"{_pct(p_high)} with {high}{others}, a {100 * effect:.1f}-point swing.{noise}")
+
+
+def _table_overrides(text: str) -> list[str]:
+    """``weapons.long_sword: damage 8``: each row the scenario's ``tables:`` block changes."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return []
+    tables = data.get("tables") if isinstance(data, dict) else None
+    out = []
+    for table, rows in (tables or {}).items() if isinstance(tables, dict) else ():
+        for row, fields in (rows or {}).items() if isinstance(rows, dict) else ():
+            shown = (", ".join(f"{k} {v}" for k, v in fields.items())
+                     if isinstance(fields, dict) else str(fields))
+            out.append(f"{table}.{row}: {shown}")
+    return out
+
+
+def _scenario_section(ctx: _Context) -> Section:
+    """The scenario exactly as run (with its sweep block), and its table changes listed."""
+    text = ctx.manifest.get("scenario_text") or ""
+    overrides = _table_overrides(text)
+    lines = ["The scenario file as run (its SHA-256 is in the manifest)."]
+    lines.append("Table overrides: " + "; ".join(overrides) + "." if overrides else
+                 "Table overrides: none (the shipped tables).")
+    language = "json" if text.lstrip().startswith("{") else "yaml"   # from a dict: JSON
+    return Section("Scenario", lines, code=[(language, text)] if text else [])
 
 
 def _facets(ctx: _Context, axes: list[str]) -> list[tuple[str, pd.DataFrame]]:

@@ -1,14 +1,43 @@
-"""Rule systems, one module each, registered by name (the scenario's ``ruleset``)."""
+"""Rule systems, one package each, registered by name (the scenario's ``ruleset``).
+
+A system's package (numpy kernels, compiled tables) is imported the first time it is asked
+for, so a Yags run never loads the percentile or Ymlad rules.
+"""
 
 from __future__ import annotations
 
-from balance.rules.base import RuleSystem
-from balance.rules.percentile import PercentileSystem
-from balance.rules.yags import YagsSystem
-from balance.rules.ymlad import YmladSystem
+import importlib
+from collections.abc import Iterator, Mapping
 
-REGISTRY: dict[str, RuleSystem] = {"yags": YagsSystem(), "ymlad": YmladSystem()}
-REGISTRY["percentile"] = PercentileSystem()
+from balance.rules.base import RuleSystem
+
+SYSTEMS: dict[str, str] = {"yags": "YagsSystem", "ymlad": "YmladSystem",
+                           "percentile": "PercentileSystem"}
+"""Ruleset name -> the system's class name in ``balance.rules.<ruleset>``."""
+
+
+class _Registry(Mapping[str, RuleSystem]):
+    """``{ruleset: system}``, each system built on first use and then kept."""
+
+    def __init__(self) -> None:
+        self._built: dict[str, RuleSystem] = {}
+
+    def __getitem__(self, ruleset: str) -> RuleSystem:
+        if ruleset not in self._built:
+            if ruleset not in SYSTEMS:
+                raise KeyError(ruleset)
+            module = importlib.import_module(f"balance.rules.{ruleset}")
+            self._built[ruleset] = getattr(module, SYSTEMS[ruleset])()
+        return self._built[ruleset]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SYSTEMS)
+
+    def __len__(self) -> int:
+        return len(SYSTEMS)
+
+
+REGISTRY: Mapping[str, RuleSystem] = _Registry()
 
 
 def get(ruleset: str) -> RuleSystem:

@@ -20,7 +20,7 @@ from typing import Any
 
 import pydantic
 
-from balance.errors import closest
+from balance.errors import a_or_an, closest
 from balance.io.yamlfile import format_path
 
 FieldPath = tuple[str | int, ...]
@@ -156,7 +156,7 @@ def _unknown(path: FieldPath, where: str, seg: object, choices: typing.Iterable[
     else:
         shown = ", ".join(choices[:12]) + (", ..." if len(choices) > 12 else "")
         hint = f"valid: {shown}" if choices else "it has none"
-    return f"{show(path)}: {seg!r} is not a {kind} of {where} ({hint})"
+    return f"{show(path)}: {seg!r} is not {a_or_an(kind)} of {where} ({hint})"
 
 
 def _unwrap(tp: Any) -> Any:

@@ -141,10 +141,10 @@ def _drive(pool: Executor, jobs: list[CellJob], records: dict[str, dict[str, Any
     futures = [pool.submit(run_cell, job) for job in jobs]
     bar = None
     if progress:
-        from tqdm import tqdm
+        from balance.progress import progress_bar
 
-        bar = tqdm(total=total, initial=total - len(jobs), unit="cell", file=sys.stderr,
-                   disable=None, desc=plan.name[:30], leave=False, dynamic_ncols=True)
+        bar = progress_bar(total, initial=total - len(jobs), unit="cell", desc=plan.name[:30],
+                           delay=0.0)
     try:
         for future in as_completed(futures):
             result = future.result()

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from balance.errors import Problem, closest
+from balance.errors import Problem, a_or_an, closest
 from balance.io.yamlfile import PathIndex
 from balance.sweep.paths import FieldPath, PathError, parse_path
 
@@ -265,4 +265,4 @@ def _crn(value: Any, at: FieldPath, bad) -> bool | tuple[str, ...]:
 def _unknown_key(key: Any, valid: tuple[str, ...], kind: str) -> str:
     near = closest(str(key), valid)
     hint = f"did you mean {', '.join(map(repr, near))}?" if near else f"valid: {', '.join(valid)}"
-    return f"{key!r} is not a {kind} ({hint})"
+    return f"{key!r} is not {a_or_an(kind)} ({hint})"

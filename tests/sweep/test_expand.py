@@ -83,7 +83,7 @@ def test_parse_path_reads_dots_and_brackets() -> None:
     ("tables.weapons.long_sword.damge", "'damge' is not a field of "
                                         "tables.weapons.long_sword (did you mean 'damage'"),
     ("sides.5.members.0.weapon", "sides has entries 0 to 1; there is no entry 5"),
-    ("sides.green.members.0.weapon", "'green' is not a entry (by index or name) of sides"),
+    ("sides.green.members.0.weapon", "'green' is not an entry (by index or name) of sides"),
     ("rulez.success_step", "'rulez' is not a field of the scenario (did you mean 'rules'"),
     ("seed", "'seed' is the seed (use --seed) and cannot be swept"),
     ("sides.0.name", "side names label the outcome columns"),

@@ -1,0 +1,45 @@
+"""A finished sweep in words: its cells as an aligned text table, and how long it took."""
+
+from __future__ import annotations
+
+SHOWN_CELLS = 40
+
+
+def workers_text(executor: dict) -> str:
+    """``local, 1 worker``, ``processes, 2 workers``."""
+    n = executor.get("workers") or 0
+    return f"{executor['kind']}, {n} worker{'' if n == 1 else 's'}" if n else executor["kind"]
+
+
+def timing(manifest: dict) -> str:
+    """Wall time (what the designer waited) and compute time (the cells' own, summed over
+    workers), and what ran them: ``wall 4.2 s, compute 7.9 s (processes, 2 workers)``."""
+    wall, compute = manifest["seconds"], manifest.get("cell_seconds")
+    cpu = f", compute {compute:.1f} s" if compute is not None else ""
+    return f"wall {wall:.1f} s{cpu} ({workers_text(manifest['executor'])})"
+
+
+def summary_text(table, manifest: dict) -> str:
+    """The cells as an aligned text table: swept values, outcome probabilities, rounds."""
+    axes = [a["name"] for a in manifest["axes"]]
+    outcomes = manifest["outcomes"]
+    head = [*axes, *(f"{o} %" for o in outcomes), "95% interval (" + outcomes[0] + ")",
+            "rounds", "trials"]
+    rows = []
+    for _, r in table.head(SHOWN_CELLS).iterrows():
+        rows.append([*(str(r[a]) for a in axes),
+                     *(f"{100 * r[f'p_{o}']:.1f}" for o in outcomes),
+                     f"[{100 * r[f'lo_{outcomes[0]}']:.1f}, {100 * r[f'hi_{outcomes[0]}']:.1f}]",
+                     f"{r['rounds_mean']:.2f}", f"{int(r['trials']):,}"])
+    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h)
+              for i, h in enumerate(head)]
+    lines = [f"{manifest['scenario']}  ({manifest['ruleset']}, {len(table)} cells, seed "
+             f"{manifest['seed']})", ""]
+    lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)).rstrip())
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+              for row in rows]
+    if len(table) > SHOWN_CELLS:
+        lines.append(f"... and {len(table) - SHOWN_CELLS} more cells (see cells.csv)")
+    if manifest.get("crn_note"):
+        lines += ["", manifest["crn_note"]]
+    return "\n".join(lines)

@@ -1,0 +1,111 @@
+"""User mistakes in plain words: YAML slips with the line and what to do, only close names
+suggested, 'an entry', compile-time problems with line and column, a missing run folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from balance.cli import main
+from balance.errors import ScenarioError
+from balance.io import yamlfile
+from balance.io.scenario import load_scenario
+from balance.sweep.paths import PathError, parse_path, resolve_path
+
+ROOT = Path(__file__).resolve().parents[2]
+DUEL = (ROOT / "tests" / "data" / "duel.yaml").read_text()
+PARSERS = {"python": yamlfile._PyLoader, "libyaml": yamlfile._libyaml_loader()}
+
+
+@pytest.fixture(params=list(PARSERS))
+def parser(request, monkeypatch):
+    """Both parsers word their errors differently; the plain words must not."""
+    if PARSERS[request.param] is None:
+        pytest.skip("PyYAML was built without libyaml, so only its Python parser can be used")
+    monkeypatch.setattr(yamlfile, "_Loader", PARSERS[request.param])
+
+
+def problem_of(tmp_path: Path, text: str):
+    (tmp_path / "s.yaml").write_text(text)
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(tmp_path / "s.yaml")
+    (problem,) = caught.value.problems
+    return problem
+
+
+SIDES = "name: x\nruleset: yags\nsides:\n  - name: a\n"
+
+
+@pytest.mark.parametrize(("text", "line", "words"), [
+    (SIDES + "\tmembers: []\n", 5, ["line 5 is indented with a tab", "replace the tab"]),
+    (SIDES + "    members:\n    - weapon: mace\n   armour: []\n", 7,
+     ["line 7 ('armour') is indented by 3 spaces", "start a new item with '- '"]),
+    (SIDES + "     members: []\n", 5,
+     ["line 5 ('members') is indented more than the key on line 4", "column 5"]),
+    (SIDES + "  members: []\n", 5, ["line 5 ('members') is indented by 2 spaces",
+                                   "indent it like the other keys of its item"]),
+    ("name: Duel: round two\nruleset: yags\n", 1, ["holds ': '", "put the value in quotes"]),
+    ("name: x\nruleset yags\nsides: []\n", 2, ["line 2 has no ':' after its key"]),
+    ("name: 'x\nruleset: yags\n", 1, ["the quote opened on line 1 is never closed"]),
+])
+def test_yaml_slips_in_plain_words(parser, tmp_path, text, line, words) -> None:
+    problem = problem_of(tmp_path, text)
+    assert problem.line == line, problem
+    for w in words:
+        assert w in problem.message, problem
+    for jargon in ("indicator", "block collection", "not allowed here", "simple key"):
+        assert jargon not in problem.message
+
+
+def test_a_tab_between_key_and_value(parser) -> None:
+    """PyYAML refuses a tab after 'name:' (libyaml reads it): then the message names it."""
+    try:
+        yamlfile.read_yaml("ruleset: yags\nname:\tx\n", "s.yaml")
+    except ScenarioError as err:
+        (problem,) = err.problems
+        assert (problem.line, problem.column) == (2, 6)
+        assert "tab character in column 6" in problem.message
+
+
+def test_only_close_file_names_are_suggested(tmp_path, capsys) -> None:
+    (tmp_path / "m2_indent.yaml").write_text(DUEL)
+    (tmp_path / "duel.yaml").write_text(DUEL)
+    assert main(["run", str(tmp_path / "nofile.yaml")]) == 2
+    assert "did you mean" not in capsys.readouterr().err
+    assert main(["run", str(tmp_path / "dual.yaml")]) == 2
+    assert f"did you mean {str(tmp_path / 'duel.yaml')!r}" in capsys.readouterr().err
+
+
+def test_only_close_names_are_suggested(tmp_path) -> None:
+    problem = problem_of(tmp_path, DUEL.replace("stance: aggressive", "style: fencing"))
+    assert "found 'fencing'" in problem.message and "did you mean" not in problem.message
+    problem = problem_of(tmp_path, DUEL.replace("weapon: club", "weapon: clbu"))
+    assert "did you mean 'club'" in problem.message
+
+
+def test_an_entry() -> None:
+    from balance.models import SCENARIO_MODELS
+
+    data = {"sides": [{"name": "red", "members": []}]}
+    with pytest.raises(PathError, match="'green' is not an entry "):
+        resolve_path(parse_path("sides.green.members"), SCENARIO_MODELS["yags"], data, {})
+
+
+def test_compile_time_problems_have_line_and_column(tmp_path, capsys) -> None:
+    """A great axe needs strength 4 (seed 000: more than two points short, it cannot be
+    used); that shows only when the fighters are compiled, and still points at the field."""
+    text = DUEL.replace("weapon: long_sword", "weapon: great_axe").replace(
+        "strength: 4", "strength: 1")
+    path = tmp_path / "heavy.yaml"
+    path.write_text(text)
+    line = text.splitlines().index("        weapon: great_axe") + 1
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}:{line}:17: sides[0].members[0].weapon: strength 1 is too "
+                          "weak")
+
+
+def test_report_of_a_missing_folder(tmp_path, capsys) -> None:
+    assert main(["report", str(tmp_path / "nothing")]) == 2
+    assert "nothing: no such folder" in capsys.readouterr().err
