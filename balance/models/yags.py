@@ -278,6 +278,10 @@ class Policy(Targeting):
     stunt: Stunt | None = None
     attack_mount: bool = False
     charge: bool = False
+    # rules.reach closing (docs/rules/yags.md, Reach): with a shorter-weapon foe inside its
+    # reach, give ground for a round (a retreat) to open the distance again; false: hold and
+    # fight it at -5 a level of reach.
+    step_back: bool = True
     # Distance fights (docs/rules/yags-missiles.md): auto closes in to melee, or holds its
     # ground while it has a missile weapon to shoot with.
     movement: Movement = "auto"
@@ -376,7 +380,11 @@ class Rules(Strict):
     base_difficulty: Annotated[int, Field(ge=0, le=100)] = 15
     fatigue_penalty: Annotated[int, Field(ge=0, le=40)] = 5
     confined_reach: Reach | None = None
-    reach: Literal["every_attack", "closing"] = "every_attack"
+    # Seed 000, Reach: ``closing`` (default) keeps, per pair of foes, whether the shorter
+    # weapon has got inside the longer one's reach: the longer weapon's free strike as it
+    # closes, -5 a level of reach while it is inside; ``every_attack``: the free-strike
+    # sentence alone, every attack by a shorter weapon draws it (docs/rules/yags.md, Reach).
+    reach: Literal["closing", "every_attack"] = "closing"
     riding_difficulty: Annotated[int, Field(ge=0, le=100)] = 15
     # Fatigue levels at which a fighter is exhausted and must rest; ``health``: one more than
     # its health (docs/rules/yags.md, Fumbles and fatigue).

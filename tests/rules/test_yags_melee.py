@@ -192,7 +192,7 @@ def test_great_weapon_longshaft_and_closing_reach_bonuses() -> None:
     assert reach_bonus(short, great, False) == 0
     pole = FighterState(0, veteran(stance=DEFENSIVE, gear={"reach": 3, "longshaft": True}))
     assert reach_bonus(pole, short, False) == 10        # no -10 for the defensive stance
-    short.closed = 0                                    # rules.reach closing: got inside
+    short.inside.add(0)                                 # rules.reach closing: got inside
     assert reach_bonus(pole, short, True) == 10 - 10
 
 

@@ -172,7 +172,7 @@ class YagsRules:
     base_difficulty: int = 15
     fatigue_penalty: int = 5
     riding_difficulty: int = 15
-    reach_closing: bool = False     # rules.reach: closing (else every_attack)
+    reach_closing: bool = True      # rules.reach: closing (else every_attack)
     max_attackers: int = OPEN_ATTACKERS   # most attackers on one fighter (group fights)
     lo0_snap: bool = False          # rules.lo0_shots: snap (each reloaded Lo-0 shot is a slow snap)
 

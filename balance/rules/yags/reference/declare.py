@@ -28,6 +28,7 @@ from balance.rules.yags.reference.state import (
     helpless,
     knock_down,
     max_defences_now,
+    threatened_inside,
 )
 from balance.rules.yags.tactics import (
     BREAK_LIMB,
@@ -114,8 +115,8 @@ def rearm(state: FighterState) -> bool:
 
 def choose_action(state: FighterState, combat: Combat, round_no: int) -> None:
     """What a fighter does this round, in this order of precedence (lab's policy): re-roll a
-    bad initiative (round 1), escape or fight its grapple, stand up, retreat, get a weapon
-    back, attack."""
+    bad initiative (round 1), escape or fight its grapple, stand up, retreat (or step back
+    from a shorter weapon inside its reach), get a weapon back, attack."""
     t = state.tactics
     state.action, state.target, state.manoeuvre = NO_ACTION, None, NONE
     state.at_mount = state.charging = state.stunting = state.retreating = False
@@ -140,11 +141,12 @@ def choose_action(state: FighterState, combat: Combat, round_no: int) -> None:
     if state.prone and t.stand:
         state.action = STAND_UP
         return
-    if max(state.wounds, state.stuns) >= t.retreat_at:
+    if max(state.wounds, state.stuns) >= t.retreat_at or (
+            t.step_back and combat.rules.reach_closing and threatened_inside(state, combat)):
+        # Seed 000, Retreat: give ground in the defensive stance, no attacks. Stepping back
+        # (policy step_back) is the lab's way to regain a longer weapon's reach: the foes
+        # inside it are outside again at the end of the round (fight.end_of_round).
         state.action, state.retreating = RETREAT, True
-        for foe in combat.fighters:     # giving ground: foes who got inside are outside again
-            if foe.closed == state.index:
-                foe.closed = None
         return
     if state.weapons == BARE and rearm(state):
         state.action = PICK_UP

@@ -31,11 +31,13 @@ from balance.rules.yags.reference.state import (
     NO_ACTION,
     PICK_UP,
     REROLL,
+    RETREAT,
     STAND_UP,
     Combat,
     FighterState,
     MountState,
     can_act,
+    open_distance,
     round_penalty,
     settle,
 )
@@ -122,6 +124,9 @@ def end_of_round(combat: Combat, *, rng: np.random.Generator, round_no: int = 2)
     """Seed 000, "End of Round": checks to stay alive and conscious (riders' mounts too), then
     exhaustion and yielding, broken sides running away, then re-rolled initiatives."""
     rules = combat.rules
+    for state in combat.fighters:
+        if state.action == RETREAT:   # it gave ground: foes inside its reach are outside
+            open_distance(state, combat)
     for state in combat.fighters:
         end_of_round_checks(state, rules, rng=rng)
         if state.mounted:

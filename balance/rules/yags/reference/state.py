@@ -78,7 +78,8 @@ class FighterState:
     hold: int = 0                   # the attribute penalty of the hold on it
     neck: bool = False              # the hold on it is on the neck
     limbs: int = 0                  # broken limbs, -40 each
-    closed: int | None = None       # rules.reach closing: the longer-weapon foe it got inside
+    inside: set[int] = field(default_factory=set)   # rules.reach closing: the foes whose
+    #                                 longer reach it has got inside (one entry per pair)
     last_target: int | None = None  # group fights: last round's target (kept while it stands)
     rear: bool = False              # group fights: it attacks from the second rank this round
     wants_target: bool = False      # group fights: it attacks, target not yet chosen
@@ -237,6 +238,18 @@ def lose_weapon(state: FighterState, *, recoverable: bool = True) -> None:
     elif state.weapons == SPARE:
         state.spare_down = recoverable
     state.weapons = BARE
+
+
+def threatened_inside(state: FighterState, combat: Combat) -> bool:
+    """Has a standing foe with a shorter weapon got inside its reach (rules.reach closing)?"""
+    return any(foe.standing and foe.side != state.side and state.index in foe.inside
+               and foe.gear.reach < state.gear.reach for foe in combat.fighters)
+
+
+def open_distance(state: FighterState, combat: Combat) -> None:
+    """It gave ground (a retreat): every foe that had got inside its reach is outside again."""
+    for foe in combat.fighters:
+        foe.inside.discard(state.index)
 
 
 def knock_down(state: FighterState) -> None:

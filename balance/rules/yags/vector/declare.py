@@ -24,7 +24,7 @@ from balance.rules.yags.tracks import (
     DRAW_STEP,
     RETREAT_STEP,
 )
-from balance.rules.yags.vector import choices, groups, missiles
+from balance.rules.yags.vector import choices, groups, missiles, reach
 from balance.rules.yags.vector.gear import fighter, helpless, refresh
 from balance.rules.yags.vector.static import Static
 from balance.rules.yags.vector.turns import Round
@@ -128,12 +128,9 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     retreating = np.zeros((c, n), dtype=np.int16)
     if s.on.retreat:
         back = free & (np.maximum(state.wounds, state.stuns) >= fighter(s, "retreat_at", who))
+        if s.on.step_back:   # a shorter weapon inside its reach: give ground (reach.py)
+            back |= free & (fighter(s, "step_back", who) > 0) & reach.threatened(state, standing)
         action[back], retreating[back], free = RETREAT, 1, free & ~back
-        if s.reach_closing and back.any():
-            # Giving ground: foes who had got inside its reach are outside again.
-            closed = x("closed")
-            flat = np.maximum(closed, 0).astype(np.intp) * n + np.arange(n)
-            closed[(closed >= 0) & back.ravel()[flat]] = -1
     x("retreating")[:] = retreating
     if s.on.gear_changes:
         free &= ~choices.rearm(state, s, free, action, mod)

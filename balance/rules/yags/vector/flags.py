@@ -44,6 +44,7 @@ class Flags:
     vitals: bool = False
     draw: bool = False             # weapons drawn in round 1
     retreat: bool = False
+    step_back: bool = False        # rules.reach closing: someone gives ground to keep its reach
     reroll: bool = False
     stunts: bool = False
     exhaustion: bool = False
@@ -136,7 +137,7 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
                             for a in los[i] for b in los[j]),
         vitals=any(f.vitals for f in fs),
         draw=any(not f.drawn for f in fs),
-        retreat=any(x.retreat_at < 99 for x in t),
+        step_back=False,
         reroll=any(x.reroll_below >= 0 for x in t),
         stunts=any(x.stunt_difficulty >= 0 for x in t),
         exhaustion=any(f.exhausted_at < NEVER_EXHAUSTED for f in fs),
@@ -144,6 +145,10 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
         distance=fight.at_distance,
         blasts=any(f.missile is not None and f.missile.blast is not None for f in fs),
     )
+    # rules.reach closing: a longer weapon can step back from a shorter one inside its reach
+    # (a retreat), when foes' reaches can differ.
+    on["step_back"] = fight.rules.reach_closing and on["reach"] and any(x.step_back for x in t)
+    on["retreat"] = on["step_back"] or any(x.retreat_at < 99 for x in t)
     on["dynamic_order"] = any(on[k] for k in ("gear_changes", "prone", "grapple", "reroll",
                                                "stunts", "retreat", "distance"))
     on["any"] = any(on.values())

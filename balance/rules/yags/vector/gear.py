@@ -38,7 +38,7 @@ MORE_LOADOUT = tuple(f for f in LOADOUT_FIELDS if f not in ("skill", "damage_typ
 MORE = (*MORE_LOADOUT, "weapons", "spare_left", "main_down", "spare_down", "prone",
         "partner", "holding", "hold", "neck", "limbs", "mounted", "m_wounds", "m_stuns",
         "m_status", "action", "manoeuvre", "at_mount", "charging", "stunting", "retreating",
-        "lost", "init", "tie", "closed",
+        "lost", "init", "tie",
         # At a distance (missiles.py): this round's approach, speed override and declared
         # defences; the missile weapon's loaded shots, carried ammunition, rounds of loading,
         # whether its next shot is slow, a snap shot, or draws it; the last round it ran; and
@@ -67,7 +67,6 @@ def seat(state, s: Static, roll: np.ndarray, tie: np.ndarray) -> None:
     who = state.who.astype(np.intp)
     x = state.x
     x("partner")[:] = -1
-    x("closed")[:] = -1
     x("spare_left")[:] = fighter(s, "has_spare", who)
     x("mounted")[:] = fighter(s, "has_mount", who)
     x("init")[:] = s.initiative[who] + roll

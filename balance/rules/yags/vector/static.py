@@ -37,7 +37,7 @@ LOADOUT_FIELDS = ("reach", "kind", "light", "crushing", "unarmed", "martial", "f
 TACTIC_FIELDS = ("manoeuvre", "first_round_only", "neck", "holding", "escape", "stand",
                  "meet_charge", "rearm", "switch_when_grappled", "retreat_at", "reroll_below",
                  "stunt_difficulty", "stunt_damage", "stunt_first_round", "attack_mount",
-                 "charge")
+                 "charge", "step_back")
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ from balance.rules.yags.tracks import (
     STANCE_ATTACK,
     merge_strikes,
 )
-from balance.rules.yags.vector import blows, gear, missiles, moves
+from balance.rules.yags.vector import blows, gear, missiles, moves, reach
 from balance.rules.yags.vector.gear import fighter, place_of
 from balance.rules.yags.vector.rolls import d20
 from balance.rules.yags.vector.static import Static, fumble_index
@@ -82,8 +82,9 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
         ra, rt = att.get(x("reach")), tgt.get(x("reach"))
         coming_in = (rt > ra) & ~near
         free = coming_in.astype(np.int16)
-        if s.reach_closing:   # rules.reach closing: no more reach strikes once inside
-            free &= att.get(x("closed")) != place_of(tgt, n)
+        closing = s.reach_closing and s.on.reach
+        if closing:   # rules.reach closing: the free strike as it closes in, not once inside
+            free &= ~reach.is_inside(state, att, tgt, n)
         if m is not None:
             free += np.isin(m, FREE_STRIKE_FOR)
         ignore = ((ra > rt) & ~near).astype(np.int16)
@@ -98,8 +99,8 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
                    ~auto & defends(state, s, ctx, victim, striker), rng)
             gear.settle(state, s, ctx.rpen)
             acting &= att.get(state.status) == STANDING
-        if s.reach_closing:
-            att.put(x("closed"), place_of(tgt, n), acting & coming_in)
+        if closing:   # it has closed to within the longer weapon's reach
+            reach.close_in(state, att, tgt, n, acting & coming_in)
     if m is not None:
         charge = acting & (m == CHARGE_THROUGH)
         if charge.any():
@@ -228,7 +229,7 @@ def _reach_and_style(state, s: Static, att: Pick, tgt: Pick, roll, parry):
         ra, rt = att.get(x("reach")), tgt.get(x("reach"))
         longer, shorter = (ra > rt) & ~near, (ra < rt) & ~near
         if s.reach_closing:   # used on a foe inside its reach: -5 per level it exceeds by
-            inside = longer & (tgt.get(x("closed")) == place_of(att, n))
+            inside = longer & reach.is_inside(state, tgt, att, n)
             roll = roll - inside * REACH_STEP * (ra - rt)
         great = longer & (att.get(x("great")) > 0)
         roll = roll + great * ((-att.get(state.defence_penalty)) // 2)
