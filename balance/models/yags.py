@@ -392,6 +392,9 @@ class Rules(Strict):
     # Lo-0 weapons (bows): ``ready`` nocks as part of every later shot (lab's reading);
     # ``snap`` reads seed 000 strictly: every shot after the first is a slow snap shot.
     lo0_shots: Literal["ready", "snap"] = "ready"
+    # Seed 000: "Excessive stun damage may lead to wounds": ``wounds`` (default) turns every
+    # stun beyond beaten (6) into a wound; ``none`` holds the stun track at 6 and no more.
+    excess_stuns: Literal["wounds", "none"] = "wounds"
     # Group fights (lab's assumption, "by reach and space"): most attackers on one fighter;
     # None: 4 in the open, 2 where rules.confined_reach is set (docs/rules/yags.md).
     max_attackers: Annotated[int, Field(ge=1, le=20)] | None = None

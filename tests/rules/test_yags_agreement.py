@@ -180,8 +180,8 @@ DETAILED = {
         m(attributes={"strength": 1, "dexterity": 4}, skills={"single_weapon": 6},
           weapon="broad_sword", armour=["padded_jacket", "mail_coif", "helm", "plate_vambrace"]),
         rules={"confined_reach": 2}, max_rounds=12),
-    # rules.reach closing: one free strike to get inside, then the longer weapon is at -5 per
-    # excess reach; retreating opens the distance again.
+    # rules.reach closing (the default): one free strike to get inside, then the longer weapon
+    # is at -5 per excess reach; stepping back and retreating open the distance again.
     "reach_closing_and_retreat": fight(
         m(skills={"longshaft": 4}, weapon="spear", armour=["mail_hauberk"],
           policy={"retreat_at": "medium"}),

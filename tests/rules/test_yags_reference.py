@@ -122,8 +122,10 @@ def test_mixed_damage_adds_to_both_tracks() -> None:
     s.stuns = 4
     apply_damage(s, 1, MIXED, RULES, rng=ScriptedDice())
     assert (s.stuns, s.wounds) == (5, 0)
-    apply_damage(s, 3, MIXED, RULES, rng=ScriptedDice(20))  # 2 stuns -> 7: check at 25, 32
-    assert (s.stuns, s.wounds, s.status) == (6, 1, STANDING)
+    # 2 stuns -> 7: the stun beyond beaten is a wound (rules.excess_stuns wounds), so 1 + 1
+    # wounds; then the beaten check at 25: 12 + 20 = 32
+    apply_damage(s, 3, MIXED, RULES, rng=ScriptedDice(20))
+    assert (s.stuns, s.wounds, s.status) == (6, 2, STANDING)
 
 
 def test_mixed_damage_checks_wounds_first_and_skips_stuns_when_out() -> None:

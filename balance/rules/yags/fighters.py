@@ -175,6 +175,7 @@ class YagsRules:
     reach_closing: bool = True      # rules.reach: closing (else every_attack)
     max_attackers: int = OPEN_ATTACKERS   # most attackers on one fighter (group fights)
     lo0_snap: bool = False          # rules.lo0_shots: snap (each reloaded Lo-0 shot is a slow snap)
+    stun_wounds: bool = True        # rules.excess_stuns: wounds (stuns beyond beaten wound)
 
 
 @dataclass(frozen=True)
@@ -237,9 +238,12 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
     return YagsFight(
         fighters=tuple(fighters),
         side_names=tuple(s.name for s in scenario.sides),
-        rules=YagsRules(r.success_step, r.base_difficulty, r.fatigue_penalty,
-                        r.riding_difficulty, r.reach == "closing", cap,
-                        r.lo0_shots == "snap"),
+        rules=YagsRules(success_step=r.success_step, base_difficulty=r.base_difficulty,
+                        fatigue_penalty=r.fatigue_penalty,
+                        riding_difficulty=r.riding_difficulty,
+                        reach_closing=r.reach == "closing", max_attackers=cap,
+                        lo0_snap=r.lo0_shots == "snap",
+                        stun_wounds=r.excess_stuns == "wounds"),
         max_rounds=scenario.max_rounds,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
         side_distance=distances,

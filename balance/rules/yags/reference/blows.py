@@ -98,12 +98,12 @@ def apply_damage(body: Any, levels: int, damage_type: int, rules: YagsRules, *,
     if damage_type in (STUNS, INEFFECTIVE):
         hit = levels if damage_type == STUNS else levels // 2
         if hit:
-            set_stuns(body, int(apply_stuns(body.stuns, hit)), rules, rng=rng, vitals=vitals)
+            take_stuns(body, int(apply_stuns(body.stuns, hit)), 0, rules, rng=rng,
+                       vitals=vitals)
         return 0
     if damage_type == MIXED:
         stuns, wounds = split_mixed(levels)
-        add_wounds(body, wounds, rules, rng=rng, vitals=vitals)
-        set_stuns(body, body.stuns + stuns, rules, rng=rng, vitals=vitals)
+        take_stuns(body, body.stuns + stuns, wounds, rules, rng=rng, vitals=vitals)
         return wounds
     raise ValueError(f"unknown damage type {damage_type!r}")
 
@@ -128,6 +128,17 @@ def add_wounds(body: Any, wounds: int, rules: YagsRules, *, rng: np.random.Gener
     elif result == SUCCESS:
         body.status = UNCONSCIOUS
     body.fighting_on_at_fatal = body.status == STANDING
+
+
+def take_stuns(body: Any, total: int, wounds: int, rules: YagsRules, *,
+               rng: np.random.Generator, vitals: int = 0) -> None:
+    """A blow's stuns (the stun track's new ``total``) and its own ``wounds``. Seed 000:
+    "Excessive stun damage may lead to wounds": with rules.excess_stuns wounds (default),
+    each stun beyond beaten (6) is a wound instead, added with the blow's own (one fatal-wound
+    check); then the stun track and its beaten check."""
+    excess = max(total - FATAL, 0) if rules.stun_wounds else 0
+    add_wounds(body, wounds + excess, rules, rng=rng, vitals=vitals)
+    set_stuns(body, total, rules, rng=rng, vitals=vitals)
 
 
 def set_stuns(body: Any, total: int, rules: YagsRules, *, rng: np.random.Generator,
@@ -211,7 +222,8 @@ def blow(a: FighterState, t: FighterState, m: int, to_damage: int, combat: Comba
         add_wounds(t, 1, rules, rng=rng, vitals=vitals)
     if a.charging and wounds:
         # Seed 000, Mounted charge: a stun for each wound dealt, from the shock.
-        set_stuns(body, int(apply_stuns(body.stuns, wounds)), rules, rng=rng, vitals=vitals)
+        take_stuns(body, int(apply_stuns(body.stuns, wounds)), 0, rules, rng=rng,
+                   vitals=vitals)
     knockback = damage_roll + CRUSHING_KNOCKBACK * a.gear.crushing
     if m == KNOCKDOWN and t.standing and knockback > KNOCKDOWN_STRENGTH * t.fighter.strength:
         knock_down(t)

@@ -173,14 +173,17 @@ def _vitals(state, s: Static, t: Pick) -> np.ndarray | int:
     return fighter(s, "vitals", t.get(state.who).astype(np.intp))
 
 
-def take(w0, s0, status, kind, levels, health, vitals, step, rng, ineffective=True):
+def take(w0, s0, status, kind, levels, health, vitals, step, rng, ineffective=True,
+         stun_wounds=True):
     """New tracks and status of bodies taking ``levels`` of damage of ``kind`` (seed 000):
     wounds add; stuns replace, add one or do nothing; mixed puts half (rounded up) on stuns
-    and half on wounds, both added; ineffective is stun damage halved, rounded down. Reaching
-    fatal wounds checks health (``health`` is health x 4, ``vitals`` the armour's bonus or
-    None): fail dies, success falls unconscious, good fights on; reaching beaten stuns checks:
-    fail falls unconscious. ``ineffective``: the kinds may include ineffective damage.
-    Returns (w1, s1, status, wounds added)."""
+    and half on wounds, both added; ineffective is stun damage halved, rounded down.
+    ``stun_wounds`` (rules.excess_stuns: wounds): stuns beyond beaten (6) become wounds
+    (seed 000: "Excessive stun damage may lead to wounds"). Reaching fatal wounds checks
+    health (``health`` is health x 4, ``vitals`` the armour's bonus or None): fail dies,
+    success falls unconscious, good fights on; then reaching beaten stuns checks (at 20 + 5
+    per stun beyond 6): fail falls unconscious. ``ineffective``: the kinds may include
+    ineffective damage. Returns (w1, s1, status, the blow's own wounds)."""
     half = levels // 2
     mixed = kind == MIXED
     add_wounds = (kind == WOUNDS) * levels + mixed * half
@@ -189,8 +192,11 @@ def take(w0, s0, status, kind, levels, health, vitals, step, rng, ineffective=Tr
         hit = hit + (kind == INEFFECTIVE) * half
     if vitals is not None:
         health = health + vitals
-    w1 = w0 + add_wounds
     s1 = apply_stuns(s0, hit) + mixed * (levels - half)
+    own = add_wounds
+    if stun_wounds:
+        add_wounds = add_wounds + np.maximum(s1 - FATAL, 0)
+    w1 = w0 + add_wounds
     check = (add_wounds > 0) & (w1 >= FATAL)
     if check.any():
         d = d20_where(rng, check)
@@ -203,7 +209,7 @@ def take(w0, s0, status, kind, levels, health, vitals, step, rng, ineffective=Tr
         d = d20_where(rng, check)
         failed = (d == 1) | (health + d < health_target(s1))
         status = np.where(check & failed, UNCONSCIOUS, status)
-    return np.minimum(w1, FATAL), np.minimum(s1, FATAL), status, add_wounds
+    return np.minimum(w1, FATAL), np.minimum(s1, FATAL), status, own
 
 
 def harm(state, s: Static, ctx, tgt: Pick, kind, levels, rng) -> np.ndarray:
@@ -212,7 +218,7 @@ def harm(state, s: Static, ctx, tgt: Pick, kind, levels, rng) -> np.ndarray:
     vitals = _vitals(state, s, tgt) if s.on.vitals else None
     w1, s1, status, wounds = take(tgt.get(state.wounds), tgt.get(state.stuns),
                                   tgt.get(state.status), kind, levels, tgt.get(state.health4),
-                                  vitals, s.success_step, rng, s.on.shifts)
+                                  vitals, s.success_step, rng, s.on.shifts, s.stun_wounds)
     new = TRACK_PENALTY[w1] + TRACK_PENALTY[s1] - s.fatigue_penalty * tgt.get(state.fatigue)
     if s.on.grapple:
         x = state.x
@@ -232,7 +238,7 @@ def harm_mount(state, s: Static, tgt: Pick, kind, levels, rng) -> np.ndarray:
     health4 = 4 * fighter(s, "mount_health", tgt.get(state.who).astype(np.intp))
     w1, s1, status, wounds = take(tgt.get(x("m_wounds")), tgt.get(x("m_stuns")),
                                   tgt.get(x("m_status")), kind, levels, health4, None,
-                                  s.success_step, rng)
+                                  s.success_step, rng, stun_wounds=s.stun_wounds)
     tgt.put(x("m_wounds"), w1)
     tgt.put(x("m_stuns"), s1)
     tgt.put(x("m_status"), status)

@@ -65,6 +65,7 @@ class Static:
     riding_difficulty: int
     reach_closing: bool            # rules.reach: closing
     lo0_snap: bool                 # rules.lo0_shots: snap
+    stun_wounds: bool              # rules.excess_stuns: wounds
     on: Flags
     loadout: dict[str, np.ndarray]  # field -> (n * N_LOADOUTS,) int16
     numbers: np.ndarray            # (3, n * N_LOADOUTS * N_MODES): attack, defence, damage
@@ -164,6 +165,7 @@ def _static(fight: YagsFight) -> Static:
         riding_difficulty=r.riding_difficulty,
         reach_closing=r.reach_closing,
         lo0_snap=r.lo0_snap,
+        stun_wounds=r.stun_wounds,
         on=on,
         loadout={name: i16([int(getattr(f.loadout(i), name)) for f in fs
                             for i in range(N_LOADOUTS)]) for name in LOADOUT_FIELDS},

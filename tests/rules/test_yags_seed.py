@@ -1,0 +1,114 @@
+"""Yags as written (issue 12): each rule of seed 000 that the lab once misread, shown acting
+in the scalar reference with chosen dice, the seed's words quoted beside it. The kernel plays
+the same rules (tests/rules/test_yags_agreement.py); the hand-derived exact probabilities are
+in tests/rules/test_yags_exact.py."""
+
+from __future__ import annotations
+
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
+from balance.rules.yags.fighters import YagsRules
+from balance.rules.yags.reference.blows import apply_damage
+from balance.rules.yags.reference.declare import declare
+from balance.rules.yags.reference.fight import end_of_round
+from balance.rules.yags.reference.state import RETREAT
+from balance.rules.yags.reference.strikes import attack_action, reach_bonus
+from balance.rules.yags.tactics import Tactics
+from balance.rules.yags.tracks import MIXED, STUNS
+from tests.rules.test_yags_melee import declared, veteran
+from tests.rules.test_yags_reference import ScriptedDice, state
+
+RULES = YagsRules()
+
+
+# --- Reach: "closed to within the weapon's reach" -----------------------------------------
+
+
+def spear_and_dagger(step_back: bool = True):
+    """A dagger (reach 0) and a spear (reach 3), the spear stepping back by policy; both
+    declared for round 2 (the dagger acts first)."""
+    return declared(veteran(0, gear={"reach": 0}, damage=0),
+                    veteran(1, gear={"reach": 3}, damage=0,
+                            tactics=Tactics(step_back=step_back)))
+
+
+def test_closing_in_draws_the_longer_weapons_free_strike_then_it_is_inside() -> None:
+    """Seed 000: "If the defender has a longer reach, then they get a free strike before the
+    attacker gets a chance to hit"; the foe has then "closed to within the weapon's reach"."""
+    c = spear_and_dagger()
+    dagger, spear = c.fighters
+    # the spear's free strike (2 + 15 against 10 + 15: a miss), then the dagger's attack
+    attack_action(dagger, spear, c, 2, rng=ScriptedDice(2, 10, 2, 10))
+    assert dagger.inside == {1}
+    dice = ScriptedDice(2, 10)        # inside: its next attack draws no free strike
+    attack_action(dagger, spear, c, 2, rng=dice)
+    assert dice.done()
+
+
+def test_a_weapon_used_on_a_foe_inside_its_reach_is_at_minus_five_a_level() -> None:
+    """Seed 000: a weapon "used against a foe that has closed to within the weapon's reach,
+    gives a -5 to attack rolls for each excess level of reach": the spear (3) against a
+    dagger (0) inside it is at -15; a foe outside it, or in another pair, is not."""
+    c = spear_and_dagger()
+    dagger, spear = c.fighters
+    assert reach_bonus(spear, dagger, True) == 0
+    dagger.inside.add(spear.index)
+    assert reach_bonus(spear, dagger, True) == -15
+    assert reach_bonus(spear, dagger, False) == 0       # rules.reach every_attack
+
+
+def test_the_longer_weapon_steps_back_and_the_distance_opens_at_the_end_of_the_round() -> None:
+    """The lab's reading of how reach is regained: with a shorter weapon inside its reach the
+    spear gives ground (seed 000, Retreat: no attacks that turn) and the foe is outside again
+    after the round, so its next attack draws the free strike again."""
+    c = spear_and_dagger()
+    dagger, spear = c.fighters
+    dagger.inside.add(spear.index)
+    declare(c, 2)
+    assert spear.action == RETREAT and spear.retreating
+    end_of_round(c, rng=ScriptedDice())
+    assert dagger.inside == set()
+    holding = spear_and_dagger(step_back=False)
+    holding.fighters[0].inside.add(1)
+    declare(holding, 2)
+    assert holding.fighters[1].action != RETREAT
+
+
+# --- Stuns: "Excessive stun damage may lead to wounds" --------------------------------------
+
+
+def test_stuns_beyond_beaten_become_wounds() -> None:
+    """Seed 000: "Excessive stun damage may lead to wounds however." At 6 stuns (beaten), a
+    blow of 3 stuns adds one (at least half: seed's stun rule) and that seventh stun is a
+    wound; a blow of 8 replaces them and its two beyond beaten are two wounds."""
+    s = state()
+    s.stuns = 6
+    # the wound first (no check below fatal), then the beaten check at 25: 12 + 20 = 32
+    apply_damage(s, 3, STUNS, RULES, rng=ScriptedDice(20))
+    assert (s.stuns, s.wounds, s.status) == (6, 1, STANDING)
+    s = state()
+    s.wounds, s.stuns = 5, 6
+    # 8 stuns: 2 wounds take it to 7, fatal: check at 25, 12 + 10 = 22 fails: dead
+    apply_damage(s, 8, STUNS, RULES, rng=ScriptedDice(10))
+    assert (s.wounds, s.status) == (6, DEAD)
+
+
+def test_excess_stuns_none_keeps_the_old_reading() -> None:
+    s = state()
+    s.stuns = 6
+    apply_damage(s, 3, STUNS, YagsRules(stun_wounds=False), rng=ScriptedDice(20))
+    assert (s.stuns, s.wounds) == (6, 0)
+
+
+def test_mixed_damage_overflow_is_one_wound_check() -> None:
+    """Mixed damage's wounds and the stuns beyond beaten are wounds of the same blow: five
+    levels are 3 stuns (5 + 3 = 8: two beyond beaten) and 2 wounds, so 3 + 2 + 2 = 7 wounds,
+    one fatal-wound check at 25; a fighter it puts out makes no stun check."""
+    s = state()
+    s.wounds, s.stuns = 3, 5
+    apply_damage(s, 5, MIXED, RULES, rng=ScriptedDice(12))    # 12 + 12 < 25: dead
+    assert (s.wounds, s.stuns, s.status) == (6, 6, DEAD)
+    s = state()
+    s.wounds, s.stuns = 3, 5
+    dice = ScriptedDice(13)                                   # 25: unconscious, no more rolls
+    apply_damage(s, 5, MIXED, RULES, rng=dice)
+    assert s.status == UNCONSCIOUS and dice.done()
