@@ -395,6 +395,12 @@ class Rules(Strict):
     # Seed 000: "Excessive stun damage may lead to wounds": ``wounds`` (default) turns every
     # stun beyond beaten (6) into a wound; ``none`` holds the stun track at 6 and no more.
     excess_stuns: Literal["wounds", "none"] = "wounds"
+    # Seed 000, Crushing: "+5 bonus to damage for purposes of knockback. This increases the
+    # chance of causing stun damage, even if the attack didn't get through the target's
+    # armour". ``stuns`` (default): a hit that causes no damage still knocks the target back
+    # for stun damage when its damage roll (+5 crushing) is greater than the target's strength
+    # x 10 (the seed's Knockdown measure); ``none``: it does nothing.
+    knockback: Literal["stuns", "none"] = "stuns"
     # Group fights (lab's assumption, "by reach and space"): most attackers on one fighter;
     # None: 4 in the open, 2 where rules.confined_reach is set (docs/rules/yags.md).
     max_attackers: Annotated[int, Field(ge=1, le=20)] | None = None

@@ -65,7 +65,8 @@ def veteran(side: int = 0, **changes: int) -> Fighter:
 
 # Never hurt by anyone here, and never hurting anyone.
 def tank(side: int, **changes: int) -> Fighter:
-    return veteran(side, attack=-100, damage=0, soak=1000, **changes)
+    # (strength 100: no blow knocks it back either; docs/rules/yags.md, knockback)
+    return veteran(side, attack=-100, damage=0, soak=1000, strength=100, **changes)
 
 
 def fight(*fighters: Fighter, max_rounds: int = 60) -> YagsFight:

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
 from balance.rules.yags.fighters import YagsRules
-from balance.rules.yags.reference.blows import apply_damage
+from balance.rules.yags.reference.blows import apply_damage, blow, knockback_levels
 from balance.rules.yags.reference.declare import declare
 from balance.rules.yags.reference.fight import end_of_round
-from balance.rules.yags.reference.state import RETREAT
+from balance.rules.yags.reference.state import RETREAT, FighterState
 from balance.rules.yags.reference.strikes import attack_action, reach_bonus
 from balance.rules.yags.tactics import Tactics
 from balance.rules.yags.tracks import MIXED, STUNS
-from tests.rules.test_yags_melee import declared, veteran
+from tests.rules.test_yags_melee import declared, fight_of, veteran
 from tests.rules.test_yags_reference import ScriptedDice, state
 
 RULES = YagsRules()
@@ -112,3 +112,28 @@ def test_mixed_damage_overflow_is_one_wound_check() -> None:
     dice = ScriptedDice(13)                                   # 25: unconscious, no more rolls
     apply_damage(s, 5, MIXED, RULES, rng=dice)
     assert s.status == UNCONSCIOUS and dice.done()
+
+
+# --- Crushing and knockback: "stun damage, even if the attack didn't get through" -----------
+
+
+def test_a_blow_soaked_still_knocks_back_over_strength_times_ten() -> None:
+    """Seed 000, Crushing: "+5 bonus to damage for purposes of knockback. This increases the
+    chance of causing stun damage, even if the attack didn't get through the target's
+    armour." The lab's knockback: a hit that causes no damage whose damage roll (+5 when
+    crushing) is greater than the target's strength x 10 does a stun, and one per 5 above."""
+    assert knockback_levels(30, False, 3) == 0          # not greater than 30
+    assert knockback_levels(31, False, 3) == 1
+    assert knockback_levels(26, True, 3) == 1           # 26 + 5 > 30: only when crushing
+    assert knockback_levels(36, False, 3) == 2
+    a = FighterState(0, veteran(damage=18, gear={"crushing": True}))
+    t = FighterState(1, veteran(1, soak=40))
+    # damage 18 + 10 = 28 against soak 40 + 1: no damage; 28 + 5 > 30: one stun
+    blow(a, t, 0, 0, fight_of(a, t), rng=ScriptedDice(10, 1))
+    assert (t.wounds, t.stuns) == (0, 1)
+    rules = YagsRules(knockback=False)            # rules.knockback none
+    t = FighterState(1, veteran(1, soak=40))
+    c = fight_of(FighterState(0, a.fighter), t)
+    c.rules = rules
+    blow(c.fighters[0], t, 0, 0, c, rng=ScriptedDice(10, 1))
+    assert t.stuns == 0

@@ -175,6 +175,7 @@ class YagsRules:
     reach_closing: bool = True      # rules.reach: closing (else every_attack)
     max_attackers: int = OPEN_ATTACKERS   # most attackers on one fighter (group fights)
     lo0_snap: bool = False          # rules.lo0_shots: snap (each reloaded Lo-0 shot is a slow snap)
+    knockback: bool = True          # rules.knockback: stuns (blows soaked can knock back)
     stun_wounds: bool = True        # rules.excess_stuns: wounds (stuns beyond beaten wound)
 
 
@@ -243,7 +244,8 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
                         riding_difficulty=r.riding_difficulty,
                         reach_closing=r.reach == "closing", max_attackers=cap,
                         lo0_snap=r.lo0_shots == "snap",
-                        stun_wounds=r.excess_stuns == "wounds"),
+                        stun_wounds=r.excess_stuns == "wounds",
+                        knockback=r.knockback == "stuns"),
         max_rounds=scenario.max_rounds,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
         side_distance=distances,

@@ -71,6 +71,17 @@ def roll_levels(damage: int, soak: int, *, rng: np.random.Generator) -> tuple[in
     return int(levels_caused(damage_roll, soak_roll)), damage_roll
 
 
+def knockback_levels(damage_roll: int, crushing: bool, strength: int) -> int:
+    """Stun levels a hit knocks into a body when it caused no damage (seed 000, Crushing:
+    "+5 bonus to damage for purposes of knockback. This increases the chance of causing stun
+    damage, even if the attack didn't get through the target's armour"). Lab's mechanism,
+    the seed's own measure of a blow's force (Knockdown: "damage roll (ignoring armour and
+    soak) is greater than your foe's strength x 10"): the damage roll, +5 for a crushing
+    weapon, greater than strength x 10 knocks back one stun, plus one per 5 points above."""
+    return int(levels_caused(damage_roll + CRUSHING_KNOCKBACK * crushing,
+                             KNOCKDOWN_STRENGTH * strength + 1))
+
+
 def blow_type(base: int, *, light: bool, heavy_suit: bool, attacker_size2: int,
               target_size: int) -> int:
     """The damage type that lands: a light weapon against a heavy suit is one category worse
@@ -217,6 +228,13 @@ def blow(a: FighterState, t: FighterState, m: int, to_damage: int, combat: Comba
         break_neck(t, levels, combat, rng=rng)
         return
     wounds = apply_damage(body, levels, kind_of_damage, rules, rng=rng, vitals=vitals)
+    if levels == 0 and rules.knockback:
+        # Knockback (rules.knockback stuns): stun damage, shifted by Size as any blow.
+        strength = body.stats.strength if on_mount else t.fighter.strength
+        knocked = knockback_levels(damage_roll, a.gear.crushing, strength)
+        shift = int(size_shift(a.gear.size2, 2 * size))
+        apply_damage(body, knocked, int(shift_type(STUNS, shift)), rules, rng=rng,
+                     vitals=vitals)
     if m == BREAK_LIMB and levels >= BREAK_LIMB_LEVELS:
         t.limbs += 1                               # -40 to use it, and a wound at once
         add_wounds(t, 1, rules, rng=rng, vitals=vitals)

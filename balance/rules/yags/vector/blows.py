@@ -57,11 +57,15 @@ def blow(state, s: Static, ctx, att: Pick, tgt: Pick, rng: np.random.Generator, 
     if not s.on.any:
         # The basic rules: the damage roll against the seated soak, the weapon's type.
         d = d20(rng, (2, att.rows.size))
-        levels = levels_caused(att.get(state.damage) + d[0], tgt.get(state.soak) + d[1])
+        roll = att.get(state.damage) + d[0]
+        levels = levels_caused(roll, tgt.get(state.soak) + d[1])
         harmed = np.flatnonzero(levels)
         if harmed.size:
             harm(state, s, ctx, tgt.sub(harmed), att.sub(harmed).get(state.damage_type),
                  levels[harmed], rng)
+        if s.on.knockback:
+            crush = fighter(s, "crush", att.get(state.who).astype(np.intp)) > 0
+            knockback(state, s, ctx, tgt, levels == 0, roll, crush, None, None, rng)
         return
     x = state.x
     h = att.rows.size
@@ -87,13 +91,17 @@ def blow(state, s: Static, ctx, att: Pick, tgt: Pick, rng: np.random.Generator, 
     roll = damage + d[0]
     levels = levels_caused(roll, soak + d[1])
     kind_of = base
+    by_size = None
     if s.on.shifts:
         who_t = tgt.get(state.who).astype(np.intp)
         heavy = np.where(on_mount, fighter(s, "mount_heavy_suit", who_t),
                          fighter(s, "heavy_suit", who_t))
         size = np.where(on_mount, fighter(s, "mount_size", who_t), fighter(s, "size", who_t))
-        shift = (att.get(x("light")) > 0) * heavy + size_shift(att.get(x("size2")), 2 * size)
-        kind_of = shift_type(base, shift)
+        by_size = size_shift(att.get(x("size2")), 2 * size)
+        kind_of = shift_type(base, (att.get(x("light")) > 0) * heavy + by_size)
+    if s.on.knockback:
+        knockback(state, s, ctx, tgt, levels == 0, roll, att.get(x("crushing")) > 0,
+                  on_mount if s.on.mounted else None, by_size, rng)
     if not (s.on.manoeuvres or s.on.mounted):
         harmed = np.flatnonzero(levels)
         if harmed.size:
@@ -164,6 +172,39 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
         failed = (d == 1) | (total + d < HEALTH_CHECK_BASE + EXTRA_LEVEL_STEP * wounds[rows])
         if failed.any():
             fall_fatally_wounded(state, s, ctx, t.sub(np.flatnonzero(failed)))
+
+
+def knockback(state, s: Static, ctx, tgt: Pick, stopped: np.ndarray, roll: np.ndarray,
+              crushing: np.ndarray, on_mount: np.ndarray | None, by_size: np.ndarray | None,
+              rng: np.random.Generator) -> None:
+    """Hits that caused no damage (``stopped``) still knock the target back (seed 000,
+    Crushing: "+5 bonus to damage for purposes of knockback ... stun damage, even if the
+    attack didn't get through the target's armour"): the damage ``roll``, +5 if
+    ``crushing``, greater than its strength x 10 (the seed's Knockdown measure) is one stun,
+    plus one per 5 points above, shifted by Size (``by_size``) as any blow.
+    ``reference/blows.py: knockback_levels`` is the scalar twin."""
+    who = tgt.get(state.who).astype(np.intp)
+    strength = fighter(s, "strength", who)
+    if on_mount is not None:
+        strength = np.where(on_mount, fighter(s, "mount_strength", who), strength)
+    levels = stopped * levels_caused(roll + CRUSHING_KNOCKBACK * crushing,
+                                     KNOCKDOWN_STRENGTH * strength + 1)
+    knocked = np.flatnonzero(levels)
+    if not knocked.size:
+        return
+    kind = np.full(knocked.size, STUNS, dtype=np.int16)
+    if by_size is not None:
+        kind = shift_type(kind, by_size[knocked])
+    if on_mount is None:
+        harm(state, s, ctx, tgt.sub(knocked), kind, levels[knocked], rng)
+        return
+    for body, rows in ((False, knocked[~on_mount[knocked]]), (True, knocked[on_mount[knocked]])):
+        if rows.size:
+            sub = np.searchsorted(knocked, rows)
+            if body:
+                harm_mount(state, s, tgt.sub(rows), kind[sub], levels[rows], rng)
+            else:
+                harm(state, s, ctx, tgt.sub(rows), kind[sub], levels[rows], rng)
 
 
 def _vitals(state, s: Static, t: Pick) -> np.ndarray | int:

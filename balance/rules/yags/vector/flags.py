@@ -21,7 +21,15 @@ from balance.rules.yags.tactics import (
     TRIP,
     Tactics,
 )
-from balance.rules.yags.tracks import BREAK, DISARM, FATIGUE, MIXED, STUNLIKE, STUNS, size_shift
+from balance.rules.yags.tracks import (
+    BREAK,
+    DISARM,
+    FATIGUE,
+    MIXED,
+    STUNLIKE,
+    STUNS,
+    size_shift,
+)
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,8 @@ class Flags:
     blasts: bool = False           # someone throws explosives
     dynamic_order: bool = False    # speed or initiative can change during the fight
     any: bool = False              # any of the above: the fight is not a basic one
+    knockback: bool = False        # rules.knockback: blows that do no damage can stun (basic
+    #                                fights too, so not counted in ``any``)
 
 
 def reachable(fight: YagsFight) -> list[set[int]]:
@@ -152,4 +162,7 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
     on["dynamic_order"] = any(on[k] for k in ("gear_changes", "prone", "grapple", "reroll",
                                                "stunts", "retreat", "distance"))
     on["any"] = any(on.values())
+    # rules.knockback stuns: any blow that causes no damage can knock its target back. It
+    # acts in basic fights too, so it does not make a fight detailed.
+    on["knockback"] = fight.rules.knockback
     return Flags(**on)

@@ -142,6 +142,9 @@ def _static(fight: YagsFight) -> Static:
     per.update(missile_numbers(fight))
     for name in ("size", "strength", "health", "heavy_suit", "saddle", "move"):
         per[f"mount_{name}"] = i16([int(getattr(f.mount, name)) if f.mount else 0 for f in fs])
+    # Knockback (docs/rules/yags.md, Damage): does the main weapon crush (the basic rules'
+    # only loadout).
+    per["crush"] = i16([f.loadout(MAIN).crushing for f in fs])
     return Static(
         side_of=fight.side_of,
         n_sides=len(fight.side_names),
