@@ -378,7 +378,10 @@ class Rules(Strict):
 
     success_step: Annotated[int, Field(ge=1, le=50)] = 10
     base_difficulty: Annotated[int, Field(ge=0, le=100)] = 15
-    fatigue_penalty: Annotated[int, Field(ge=0, le=40)] = 5
+    # Seed 000: fatigue "is measured in a similar way to wounds": ``track`` (default) costs
+    # what the wound track does at the same level (the first level free, then -5, -10, -15,
+    # -25, -40); a number costs that much per level (5: the lab's reading before issue 12).
+    fatigue_penalty: Annotated[int, Field(ge=0, le=40)] | Literal["track"] = "track"
     confined_reach: Reach | None = None
     # Seed 000, Reach: ``closing`` (default) keeps, per pair of foes, whether the shorter
     # weapon has got inside the longer one's reach: the longer weapon's free strike as it
@@ -386,9 +389,12 @@ class Rules(Strict):
     # sentence alone, every attack by a shorter weapon draws it (docs/rules/yags.md, Reach).
     reach: Literal["closing", "every_attack"] = "closing"
     riding_difficulty: Annotated[int, Field(ge=0, le=100)] = 15
-    # Fatigue levels at which a fighter is exhausted and must rest; ``health``: one more than
-    # its health (docs/rules/yags.md, Fumbles and fatigue).
-    exhausted_at: Annotated[int, Field(ge=1, le=100)] | Literal["health"] | None = None
+    # Fatigue levels at which a fighter is exhausted and must rest at once (seed 000: "If a
+    # character becomes Exhausted then they must immediately rest"); ``health`` (default):
+    # one more than its health (the track is "based on their health"); ``never``: no
+    # exhaustion (the lab's default before issue 12). docs/rules/yags.md, Fatigue.
+    exhausted_at: (Annotated[int, Field(ge=1, le=100)] | Literal["health", "never"]
+                   | None) = "health"
     # Lo-0 weapons (bows): ``ready`` nocks as part of every later shot (lab's reading);
     # ``snap`` reads seed 000 strictly: every shot after the first is a slow snap shot.
     lo0_shots: Literal["ready", "snap"] = "ready"

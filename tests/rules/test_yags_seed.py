@@ -5,15 +5,15 @@ in tests/rules/test_yags_exact.py."""
 
 from __future__ import annotations
 
-from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
-from balance.rules.yags.fighters import YagsRules
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
+from balance.rules.yags.fighters import NEVER_EXHAUSTED, YagsRules, _exhausted_at
 from balance.rules.yags.reference.blows import apply_damage, blow, knockback_levels
 from balance.rules.yags.reference.declare import declare
 from balance.rules.yags.reference.fight import end_of_round
 from balance.rules.yags.reference.state import RETREAT, FighterState
 from balance.rules.yags.reference.strikes import attack_action, reach_bonus
 from balance.rules.yags.tactics import Tactics
-from balance.rules.yags.tracks import MIXED, STUNS
+from balance.rules.yags.tracks import MIXED, STUNS, fatigue_penalty
 from tests.rules.test_yags_melee import declared, fight_of, veteran
 from tests.rules.test_yags_reference import ScriptedDice, state
 
@@ -137,3 +137,26 @@ def test_a_blow_soaked_still_knocks_back_over_strength_times_ten() -> None:
     c.rules = rules
     blow(c.fighters[0], t, 0, 0, c, rng=ScriptedDice(10, 1))
     assert t.stuns == 0
+
+
+# --- Fatigue: "in a similar way to wounds", "must immediately rest" ---------------------------
+
+
+def test_fatigue_costs_what_the_wound_track_costs() -> None:
+    """Seed 000: fatigue "is measured in a similar way to wounds" (the first wound costs
+    nothing); ``rules.fatigue_penalty: 5`` keeps the old -5 a level."""
+    assert [fatigue_penalty(k, None) for k in range(7)] == [0, 0, -5, -10, -15, -25, -40]
+    assert [fatigue_penalty(k, 5) for k in range(3)] == [0, -5, -10]
+    assert _exhausted_at("health", 3) == 4 and _exhausted_at("never", 3) == NEVER_EXHAUSTED
+
+
+def test_a_fighter_exhausted_by_a_fumble_rests_at_once() -> None:
+    """Seed 000: "If a character becomes Exhausted then they must immediately rest." Health 3
+    (exhausted at 4 levels) with 3 already: its fumbled attack's fatigue exhausts it, it
+    leaves the fight at once and its foe's counter strike never comes."""
+    c = declared(veteran(0, exhausted_at=4, fatigue=3, defences=0), veteran(1))
+    a, t = c.fighters
+    a.fatigue = 3
+    dice = ScriptedDice(1, 10)           # the attack fumbles (its foe's defence roll is 10)
+    attack_action(a, t, c, 2, rng=dice)
+    assert a.fatigue == 4 and a.status == YIELDED and dice.done()

@@ -170,7 +170,7 @@ class Fighter:
 class YagsRules:
     success_step: int = 10
     base_difficulty: int = 15
-    fatigue_penalty: int = 5
+    fatigue_penalty: int | None = None   # per level; None: the wound track's penalties
     riding_difficulty: int = 15
     reach_closing: bool = True      # rules.reach: closing (else every_attack)
     max_attackers: int = OPEN_ATTACKERS   # most attackers on one fighter (group fights)
@@ -240,7 +240,8 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
         fighters=tuple(fighters),
         side_names=tuple(s.name for s in scenario.sides),
         rules=YagsRules(success_step=r.success_step, base_difficulty=r.base_difficulty,
-                        fatigue_penalty=r.fatigue_penalty,
+                        fatigue_penalty=(None if r.fatigue_penalty == "track"
+                                         else r.fatigue_penalty),
                         riding_difficulty=r.riding_difficulty,
                         reach_closing=r.reach == "closing", max_attackers=cap,
                         lo0_snap=r.lo0_shots == "snap",
@@ -368,7 +369,7 @@ EXHAUSTED_OVER_HEALTH = 1
 
 def _exhausted_at(option: int | str | None, health: int) -> int:
     """Fatigue levels at which this fighter is exhausted (NEVER_EXHAUSTED: never)."""
-    if option is None:
+    if option is None or option == "never":
         return NEVER_EXHAUSTED
     return health + EXHAUSTED_OVER_HEALTH if option == "health" else int(option)
 

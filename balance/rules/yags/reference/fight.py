@@ -163,6 +163,8 @@ def start_combat(fight: YagsFight, *, rng: np.random.Generator) -> Combat:
     states = []
     for i, f in enumerate(fight.fighters):
         state = FighterState(i, f, spare_left=f.has_spare, fatigue=f.fatigue)
+        if f.fatigue >= f.exhausted_at:
+            state.status = YIELDED     # exhausted before the fight: it must rest
         if f.mount is not None:
             state.mount, state.mounted = MountState(f.mount), True
         states.append(state)

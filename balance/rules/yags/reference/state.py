@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from balance.engine.status import STANDING
+from balance.engine.status import STANDING, YIELDED
 from balance.rules.yags.equipment import BARE, MAIN, SPARE, Loadout
 from balance.rules.yags.fighters import Fighter, MountStats, YagsRules
 from balance.rules.yags.tactics import (  # noqa: F401 (the action codes, re-exported)
@@ -31,6 +31,7 @@ from balance.rules.yags.tracks import (
     GRAPPLED,
     PRONE,
     STANCE_EXTRA_DEFENCES,
+    fatigue_penalty,
     stance_mods,
     track_penalty,
 )
@@ -176,9 +177,19 @@ class Combat:
 
 def condition_penalty(state: FighterState, rules: YagsRules) -> int:
     """Wound + stun + fatigue penalties: what a skill check (riding, stunts, contests of
-    strength) suffers. Lab's assumption: fatigue is ``rules.fatigue_penalty`` a point."""
+    strength) suffers. Fatigue costs what the wound track does at its level (seed 000: "in a
+    similar way to wounds"), or ``rules.fatigue_penalty`` a level."""
     return (int(track_penalty(state.wounds)) + int(track_penalty(state.stuns))
-            - rules.fatigue_penalty * state.fatigue)
+            + int(fatigue_penalty(state.fatigue, rules.fatigue_penalty)))
+
+
+def tire(state: FighterState) -> None:
+    """A level of fatigue; reaching its exhaustion level the fighter rests at once (seed
+    000: "If a character becomes Exhausted then they must immediately rest"): it leaves the
+    fight, counted as yielded, even in the middle of the round."""
+    state.fatigue += 1
+    if state.fatigue >= state.fighter.exhausted_at and state.status == STANDING:
+        state.status = YIELDED
 
 
 def round_penalty(state: FighterState, rules: YagsRules) -> int:

@@ -24,6 +24,7 @@ from balance.rules.yags.reference.state import (
     lose_weapon,
     round_penalty,
     settle,
+    tire,
 )
 from balance.rules.yags.tactics import (
     CHARGE_THROUGH,
@@ -233,7 +234,7 @@ def fumble_result(fumbler: FighterState, opponent: FighterState, *, defending: b
 def apply_fumble(fumbler: FighterState, result: int) -> None:
     """A point of fatigue, or the primary weapon lost: dropped, or broken for good."""
     if result == FATIGUE:
-        fumbler.fatigue += 1
+        tire(fumbler)
     elif result == DISARM:
         lose_weapon(fumbler)
     elif result == BREAK:

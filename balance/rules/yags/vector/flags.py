@@ -55,14 +55,14 @@ class Flags:
     step_back: bool = False        # rules.reach closing: someone gives ground to keep its reach
     reroll: bool = False
     stunts: bool = False
-    exhaustion: bool = False
     ranks: bool = False            # someone stands in the second rank (group fights)
     distance: bool = False         # positions matter: sides start apart, or someone shoots
     blasts: bool = False           # someone throws explosives
     dynamic_order: bool = False    # speed or initiative can change during the fight
     any: bool = False              # any of the above: the fight is not a basic one
-    knockback: bool = False        # rules.knockback: blows that do no damage can stun (basic
-    #                                fights too, so not counted in ``any``)
+    # Rules that act in basic fights too (so not counted in ``any``):
+    knockback: bool = False        # rules.knockback: blows that do no damage can stun
+    exhaustion: bool = False       # rules.exhausted_at: the exhausted rest at once
 
 
 def reachable(fight: YagsFight) -> list[set[int]]:
@@ -150,7 +150,6 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
         step_back=False,
         reroll=any(x.reroll_below >= 0 for x in t),
         stunts=any(x.stunt_difficulty >= 0 for x in t),
-        exhaustion=any(f.exhausted_at < NEVER_EXHAUSTED for f in fs),
         ranks=any(f.rank == 2 for f in fs),
         distance=fight.at_distance,
         blasts=any(f.missile is not None and f.missile.blast is not None for f in fs),
@@ -165,4 +164,6 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
     # rules.knockback stuns: any blow that causes no damage can knock its target back. It
     # acts in basic fights too, so it does not make a fight detailed.
     on["knockback"] = fight.rules.knockback
+    # Exhaustion (rules.exhausted_at): fumbles tire fighters in basic fights too.
+    on["exhaustion"] = any(f.exhausted_at < NEVER_EXHAUSTED for f in fs)
     return Flags(**on)

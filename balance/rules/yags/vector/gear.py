@@ -11,13 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.pick import Pick
-from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.equipment import N_WEAPON_STATES
 from balance.rules.yags.tactics import REROLL
 from balance.rules.yags.tracks import (
     BROKEN_LIMB_PENALTY,
     FATAL,
     HEALTH_CHECK_BASE,
+    MAX_FATIGUE,
     NORMAL_SPEED,
     SLOW,
     STANCE_SPEED,
@@ -130,7 +131,7 @@ def penalty_now(state, s: Static) -> np.ndarray:
     and -40 a broken limb."""
     x = state.x
     pen = (TRACK_PENALTY[state.wounds] + TRACK_PENALTY[state.stuns]
-           - s.fatigue_penalty * state.fatigue)
+           + tiredness(s, state.fatigue))
     if s.on.grapple:
         pen = pen - x("hold") * state.skill + BROKEN_LIMB_PENALTY * x("limbs")
     return pen
@@ -147,7 +148,7 @@ def sync_penalty(state, s: Static, rpen: np.ndarray | None) -> None:
 def condition(state, s: Static, pick: Pick) -> np.ndarray:
     """Wound + stun + fatigue penalties of a pick's places: what skill checks suffer."""
     return (TRACK_PENALTY[pick.get(state.wounds)] + TRACK_PENALTY[pick.get(state.stuns)]
-            - s.fatigue_penalty * pick.get(state.fatigue))
+            + tiredness(s, pick.get(state.fatigue)))
 
 
 def helpless(state, s: Static) -> np.ndarray:
@@ -249,9 +250,22 @@ def reroll_initiative(state, s: Static, rng: np.random.Generator) -> None:
         x("init")[again] = (s.initiative[who] + d20(rng, who.shape))[again]
 
 
+def tiredness(s: Static, fatigue: np.ndarray) -> np.ndarray:
+    """The penalty of each fatigue level (rules.fatigue_penalty; tracks.fatigue_penalty)."""
+    return s.fatigue_pen[np.minimum(fatigue, MAX_FATIGUE)]
+
+
 def tire(state, s: Static, ctx, who: Pick, mask: np.ndarray) -> None:
-    """A point of fatigue for ``who`` where ``mask`` holds."""
+    """A level of fatigue for ``who`` where ``mask`` holds; one who becomes exhausted rests
+    at once (seed 000: "If a character becomes Exhausted then they must immediately rest"),
+    leaving the fight as yielded, even in the middle of the round."""
+    before = who.get(state.fatigue).copy()   # (a row pick gives a view)
     who.add(state.fatigue, mask)
-    step = mask * np.int16(-s.fatigue_penalty)
+    step = mask * (tiredness(s, before + 1) - tiredness(s, before))
     who.add(state.penalty, step)
     who.add(ctx.rpen, step)
+    if s.on.exhaustion:
+        done = mask & (before + 1 >= fighter(s, "exhausted_at", who.get(state.who).astype(np.intp)))
+        done &= who.get(state.status) == STANDING
+        if done.any():
+            who.put(state.status, np.full(done.size, YIELDED, dtype=np.int8), done)

@@ -81,16 +81,20 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
     order = acting_order(key)
     zeros = np.zeros((c, n), dtype=np.int8)
     seated = {name: getattr(s, name)[order] for name in SEATED}
-    # Fatigue and exhaustion brought to the fight (a march): levels and their penalty.
+    # Fatigue and exhaustion brought to the fight (a march): levels and their penalty; one
+    # already exhausted must rest (it never fights).
     fatigue = s.fighter["fatigue"][order]
+    status = zeros.copy()
+    if s.on.exhaustion:
+        status[fatigue >= s.fighter["exhausted_at"][order]] = YIELDED
     state = YagsState(
-        status=zeros.copy(),
+        status=status,
         side=s.side_of[order],
         who=order.astype(np.int8),
         wounds=zeros.copy(),
         stuns=zeros.copy(),
         fatigue=fatigue,
-        penalty=(-s.fatigue_penalty * fatigue).astype(np.int16),
+        penalty=gear.tiredness(s, fatigue).astype(np.int16),
         slow_start=np.take_along_axis(roll, order, axis=0) == 1,
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
         attacking=np.zeros((c, n), dtype=bool),

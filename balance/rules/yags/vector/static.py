@@ -23,6 +23,7 @@ from balance.rules.yags.tracks import (
     PRONE,
     SLOW,
     STANCE_SPEED,
+    fatigue_penalties,
     stance_mods,
 )
 from balance.rules.yags.vector.flags import Flags, flags_of, kinds_faced, reachable
@@ -61,7 +62,7 @@ class Static:
     initiative: np.ndarray
     base_difficulty: int
     success_step: int
-    fatigue_penalty: int
+    fatigue_pen: np.ndarray        # (MAX_FATIGUE + 1,) penalty by fatigue level
     riding_difficulty: int
     reach_closing: bool            # rules.reach: closing
     lo0_snap: bool                 # rules.lo0_shots: snap
@@ -164,7 +165,7 @@ def _static(fight: YagsFight) -> Static:
         initiative=col("initiative"),
         base_difficulty=r.base_difficulty,
         success_step=r.success_step,
-        fatigue_penalty=r.fatigue_penalty,
+        fatigue_pen=fatigue_penalties(r.fatigue_penalty),
         riding_difficulty=r.riding_difficulty,
         reach_closing=r.reach_closing,
         lo0_snap=r.lo0_snap,

@@ -128,8 +128,11 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     # and a longer weapon ignores one strike.
     undefended = acting & ~declared_cover(state, s, ctx, att, tgt)
     if not s.on.any:
-        # Basic rules: the attacker cannot fall in its own attack; the target must stand.
+        # Basic rules: the target must stand; the attacker falls in its own attack only by
+        # resting, exhausted by a fumble's fatigue.
         strike = undefended & (tgt.get(state.status) == STANDING) & tgt.get(ctx.can)
+        if s.on.exhaustion:
+            strike &= att.get(state.status) == STANDING
         if strike.any():
             attack(state, s, ctx, strike, tgt, att, np.zeros(n, dtype=bool), rng)
         return
