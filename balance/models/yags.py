@@ -395,9 +395,12 @@ class Rules(Strict):
     # exhaustion (the lab's default before issue 12). docs/rules/yags.md, Fatigue.
     exhausted_at: (Annotated[int, Field(ge=1, le=100)] | Literal["health", "never"]
                    | None) = "health"
-    # Lo-0 weapons (bows): ``ready`` nocks as part of every later shot (lab's reading);
-    # ``snap`` reads seed 000 strictly: every shot after the first is a slow snap shot.
-    lo0_shots: Literal["ready", "snap"] = "ready"
+    # Lo-0 weapons (bows), seed 000: "loaded and fired in the first round, though as a slow
+    # snap shot": ``snap`` (default) makes every shot after the first loaded one a slow snap
+    # shot; ``aim`` loads for a round instead and shoots the declared kind of shot the round
+    # after (the Lo-X rule with X = 1); ``ready`` (the lab's reading before issue 12) nocks as
+    # part of every later shot (docs/rules/yags-missiles.md, Loading).
+    lo0_shots: Literal["snap", "aim", "ready"] = "snap"
     # Seed 000: "Excessive stun damage may lead to wounds": ``wounds`` (default) turns every
     # stun beyond beaten (6) into a wound; ``none`` holds the stun track at 6 and no more.
     excess_stuns: Literal["wounds", "none"] = "wounds"

@@ -174,7 +174,8 @@ class YagsRules:
     riding_difficulty: int = 15
     reach_closing: bool = True      # rules.reach: closing (else every_attack)
     max_attackers: int = OPEN_ATTACKERS   # most attackers on one fighter (group fights)
-    lo0_snap: bool = False          # rules.lo0_shots: snap (each reloaded Lo-0 shot is a slow snap)
+    lo0_snap: bool = True           # rules.lo0_shots: snap (each reloaded Lo-0 shot is a slow snap)
+    lo0_aim: bool = False           # rules.lo0_shots: aim (a Lo-0 weapon loads for a round)
     knockback: bool = True          # rules.knockback: stuns (blows soaked can knock back)
     stun_wounds: bool = True        # rules.excess_stuns: wounds (stuns beyond beaten wound)
 
@@ -244,7 +245,7 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
                                          else r.fatigue_penalty),
                         riding_difficulty=r.riding_difficulty,
                         reach_closing=r.reach == "closing", max_attackers=cap,
-                        lo0_snap=r.lo0_shots == "snap",
+                        lo0_snap=r.lo0_shots == "snap", lo0_aim=r.lo0_shots == "aim",
                         stun_wounds=r.excess_stuns == "wounds",
                         knockback=r.knockback == "stuns"),
         max_rounds=scenario.max_rounds,

@@ -282,6 +282,8 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
             hit(state, foe, g, combat, rng=rng)
     if gun.shots == 0 and (gun.ammo == PLENTY or gun.ammo > 0):
         time = m.load_time
+        if time == 0 and combat.rules.lo0_aim:
+            time = 1   # rules.lo0_shots aim: a round of loading, then the declared shot
         if time == 0:
             gun.refill()
             # rules.lo0_shots snap (seed 000 read strictly): loaded and fired in one round,

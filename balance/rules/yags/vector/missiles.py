@@ -283,6 +283,8 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
     empty &= (ammo == PLENTY) | (ammo > 0)
     if empty.any():
         time = fighter(s, "m_time", who)
+        if s.lo0_aim:   # rules.lo0_shots aim: a round of loading, then the declared shot
+            time = np.maximum(time, 1)
         now = empty & (time == 0)
         if now.any():
             p = a.sub(np.flatnonzero(now))

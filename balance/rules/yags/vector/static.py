@@ -66,6 +66,7 @@ class Static:
     riding_difficulty: int
     reach_closing: bool            # rules.reach: closing
     lo0_snap: bool                 # rules.lo0_shots: snap
+    lo0_aim: bool                  # rules.lo0_shots: aim
     stun_wounds: bool              # rules.excess_stuns: wounds
     on: Flags
     loadout: dict[str, np.ndarray]  # field -> (n * N_LOADOUTS,) int16
@@ -169,6 +170,7 @@ def _static(fight: YagsFight) -> Static:
         riding_difficulty=r.riding_difficulty,
         reach_closing=r.reach_closing,
         lo0_snap=r.lo0_snap,
+        lo0_aim=r.lo0_aim,
         stun_wounds=r.stun_wounds,
         on=on,
         loadout={name: i16([int(getattr(f.loadout(i), name)) for f in fs
