@@ -120,6 +120,7 @@ class MissileWeapon(Strict):
     reload: Rounds | None = None   # rounds to refill a magazine (None: ``load``)
     thrown: bool = False           # thrown: strength x 4 adds to damage
     impaling: bool = True          # the blow's kind against armour (arrows and bolts pierce)
+    firearm: bool = False          # no defence against it unless impaired (seed 000)
     # An explosive (a hand grenade): a hit lands an Ex-X blast of ``damage`` on the target.
     blast_radius: Annotated[float, Field(gt=0, le=100)] | None = None
     ammunition: Annotated[int, Field(ge=1, le=10_000)] | None = None   # carried; None: plenty
@@ -141,6 +142,7 @@ class MissilePatch(Strict):
     reload: Rounds | None = None
     thrown: bool | None = None
     impaling: bool | None = None
+    firearm: bool | None = None
     blast_radius: Annotated[float, Field(gt=0, le=100)] | None = None
     ammunition: Annotated[int, Field(ge=1, le=10_000)] | None = None
     note: str | None = None
@@ -401,6 +403,12 @@ class Rules(Strict):
     # after (the Lo-X rule with X = 1); ``ready`` (the lab's reading before issue 12) nocks as
     # part of every later shot (docs/rules/yags-missiles.md, Loading).
     lo0_shots: Literal["snap", "aim", "ready"] = "snap"
+    # Defence against a shot the threat bands leave unimpaired. Seed 000: an impaired weapon's
+    # "target always gets their full defence (even against firearms)", so otherwise a target
+    # gets less, and against firearms none: ``half`` (default) rolls half its defence against
+    # bows and thrown weapons, none against firearms; ``full``: its full defence against every
+    # shot; ``none``: no defence unless impaired (the lab before issue 12).
+    missile_defence: Literal["half", "full", "none"] = "half"
     # Seed 000: "Excessive stun damage may lead to wounds": ``wounds`` (default) turns every
     # stun beyond beaten (6) into a wound; ``none`` holds the stun track at 6 and no more.
     excess_stuns: Literal["wounds", "none"] = "wounds"

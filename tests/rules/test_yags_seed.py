@@ -6,10 +6,19 @@ in tests/rules/test_yags_exact.py."""
 from __future__ import annotations
 
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
-from balance.rules.yags.fighters import NEVER_EXHAUSTED, YagsRules, _exhausted_at
+from balance.rules.yags.fighters import (
+    FULL_DEFENCE,
+    HALF_DEFENCE,
+    NEVER_EXHAUSTED,
+    NO_DEFENCE,
+    YagsRules,
+    _exhausted_at,
+)
+from balance.rules.yags.ranged import CRIPPLED, IMPAIRED, UNAFFECTED
 from balance.rules.yags.reference.blows import apply_damage, blow, knockback_levels
 from balance.rules.yags.reference.declare import declare
 from balance.rules.yags.reference.fight import end_of_round
+from balance.rules.yags.reference.missiles import shot_defence
 from balance.rules.yags.reference.state import RETREAT, FighterState
 from balance.rules.yags.reference.strikes import attack_action, reach_bonus
 from balance.rules.yags.tactics import Tactics
@@ -160,3 +169,20 @@ def test_a_fighter_exhausted_by_a_fumble_rests_at_once() -> None:
     dice = ScriptedDice(1, 10)           # the attack fumbles (its foe's defence roll is 10)
     attack_action(a, t, c, 2, rng=dice)
     assert a.fatigue == 4 and a.status == YIELDED and dice.done()
+
+
+# --- Missiles: "full defence (even against firearms)" -----------------------------------------
+
+
+def test_a_target_defends_half_against_bows_none_against_firearms_full_when_impaired() -> None:
+    """Seed 000, Impaired: "The target always gets their full defence (even against
+    firearms)": so an unimpaired shot meets a lesser defence, and a firearm none. The lab:
+    half the defence (rounded down) against bows and thrown weapons (rules.missile_defence
+    half); ``full`` and ``none`` are the other readings."""
+    foe = FighterState(1, veteran(1, defence=15))
+    assert shot_defence(foe, UNAFFECTED, False, HALF_DEFENCE) == 7
+    assert shot_defence(foe, UNAFFECTED, True, HALF_DEFENCE) is None
+    assert shot_defence(foe, IMPAIRED, True, HALF_DEFENCE) == 15
+    assert shot_defence(foe, CRIPPLED, False, NO_DEFENCE) == 15
+    assert shot_defence(foe, UNAFFECTED, True, FULL_DEFENCE) == 15
+    assert shot_defence(foe, UNAFFECTED, False, NO_DEFENCE) is None

@@ -57,6 +57,9 @@ class MountStats:
 # Shot kinds (seed 000, Missile Combat): snap is fast and doubles the distance, careful is
 # slow and halves it, normal changes neither.
 SNAP, NORMAL_SHOT, CAREFUL = 0, 1, 2
+# Defence against an unimpaired shot (rules.missile_defence; docs/rules/yags-missiles.md).
+NO_DEFENCE, HALF_DEFENCE, FULL_DEFENCE = 0, 1, 2
+MISSILE_DEFENCE = {"none": NO_DEFENCE, "half": HALF_DEFENCE, "full": FULL_DEFENCE}
 SHOTS = {"snap": SNAP, "normal": NORMAL_SHOT, "careful": CAREFUL}
 PLENTY = -1            # ammunition: never runs out
 AUTO_MOVE = -1         # movement ``auto``: holds while it can shoot, else closes in
@@ -86,6 +89,7 @@ class MissileStats:
     ammunition: int      # PLENTY or the number of shots carried
     shoot_in_melee: bool
     blast: PlacedBlast | None = None   # an explosive: the blast a hit lands on the target
+    firearm: bool = False              # no defence against it unless impaired
 
     @property
     def load_time(self) -> int:
@@ -176,6 +180,7 @@ class YagsRules:
     max_attackers: int = OPEN_ATTACKERS   # most attackers on one fighter (group fights)
     lo0_snap: bool = True           # rules.lo0_shots: snap (each reloaded Lo-0 shot is a slow snap)
     lo0_aim: bool = False           # rules.lo0_shots: aim (a Lo-0 weapon loads for a round)
+    missile_defence: int = HALF_DEFENCE   # rules.missile_defence: NO_/HALF_/FULL_DEFENCE
     knockback: bool = True          # rules.knockback: stuns (blows soaked can knock back)
     stun_wounds: bool = True        # rules.excess_stuns: wounds (stuns beyond beaten wound)
 
@@ -246,6 +251,7 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
                         riding_difficulty=r.riding_difficulty,
                         reach_closing=r.reach == "closing", max_attackers=cap,
                         lo0_snap=r.lo0_shots == "snap", lo0_aim=r.lo0_shots == "aim",
+                        missile_defence=MISSILE_DEFENCE[r.missile_defence],
                         stun_wounds=r.excess_stuns == "wounds",
                         knockback=r.knockback == "stuns"),
         max_rounds=scenario.max_rounds,
@@ -424,6 +430,7 @@ def _missile(member: Any, tables: Any, a: Any) -> MissileStats | None:
         ammunition=_ammunition(m.ammunition, w.ammunition),
         shoot_in_melee=m.in_melee == "shoot",
         blast=blast,
+        firearm=w.firearm,
     )
 
 

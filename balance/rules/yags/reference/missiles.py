@@ -13,7 +13,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE
-from balance.rules.yags.fighters import AUTO_MOVE, PLENTY, MissileStats
+from balance.rules.yags.fighters import (
+    AUTO_MOVE,
+    FULL_DEFENCE,
+    HALF_DEFENCE,
+    PLENTY,
+    MissileStats,
+)
 from balance.rules.yags.ranged import (
     CLOSE_BAND,
     CONTACT,
@@ -273,10 +279,11 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
         if effect == CRIPPLED:
             roll //= 2
         against = difficulty
-        if effect in (IMPAIRED, CRIPPLED) and can_act(foe, round_no):
+        defence = shot_defence(foe, effect, m.firearm, combat.rules.missile_defence)
+        if defence is not None and can_act(foe, round_no):
             parry_die = d20(rng)
             if parry_die != NATURAL_ONE:
-                parry = foe.numbers()[1] + round_penalty(foe, combat.rules) + parry_die
+                parry = defence + round_penalty(foe, combat.rules) + parry_die
                 against = max(against, parry)
         if die != NATURAL_ONE and roll >= against:
             hit(state, foe, g, combat, rng=rng)
@@ -291,6 +298,22 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
             gun.snap_next = gun.slow_next = combat.rules.lo0_snap
         else:
             gun.loading = time
+
+
+def shot_defence(foe: FighterState, effect: int, firearm: bool, mode: int) -> int | None:
+    """The defence number the target of a shot rolls with (+ penalties + d20), or None.
+
+    Seed 000, Impaired: "The target always gets their full defence (even against
+    firearms)". Otherwise by rules.missile_defence: ``half`` (default) half its defence,
+    rounded down, against bows and thrown weapons and none against firearms; ``full``; or
+    ``none``. No declared defence is used (nobody declares one against a shot).
+    """
+    defence = foe.numbers()[1]
+    if effect in (IMPAIRED, CRIPPLED) or mode == FULL_DEFENCE:
+        return defence
+    if mode == HALF_DEFENCE and not firearm:
+        return defence // 2
+    return None
 
 
 def hit(state: FighterState, foe: FighterState, g: float, combat: Combat, *,

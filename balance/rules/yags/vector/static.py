@@ -67,6 +67,7 @@ class Static:
     reach_closing: bool            # rules.reach: closing
     lo0_snap: bool                 # rules.lo0_shots: snap
     lo0_aim: bool                  # rules.lo0_shots: aim
+    missile_defence: int           # rules.missile_defence (fighters.NO_/HALF_/FULL_DEFENCE)
     stun_wounds: bool              # rules.excess_stuns: wounds
     on: Flags
     loadout: dict[str, np.ndarray]  # field -> (n * N_LOADOUTS,) int16
@@ -171,6 +172,7 @@ def _static(fight: YagsFight) -> Static:
         reach_closing=r.reach_closing,
         lo0_snap=r.lo0_snap,
         lo0_aim=r.lo0_aim,
+        missile_defence=r.missile_defence,
         stun_wounds=r.stun_wounds,
         on=on,
         loadout={name: i16([int(getattr(f.loadout(i), name)) for f in fs
@@ -197,7 +199,7 @@ def start_of(fight: YagsFight) -> np.ndarray:
 
 MISSILE_FIELDS = ("attack", "bonus", "damage", "damage_type", "kind", "reach", "shots",
                   "recoil", "magazine", "shot", "loaded", "drawn", "ammunition",
-                  "shoot_in_melee")
+                  "shoot_in_melee", "firearm")
 
 
 def missile_numbers(fight: YagsFight) -> dict[str, np.ndarray]:
