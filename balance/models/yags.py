@@ -409,6 +409,11 @@ class Rules(Strict):
     # bows and thrown weapons, none against firearms; ``full``: its full defence against every
     # shot; ``none``: no defence unless impaired (the lab before issue 12).
     missile_defence: Literal["half", "full", "none"] = "half"
+    # An unarmed attack parried by a martial weapon draws a counter strike. Seed 000 says it
+    # twice, differently: "If the defender makes a successful defence" (Unarmed attack) and
+    # "if you make a good defence" (Counter Strikes). ``good`` (default: the rule in the list
+    # of counter strikes) or ``success`` (the defence roll beats the attack roll).
+    unarmed_counter: Literal["good", "success"] = "good"
     # Seed 000: "Excessive stun damage may lead to wounds": ``wounds`` (default) turns every
     # stun beyond beaten (6) into a wound; ``none`` holds the stun track at 6 and no more.
     excess_stuns: Literal["wounds", "none"] = "wounds"

@@ -282,9 +282,10 @@ def test_knockdown_is_stun_damage_and_puts_the_foe_down() -> None:
 
 def test_vital_strike_fells_on_a_failed_check() -> None:
     a, t = FighterState(0, veteran()), FighterState(1, veteran(1, size=5))
-    # 18 + 10 vs 18 + 10: one wound; health 3 x Size 5 + 9 = 24 < 25: falls fatally wounded
-    blow(a, t, VITAL, 0, fight_of(a, t), rng=ScriptedDice(10, 10, 9))
-    assert (t.wounds, t.status) == (6, UNCONSCIOUS)
+    # 18 + 10 vs 18 + 10: one wound; health 3 x Size 5 + 9 = 24 < 25: falls fatally
+    # wounded, and checks as for any fatal wound: 12 + 10 = 22 >= 20, unconscious
+    blow(a, t, VITAL, 0, fight_of(a, t), rng=ScriptedDice(10, 10, 9, 10))
+    assert (t.wounds, t.status, t.prone) == (6, UNCONSCIOUS, True)
     a, t = FighterState(0, veteran()), FighterState(1, veteran(1))
     blow(a, t, VITAL, 0, fight_of(a, t), rng=ScriptedDice(10, 10, 10))
     assert (t.wounds, t.status) == (1, STANDING)

@@ -239,7 +239,8 @@ def test_fumbled_initiative_loses_the_first_round() -> None:
     roll_initiative(combat, rng=ScriptedDice(1, 10))
     slow, fast = combat.fighters
     declare(combat, 1)
-    assert (slow.target, slow.defences, fast.target, fast.defended) == (None, 0, 0, ())
+    # (``auto`` still declares one defence, covering the target it attacks: it costs nothing)
+    assert (slow.target, slow.defences, fast.target, fast.defended) == (None, 0, 0, (0,))
     declare(combat, 2)
     assert (slow.target, slow.defended, fast.defended) == (1, (1,), (0,))
 

@@ -19,9 +19,9 @@ from balance.rules.yags.reference.blows import apply_damage, blow, knockback_lev
 from balance.rules.yags.reference.declare import declare
 from balance.rules.yags.reference.fight import end_of_round
 from balance.rules.yags.reference.missiles import shot_defence
-from balance.rules.yags.reference.state import RETREAT, FighterState
-from balance.rules.yags.reference.strikes import attack_action, reach_bonus
-from balance.rules.yags.tactics import Tactics
+from balance.rules.yags.reference.state import ATTACK, RETREAT, FighterState
+from balance.rules.yags.reference.strikes import attack_action, reach_bonus, resolve_attack
+from balance.rules.yags.tactics import VITAL, Tactics
 from balance.rules.yags.tracks import MIXED, STUNS, fatigue_penalty
 from tests.rules.test_yags_melee import declared, fight_of, veteran
 from tests.rules.test_yags_reference import ScriptedDice, state
@@ -186,3 +186,44 @@ def test_a_target_defends_half_against_bows_none_against_firearms_full_when_impa
     assert shot_defence(foe, CRIPPLED, False, NO_DEFENCE) == 15
     assert shot_defence(foe, UNAFFECTED, True, FULL_DEFENCE) == 15
     assert shot_defence(foe, UNAFFECTED, False, NO_DEFENCE) is None
+
+
+# --- Smaller readings -------------------------------------------------------------------------
+
+
+def test_a_vital_strike_fells_fatally_wounded_and_the_fatal_check_follows() -> None:
+    """Seed 000, Vital strike: "Failure means that they immediately fall to the ground
+    fatally wounded"; and for any damage taking a fighter to fatally wounded: "If you fail
+    this check, then you die, otherwise you fall unconscious. If you make a good success,
+    then you can continue fighting"."""
+    for die, status in ((7, DEAD), (8, UNCONSCIOUS), (18, STANDING)):
+        a, t = FighterState(0, veteran()), FighterState(1, veteran(1))
+        # one wound (18 + 10 vs 18 + 10); health x Size 15 + 9 < 25: falls; then 12 + die
+        blow(a, t, VITAL, 0, fight_of(a, t), rng=ScriptedDice(10, 10, 9, die))
+        assert (t.wounds, t.prone, t.status) == (6, True, status)
+        assert t.fighting_on_at_fatal == (status == STANDING)
+
+
+def test_unarmed_counter_strike_needs_a_good_or_a_successful_defence() -> None:
+    """Seed 000 says it twice: "If the defender makes a successful defence, then they get an
+    immediate counter strike" (Unarmed attack) and "you gain a counter strike if you make a
+    good defence" (Counter Strikes). rules.unarmed_counter picks; ``good`` is the default."""
+    for rules, expected in ((RULES, False), (YagsRules(unarmed_counter_good=False), True)):
+        a = FighterState(0, veteran(gear={"unarmed": True, "martial": False}))
+        t = FighterState(1, veteran(1, gear={"martial": True}))
+        c = fight_of(a, t)
+        c.rules = rules
+        # attack 15 + 5 = 20 against defence 15 + 10 = 25: parried by 5, not by 10
+        out = resolve_attack(a, t, True, c, 2, rng=ScriptedDice(5, 10))
+        assert out.good_parry == expected and not out.hit
+
+
+def test_auto_covers_a_foe_that_is_standing_up() -> None:
+    """Seed 000: "If you are making a melee attack but do not declare a defence against the
+    target, then they get a counter strike". ``auto`` declares one defence whenever it
+    attacks (one costs nothing), so a foe standing up gets no counter strike."""
+    c = declared(veteran(0), veteran(1, tactics=Tactics(stand=True)))
+    c.fighters[1].prone = True
+    declare(c, 2)
+    a, t = c.fighters
+    assert t.action != ATTACK and a.defended == (1,) and a.defences == 1

@@ -181,6 +181,7 @@ class YagsRules:
     lo0_snap: bool = True           # rules.lo0_shots: snap (each reloaded Lo-0 shot is a slow snap)
     lo0_aim: bool = False           # rules.lo0_shots: aim (a Lo-0 weapon loads for a round)
     missile_defence: int = HALF_DEFENCE   # rules.missile_defence: NO_/HALF_/FULL_DEFENCE
+    unarmed_counter_good: bool = True     # rules.unarmed_counter: good (else success)
     knockback: bool = True          # rules.knockback: stuns (blows soaked can knock back)
     stun_wounds: bool = True        # rules.excess_stuns: wounds (stuns beyond beaten wound)
 
@@ -252,6 +253,7 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
                         reach_closing=r.reach == "closing", max_attackers=cap,
                         lo0_snap=r.lo0_shots == "snap", lo0_aim=r.lo0_shots == "aim",
                         missile_defence=MISSILE_DEFENCE[r.missile_defence],
+                        unarmed_counter_good=r.unarmed_counter == "good",
                         stun_wounds=r.excess_stuns == "wounds",
                         knockback=r.knockback == "stuns"),
         max_rounds=scenario.max_rounds,

@@ -180,9 +180,26 @@ def health_check(health: int, target: int, rules: YagsRules, *, rng: np.random.G
     return GOOD if total - target >= rules.success_step else SUCCESS
 
 
+def fall_from_vital_strike(t: FighterState, rules: YagsRules, *, rng: np.random.Generator,
+                           vitals: int = 0) -> None:
+    """Seed 000, Vital strike: "they immediately fall to the ground fatally wounded". Fallen
+    (prone; a rider falls off), its wounds at fatal, and, as for any damage that takes a
+    fighter to fatally wounded, the health check at 20 (+ vitals): failure or fumble, dead;
+    success, unconscious; a good success, it fights on from the ground at fatal wounds,
+    checking at the end of every round."""
+    knock_down(t)
+    t.wounds = FATAL
+    result = health_check(t.health, int(health_target(FATAL)), rules, rng=rng, bonus=vitals)
+    if result == FAIL:
+        t.status = DEAD
+    elif result == SUCCESS:
+        t.status = UNCONSCIOUS
+    t.fighting_on_at_fatal = t.status == STANDING
+
+
 def fall_fatally_wounded(body: Any) -> None:
-    """Seed 000, Vital strike and Break neck: the target drops, fatally wounded (the lab
-    counts it unconscious: out of the fight and dying)."""
+    """Seed 000, Break neck: the target "drops to fatally wounded" and makes the break's own
+    check to stay alive (the lab counts a survivor unconscious: out of the fight, dying)."""
     body.wounds = FATAL
     if body.status == STANDING:
         body.status = UNCONSCIOUS
@@ -250,7 +267,7 @@ def blow(a: FighterState, t: FighterState, m: int, to_damage: int, combat: Comba
         target = HEALTH_CHECK_BASE + EXTRA_LEVEL_STEP * wounds
         if health_check(t.health, target, rules, rng=rng, bonus=vitals,
                         multiplier=t.fighter.size) == FAIL:
-            fall_fatally_wounded(t)
+            fall_from_vital_strike(t, rules, rng=rng, vitals=vitals)
 
 
 def break_neck(t: FighterState, levels: int, combat: Combat, *,

@@ -202,7 +202,10 @@ def resolve_attack(a: FighterState, t: FighterState, defending: bool, combat: Co
                 difficulty, parried = rules.base_difficulty, None
             else:
                 apply_fumble(t, result)
-    good_parry = parried is not None and parried - roll >= rules.success_step
+    # An unarmed attack parried well enough draws a counter strike (rules.unarmed_counter:
+    # a good defence, the seed's Counter Strikes; or a successful one, its Unarmed attack).
+    margin = rules.success_step if rules.unarmed_counter_good else 1
+    good_parry = parried is not None and parried - roll >= margin
     # An attack 5: a fumbled attack always misses.
     if die <= fumble_range(a, t):
         take_fumble(a, t, defending=False)

@@ -171,7 +171,7 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
         total = fighter(s, "health", who_t) * fighter(s, "size", who_t) + _vitals(state, s, t)
         failed = (d == 1) | (total + d < HEALTH_CHECK_BASE + EXTRA_LEVEL_STEP * wounds[rows])
         if failed.any():
-            fall_fatally_wounded(state, s, ctx, t.sub(np.flatnonzero(failed)))
+            fall_from_vital_strike(state, s, ctx, t.sub(np.flatnonzero(failed)), rng)
 
 
 def knockback(state, s: Static, ctx, tgt: Pick, stopped: np.ndarray, roll: np.ndarray,
@@ -286,9 +286,24 @@ def harm_mount(state, s: Static, tgt: Pick, kind, levels, rng) -> np.ndarray:
     return wounds
 
 
+def fall_from_vital_strike(state, s: Static, ctx, t: Pick, rng: np.random.Generator) -> None:
+    """Seed 000, Vital strike: "they immediately fall to the ground fatally wounded": prone,
+    wounds at fatal, and the fatal-wound health check at 20 (+ vitals): failure or fumble
+    dead, success unconscious, a good success fights on (the end-of-round checks follow)."""
+    size = t.rows.size if t.rows is not None else t.n
+    gear.knock_down(state, s, t)
+    t.put(state.wounds, np.full(size, FATAL, dtype=np.int8))
+    d = d20(rng, size)
+    margin = t.get(state.health4) + _vitals(state, s, t) + d - health_target(FATAL)
+    status = np.where((d == 1) | (margin < 0), DEAD,
+                      np.where(margin < s.success_step, UNCONSCIOUS, STANDING))
+    t.put(state.status, status.astype(np.int8))
+    gear.sync_penalty(state, s, ctx.rpen)
+
+
 def fall_fatally_wounded(state, s: Static, ctx, t: Pick) -> None:
-    """Seed 000, Vital strike and Break neck: dropped, fatally wounded (the lab counts the
-    fighter unconscious: out of the fight and dying)."""
+    """Seed 000, Break neck: the target "drops to fatally wounded" and makes the break's own
+    check to stay alive (the lab counts a survivor unconscious: out of the fight, dying)."""
     size = t.rows.size if t.rows is not None else t.n
     t.put(state.wounds, np.full(size, FATAL, dtype=np.int8))
     up = t.get(state.status) == STANDING

@@ -19,6 +19,7 @@ from balance.rules.yags.tactics import (
     KNOCKDOWN,
     NONE,
     TRIP,
+    VITAL,
     Tactics,
 )
 from balance.rules.yags.tracks import (
@@ -140,7 +141,7 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
         wide_fumbles=any(lo.fumble_range > 1 or lo.chain for x in los for lo in x),
         manoeuvres=bool(manoeuvres) or any(x.charge for x in t),
         grapple=GRAPPLE in manoeuvres,
-        prone=bool(manoeuvres & {KNOCKDOWN, TRIP, CHARGE_THROUGH}) or mounted,
+        prone=bool(manoeuvres & {KNOCKDOWN, TRIP, CHARGE_THROUGH, VITAL}) or mounted,
         mounted=mounted,
         shield=any(lo.shield for x in los for lo in x),
         unarmed_counter=any(a.unarmed and b.martial for i, j in pairs

@@ -68,6 +68,7 @@ class Static:
     lo0_snap: bool                 # rules.lo0_shots: snap
     lo0_aim: bool                  # rules.lo0_shots: aim
     missile_defence: int           # rules.missile_defence (fighters.NO_/HALF_/FULL_DEFENCE)
+    counter_margin: int            # rules.unarmed_counter: the parry's margin that counters
     stun_wounds: bool              # rules.excess_stuns: wounds
     on: Flags
     loadout: dict[str, np.ndarray]  # field -> (n * N_LOADOUTS,) int16
@@ -173,6 +174,7 @@ def _static(fight: YagsFight) -> Static:
         lo0_snap=r.lo0_snap,
         lo0_aim=r.lo0_aim,
         missile_defence=r.missile_defence,
+        counter_margin=r.success_step if r.unarmed_counter_good else 1,
         stun_wounds=r.stun_wounds,
         on=on,
         loadout={name: i16([int(getattr(f.loadout(i), name)) for f in fs

@@ -201,7 +201,9 @@ def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pic
     hit = acting & ~attack_fumble & (roll >= against)
     parried_well = failed_disarm = False
     if s.on.unarmed_counter:
-        parried_well = acting & use_parry & (parry - roll >= s.success_step)
+        # rules.unarmed_counter: a good defence (seed 000, Counter Strikes), or a successful
+        # one (its Unarmed attack): the defence roll beats the attack roll by that margin.
+        parried_well = acting & use_parry & (parry - roll >= s.counter_margin)
     level = None
     if manoeuvre is not None:
         level = 1 + (roll - against) // s.success_step
