@@ -5,6 +5,8 @@ in tests/rules/test_yags_exact.py."""
 
 from __future__ import annotations
 
+import pytest
+
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.fighters import (
     FULL_DEFENCE,
@@ -14,7 +16,7 @@ from balance.rules.yags.fighters import (
     YagsRules,
     _exhausted_at,
 )
-from balance.rules.yags.ranged import CRIPPLED, IMPAIRED, UNAFFECTED
+from balance.rules.yags.ranged import CRIPPLED, IMPAIRED, UNAFFECTED, out_of_band
 from balance.rules.yags.reference.blows import apply_damage, blow, knockback_levels
 from balance.rules.yags.reference.declare import declare
 from balance.rules.yags.reference.fight import end_of_round
@@ -24,6 +26,7 @@ from balance.rules.yags.reference.strikes import attack_action, reach_bonus, res
 from balance.rules.yags.tactics import VITAL, Tactics
 from balance.rules.yags.tracks import MIXED, STUNS, fatigue_penalty
 from tests.rules.test_yags_melee import declared, fight_of, veteran
+from tests.rules.test_yags_missiles import SE, archer_wins
 from tests.rules.test_yags_reference import ScriptedDice, state
 
 RULES = YagsRules()
@@ -227,3 +230,23 @@ def test_auto_covers_a_foe_that_is_standing_up() -> None:
     declare(c, 2)
     a, t = c.fighters
     assert t.action != ATTACK and a.defended == (1,) and a.defences == 1
+
+
+def test_an_auto_shooter_gives_ground_out_of_the_band_that_cripples_its_bow() -> None:
+    """Seed 000, Reach and Close Combat: the Move band is "within the target's combat move"
+    and a weapon of greater reach is crippled there; Movement: half Move "without penalty".
+    A long bow (reach 3) with a runner (Move 12) 6 m off steps back just past 6 m; at 5 m
+    too (1.1 m); at 10 m it stays; a pistol (reach 0) never needs to."""
+    assert out_of_band(6.0, 3, 12, 6, 80) == pytest.approx(0.1)
+    assert out_of_band(5.0, 3, 12, 6, 80) == pytest.approx(1.1)
+    assert out_of_band(10.0, 3, 12, 6, 80) == 0
+    assert out_of_band(5.0, 0, 12, 6, 15) == 0
+    assert out_of_band(4.0, 2, 24, 6, 80) == 0           # a rider's 12 m: out of reach
+
+
+def test_the_archer_does_better_from_30_m_than_from_10_m() -> None:
+    """The issue's symptom: the runner from 30 m stopped 6 m off, inside the long bow's
+    crippled band, and the careful archer did worse than from 10 m (3.6% against 11.1%).
+    Giving ground out of the band fixes it."""
+    near, far = archer_wins(11, distance=10), archer_wins(11, distance=30)
+    assert far > near + 4 * SE * 2 ** 0.5

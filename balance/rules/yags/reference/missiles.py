@@ -46,6 +46,7 @@ from balance.rules.yags.ranged import (
     falloff,
     in_range,
     keep_back,
+    out_of_band,
     threat,
 )
 from balance.rules.yags.reference.blasts import explode
@@ -247,6 +248,12 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
     moved = 0.0
     if policy == KEEP_DISTANCE:
         moved = float(keep_back(gap(state, foe), move_of(foe), move_of(state) / 2, m.range))
+        step_towards(state, foe, -moved)
+    elif state.fighter.movement == AUTO_MOVE:
+        # ``auto`` holds its ground, but gives ground out of a threat band that would impair
+        # or cripple its weapon when half its Move is enough.
+        moved = float(out_of_band(gap(state, foe), m.reach, move_of(foe), move_of(state) / 2,
+                                  m.range))
         step_towards(state, foe, -moved)
     elif policy == CLOSE:
         moved = min(move_of(state) / 2, max(gap(state, foe) - CONTACT, 0.0))

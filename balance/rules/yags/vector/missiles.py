@@ -39,6 +39,7 @@ from balance.rules.yags.ranged import (
     falloff,
     in_range,
     keep_back,
+    out_of_band,
     threat,
 )
 from balance.rules.yags.tactics import ATTACK
@@ -230,6 +231,10 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
     mine, theirs = a.get(state.pos), t.get(state.pos)
     gap = np.abs(theirs - mine)
     back = np.where(policy == KEEP_DISTANCE, keep_back(gap, t_move, half, rng_band), 0.0)
+    # ``auto`` gives ground out of a threat band that would impair or cripple its weapon.
+    auto = fighter(s, "movement", who) == AUTO_MOVE
+    back = np.where(auto, out_of_band(gap, fighter(s, "m_reach", who), t_move, half, rng_band),
+                    back)
     fwd = np.where(policy == CLOSE, np.minimum(half, np.maximum(gap - CONTACT, 0.0)), 0.0)
     mine = mine + np.where(theirs >= mine, 1.0, -1.0) * (fwd - back)
     a.put(state.pos, mine)
