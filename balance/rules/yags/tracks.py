@@ -75,9 +75,9 @@ def track_penalty(level):
     return TRACK_PENALTY[np.minimum(level, FATAL)]
 
 
-# Fatigue levels the kernel's penalty table covers (fatigue comes a level at a time, from
-# fumbles and manoeuvres; no fight of at most 10,000 rounds gets near it unexhausted).
-MAX_FATIGUE = 4095
+# Fatigue levels the kernel's penalty table covers: every value of its int16 fatigue array,
+# so the table is indexed without clipping.
+MAX_FATIGUE = np.iinfo(np.int16).max
 
 
 def fatigue_penalty(level, per_level):

@@ -59,13 +59,15 @@ def blow(state, s: Static, ctx, att: Pick, tgt: Pick, rng: np.random.Generator, 
         d = d20(rng, (2, att.rows.size))
         roll = att.get(state.damage) + d[0]
         levels = levels_caused(roll, tgt.get(state.soak) + d[1])
+        kind = att.get(state.damage_type)
+        if s.on.knockback:   # the blows that did nothing may knock back: stuns, same call
+            knocked = knock_levels(state, s, att, tgt, levels == 0, roll, None)
+            if knocked is not None:
+                kind = np.where(knocked > 0, STUNS, kind)
+                levels = levels + knocked
         harmed = np.flatnonzero(levels)
         if harmed.size:
-            harm(state, s, ctx, tgt.sub(harmed), att.sub(harmed).get(state.damage_type),
-                 levels[harmed], rng)
-        if s.on.knockback:
-            crush = fighter(s, "crush", att.get(state.who).astype(np.intp)) > 0
-            knockback(state, s, ctx, tgt, levels == 0, roll, crush, None, None, rng)
+            harm(state, s, ctx, tgt.sub(harmed), kind[harmed], levels[harmed], rng)
         return
     x = state.x
     h = att.rows.size
@@ -99,14 +101,20 @@ def blow(state, s: Static, ctx, att: Pick, tgt: Pick, rng: np.random.Generator, 
         size = np.where(on_mount, fighter(s, "mount_size", who_t), fighter(s, "size", who_t))
         by_size = size_shift(att.get(x("size2")), 2 * size)
         kind_of = shift_type(base, (att.get(x("light")) > 0) * heavy + by_size)
-    if s.on.knockback:
-        knockback(state, s, ctx, tgt, levels == 0, roll, att.get(x("crushing")) > 0,
-                  on_mount if s.on.mounted else None, by_size, rng)
     if not (s.on.manoeuvres or s.on.mounted):
+        if s.on.knockback:   # the blows that did nothing may knock back: stuns, same call
+            knocked = knock_levels(state, s, att, tgt, levels == 0, roll, None)
+            if knocked is not None:
+                stuns = STUNS if by_size is None else shift_type(STUNS, by_size)
+                kind_of = np.where(knocked > 0, stuns, kind_of)
+                levels = levels + knocked
         harmed = np.flatnonzero(levels)
         if harmed.size:
             harm(state, s, ctx, tgt.sub(harmed), kind_of[harmed], levels[harmed], rng)
         return
+    if s.on.knockback:
+        knockback(state, s, ctx, att, tgt, levels == 0, roll,
+                  on_mount if s.on.mounted else None, by_size, rng)
     _detailed(state, s, ctx, att, tgt, rng, manoeuvre, on_mount, levels, kind_of, roll)
 
 
@@ -174,21 +182,44 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
             fall_from_vital_strike(state, s, ctx, t.sub(np.flatnonzero(failed)), rng)
 
 
-def knockback(state, s: Static, ctx, tgt: Pick, stopped: np.ndarray, roll: np.ndarray,
-              crushing: np.ndarray, on_mount: np.ndarray | None, by_size: np.ndarray | None,
-              rng: np.random.Generator) -> None:
-    """Hits that caused no damage (``stopped``) still knock the target back (seed 000,
-    Crushing: "+5 bonus to damage for purposes of knockback ... stun damage, even if the
-    attack didn't get through the target's armour"): the damage ``roll``, +5 if
-    ``crushing``, greater than its strength x 10 (the seed's Knockdown measure) is one stun,
-    plus one per 5 points above, shifted by Size (``by_size``) as any blow.
-    ``reference/blows.py: knockback_levels`` is the scalar twin."""
-    who = tgt.get(state.who).astype(np.intp)
+def knock_levels(state, s: Static, att: Pick, tgt: Pick, stopped: np.ndarray,
+                 roll: np.ndarray, on_mount: np.ndarray | None) -> np.ndarray | None:
+    """Stun levels the hits that caused no damage (``stopped``) knock into their targets
+    (seed 000, Crushing: "+5 bonus to damage for purposes of knockback ... stun damage, even
+    if the attack didn't get through the target's armour"): the damage ``roll``, +5 with a
+    crushing weapon, greater than the target's strength x 10 (the seed's Knockdown measure)
+    is one stun, plus one per 5 points above. ``reference/blows.py: knockback_levels`` is
+    the scalar twin. Only rolls above the fight's lowest possible threshold
+    (``Static.knock_floor``) are looked at closely; None when no roll is."""
+    rows = np.flatnonzero(stopped & (roll > s.knock_floor))
+    if not rows.size:
+        return None
+    t = tgt.sub(rows)
+    who = t.get(state.who).astype(np.intp)
     strength = fighter(s, "strength", who)
     if on_mount is not None:
-        strength = np.where(on_mount, fighter(s, "mount_strength", who), strength)
-    levels = stopped * levels_caused(roll + CRUSHING_KNOCKBACK * crushing,
-                                     KNOCKDOWN_STRENGTH * strength + 1)
+        strength = np.where(on_mount[rows], fighter(s, "mount_strength", who), strength)
+    a = att.sub(rows)
+    if s.on.any:
+        crushing = a.get(state.x("crushing")) > 0
+    else:
+        crushing = fighter(s, "crush", a.get(state.who).astype(np.intp)) > 0
+    sub_levels = levels_caused(roll[rows] + CRUSHING_KNOCKBACK * crushing,
+                               KNOCKDOWN_STRENGTH * strength + 1)
+    levels = np.zeros(stopped.size, dtype=roll.dtype)
+    levels[rows] = sub_levels
+    return levels
+
+
+def knockback(state, s: Static, ctx, att: Pick, tgt: Pick, stopped: np.ndarray,
+              roll: np.ndarray, on_mount: np.ndarray | None, by_size: np.ndarray | None,
+              rng: np.random.Generator) -> None:
+    """Knockback's stun damage (``knock_levels``) on the people and mounts hit, shifted by
+    Size (``by_size``) as any blow: the manoeuvres' and mounts' path, where the blow's own
+    damage is applied separately."""
+    levels = knock_levels(state, s, att, tgt, stopped, roll, on_mount)
+    if levels is None:
+        return
     knocked = np.flatnonzero(levels)
     if not knocked.size:
         return

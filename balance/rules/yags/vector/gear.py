@@ -18,7 +18,6 @@ from balance.rules.yags.tracks import (
     BROKEN_LIMB_PENALTY,
     FATAL,
     HEALTH_CHECK_BASE,
-    MAX_FATIGUE,
     NORMAL_SPEED,
     SLOW,
     STANCE_SPEED,
@@ -252,20 +251,24 @@ def reroll_initiative(state, s: Static, rng: np.random.Generator) -> None:
 
 def tiredness(s: Static, fatigue: np.ndarray) -> np.ndarray:
     """The penalty of each fatigue level (rules.fatigue_penalty; tracks.fatigue_penalty)."""
-    return s.fatigue_pen[np.minimum(fatigue, MAX_FATIGUE)]
+    return s.fatigue_pen[fatigue]   # (the table covers every int16 level: tracks.MAX_FATIGUE)
 
 
 def tire(state, s: Static, ctx, who: Pick, mask: np.ndarray) -> None:
     """A level of fatigue for ``who`` where ``mask`` holds; one who becomes exhausted rests
     at once (seed 000: "If a character becomes Exhausted then they must immediately rest"),
     leaving the fight as yielded, even in the middle of the round."""
-    before = who.get(state.fatigue).copy()   # (a row pick gives a view)
-    who.add(state.fatigue, mask)
-    step = mask * (tiredness(s, before + 1) - tiredness(s, before))
-    who.add(state.penalty, step)
-    who.add(ctx.rpen, step)
+    rows = np.flatnonzero(mask)
+    if not rows.size:
+        return
+    p = who.sub(rows)
+    after = p.get(state.fatigue) + 1
+    p.put(state.fatigue, after)
+    step = tiredness(s, after) - tiredness(s, after - 1)
+    p.add(state.penalty, step)
+    p.add(ctx.rpen, step)
     if s.on.exhaustion:
-        done = mask & (before + 1 >= fighter(s, "exhausted_at", who.get(state.who).astype(np.intp)))
-        done &= who.get(state.status) == STANDING
+        done = after >= fighter(s, "exhausted_at", p.get(state.who).astype(np.intp))
+        done &= p.get(state.status) == STANDING
         if done.any():
-            who.put(state.status, np.full(done.size, YIELDED, dtype=np.int8), done)
+            p.put(state.status, np.full(rows.size, YIELDED, dtype=np.int8), done)

@@ -14,6 +14,8 @@ from balance.engine.targeting import FIRST
 from balance.rules.yags.equipment import MAIN, N_WEAPON_STATES, Loadout
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.tactics import (
+    CRUSHING_KNOCKBACK,
+    KNOCKDOWN_STRENGTH,
     fumble_choice,
 )
 from balance.rules.yags.tracks import (
@@ -69,6 +71,7 @@ class Static:
     lo0_aim: bool                  # rules.lo0_shots: aim
     missile_defence: int           # rules.missile_defence (fighters.NO_/HALF_/FULL_DEFENCE)
     counter_margin: int            # rules.unarmed_counter: the parry's margin that counters
+    knock_floor: int               # no damage roll at or below this can knock anyone back
     stun_wounds: bool              # rules.excess_stuns: wounds
     on: Flags
     loadout: dict[str, np.ndarray]  # field -> (n * N_LOADOUTS,) int16
@@ -175,6 +178,9 @@ def _static(fight: YagsFight) -> Static:
         lo0_aim=r.lo0_aim,
         missile_defence=r.missile_defence,
         counter_margin=r.success_step if r.unarmed_counter_good else 1,
+        knock_floor=KNOCKDOWN_STRENGTH * min(
+            [f.strength for f in fs] + [f.mount.strength for f in fs if f.mount])
+        - CRUSHING_KNOCKBACK,
         stun_wounds=r.stun_wounds,
         on=on,
         loadout={name: i16([int(getattr(f.loadout(i), name)) for f in fs
