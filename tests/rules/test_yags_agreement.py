@@ -187,6 +187,17 @@ DETAILED = {
           policy={"retreat_at": "medium"}),
         m(skills={"single_weapon": 5}, weapon="dagger", armour=["mail_hauberk"]),
         rules={"reach": "closing"}, max_rounds=15),
+    # Issue 12's readings together: a crushing club's knockback on plate, stuns piling past
+    # beaten into wounds, vital strikes felling a fighter who checks as for fatal wounds, a
+    # long sword stepping back from the club and the fists inside its reach, a tired knight
+    # resting the moment a fumble exhausts him, an unarmed counter strike on a success.
+    "readings_of_issue_12": fight(
+        [m(attributes={"strength": 5}, skills={"single_weapon": 5}, weapon="club",
+           stance="aggressive", policy={"manoeuvre": "vital_strike"}),
+         m(attributes={"strength": 5, "agility": 4}, skills={"brawl": 5}, weapon="fist")],
+        m(attributes={"dexterity": 4}, skills={"single_weapon": 5}, weapon="long_sword",
+          armour=["plate"], fatigue=2),
+        rules={"exhausted_at": 4, "unarmed_counter": "success"}, max_rounds=20),
 }
 
 
