@@ -120,6 +120,7 @@ class MissileWeapon(Strict):
     reload: Rounds | None = None   # rounds to refill a magazine (None: ``load``)
     thrown: bool = False           # thrown: strength x 4 adds to damage
     impaling: bool = True          # the blow's kind against armour (arrows and bolts pierce)
+    firearm: bool = False          # no defence against it unless impaired (seed 000)
     # An explosive (a hand grenade): a hit lands an Ex-X blast of ``damage`` on the target.
     blast_radius: Annotated[float, Field(gt=0, le=100)] | None = None
     ammunition: Annotated[int, Field(ge=1, le=10_000)] | None = None   # carried; None: plenty
@@ -141,6 +142,7 @@ class MissilePatch(Strict):
     reload: Rounds | None = None
     thrown: bool | None = None
     impaling: bool | None = None
+    firearm: bool | None = None
     blast_radius: Annotated[float, Field(gt=0, le=100)] | None = None
     ammunition: Annotated[int, Field(ge=1, le=10_000)] | None = None
     note: str | None = None
@@ -278,6 +280,10 @@ class Policy(Targeting):
     stunt: Stunt | None = None
     attack_mount: bool = False
     charge: bool = False
+    # rules.reach closing (docs/rules/yags.md, Reach): with a shorter-weapon foe inside its
+    # reach, give ground for a round (a retreat) to open the distance again; false: hold and
+    # fight it at -5 a level of reach.
+    step_back: bool = True
     # Distance fights (docs/rules/yags-missiles.md): auto closes in to melee, or holds its
     # ground while it has a missile weapon to shoot with.
     movement: Movement = "auto"
@@ -374,16 +380,49 @@ class Rules(Strict):
 
     success_step: Annotated[int, Field(ge=1, le=50)] = 10
     base_difficulty: Annotated[int, Field(ge=0, le=100)] = 15
-    fatigue_penalty: Annotated[int, Field(ge=0, le=40)] = 5
+    # Seed 000: fatigue "is measured in a similar way to wounds": ``track`` (default) costs
+    # what the wound track does at the same level (the first level free, then -5, -10, -15,
+    # -25, -40); a number costs that much per level (5: the lab's reading before issue 12).
+    fatigue_penalty: Annotated[int, Field(ge=0, le=40)] | Literal["track"] = "track"
     confined_reach: Reach | None = None
-    reach: Literal["every_attack", "closing"] = "every_attack"
+    # Seed 000, Reach: ``closing`` (default) keeps, per pair of foes, whether the shorter
+    # weapon has got inside the longer one's reach: the longer weapon's free strike as it
+    # closes, -5 a level of reach while it is inside; ``every_attack``: the free-strike
+    # sentence alone, every attack by a shorter weapon draws it (docs/rules/yags.md, Reach).
+    reach: Literal["closing", "every_attack"] = "closing"
     riding_difficulty: Annotated[int, Field(ge=0, le=100)] = 15
-    # Fatigue levels at which a fighter is exhausted and must rest; ``health``: one more than
-    # its health (docs/rules/yags.md, Fumbles and fatigue).
-    exhausted_at: Annotated[int, Field(ge=1, le=100)] | Literal["health"] | None = None
-    # Lo-0 weapons (bows): ``ready`` nocks as part of every later shot (lab's reading);
-    # ``snap`` reads seed 000 strictly: every shot after the first is a slow snap shot.
-    lo0_shots: Literal["ready", "snap"] = "ready"
+    # Fatigue levels at which a fighter is exhausted and must rest at once (seed 000: "If a
+    # character becomes Exhausted then they must immediately rest"); ``health`` (default):
+    # one more than its health (the track is "based on their health"); ``never``: no
+    # exhaustion (the lab's default before issue 12). docs/rules/yags.md, Fatigue.
+    exhausted_at: (Annotated[int, Field(ge=1, le=100)] | Literal["health", "never"]
+                   | None) = "health"
+    # Lo-0 weapons (bows), seed 000: "loaded and fired in the first round, though as a slow
+    # snap shot": ``snap`` (default) makes every shot after the first loaded one a slow snap
+    # shot; ``aim`` loads for a round instead and shoots the declared kind of shot the round
+    # after (the Lo-X rule with X = 1); ``ready`` (the lab's reading before issue 12) nocks as
+    # part of every later shot (docs/rules/yags-missiles.md, Loading).
+    lo0_shots: Literal["snap", "aim", "ready"] = "snap"
+    # Defence against a shot the threat bands leave unimpaired. Seed 000: an impaired weapon's
+    # "target always gets their full defence (even against firearms)", so otherwise a target
+    # gets less, and against firearms none: ``half`` (default) rolls half its defence against
+    # bows and thrown weapons, none against firearms; ``full``: its full defence against every
+    # shot; ``none``: no defence unless impaired (the lab before issue 12).
+    missile_defence: Literal["half", "full", "none"] = "half"
+    # An unarmed attack parried by a martial weapon draws a counter strike. Seed 000 says it
+    # twice, differently: "If the defender makes a successful defence" (Unarmed attack) and
+    # "if you make a good defence" (Counter Strikes). ``good`` (default: the rule in the list
+    # of counter strikes) or ``success`` (the defence roll beats the attack roll).
+    unarmed_counter: Literal["good", "success"] = "good"
+    # Seed 000: "Excessive stun damage may lead to wounds": ``wounds`` (default) turns every
+    # stun beyond beaten (6) into a wound; ``none`` holds the stun track at 6 and no more.
+    excess_stuns: Literal["wounds", "none"] = "wounds"
+    # Seed 000, Crushing: "+5 bonus to damage for purposes of knockback. This increases the
+    # chance of causing stun damage, even if the attack didn't get through the target's
+    # armour". ``stuns`` (default): a hit that causes no damage still knocks the target back
+    # for stun damage when its damage roll (+5 crushing) is greater than the target's strength
+    # x 10 (the seed's Knockdown measure); ``none``: it does nothing.
+    knockback: Literal["stuns", "none"] = "stuns"
     # Group fights (lab's assumption, "by reach and space"): most attackers on one fighter;
     # None: 4 in the open, 2 where rules.confined_reach is set (docs/rules/yags.md).
     max_attackers: Annotated[int, Field(ge=1, le=20)] | None = None

@@ -216,7 +216,7 @@ def test_closing_gives_one_free_strike_then_the_long_weapon_suffers() -> None:
     dagger, spear = c.fighters
     # first attack: the spear's free strike (a miss: 2 vs 10 + 15), then the dagger's (miss)
     attack_action(dagger, spear, c, 2, rng=ScriptedDice(2, 10, 2, 10))
-    assert dagger.closed == 1
+    assert dagger.inside == {1}
     # next: no free strike any more
     dice = ScriptedDice(2, 10)
     attack_action(dagger, spear, c, 3, rng=dice)

@@ -180,13 +180,24 @@ DETAILED = {
         m(attributes={"strength": 1, "dexterity": 4}, skills={"single_weapon": 6},
           weapon="broad_sword", armour=["padded_jacket", "mail_coif", "helm", "plate_vambrace"]),
         rules={"confined_reach": 2}, max_rounds=12),
-    # rules.reach closing: one free strike to get inside, then the longer weapon is at -5 per
-    # excess reach; retreating opens the distance again.
+    # rules.reach closing (the default): one free strike to get inside, then the longer weapon
+    # is at -5 per excess reach; stepping back and retreating open the distance again.
     "reach_closing_and_retreat": fight(
         m(skills={"longshaft": 4}, weapon="spear", armour=["mail_hauberk"],
           policy={"retreat_at": "medium"}),
         m(skills={"single_weapon": 5}, weapon="dagger", armour=["mail_hauberk"]),
         rules={"reach": "closing"}, max_rounds=15),
+    # Issue 12's readings together: a crushing club's knockback on plate, stuns piling past
+    # beaten into wounds, vital strikes felling a fighter who checks as for fatal wounds, a
+    # long sword stepping back from the club and the fists inside its reach, a tired knight
+    # resting the moment a fumble exhausts him, an unarmed counter strike on a success.
+    "readings_of_issue_12": fight(
+        [m(attributes={"strength": 5}, skills={"single_weapon": 5}, weapon="club",
+           stance="aggressive", policy={"manoeuvre": "vital_strike"}),
+         m(attributes={"strength": 5, "agility": 4}, skills={"brawl": 5}, weapon="fist")],
+        m(attributes={"dexterity": 4}, skills={"single_weapon": 5}, weapon="long_sword",
+          armour=["plate"], fatigue=2),
+        rules={"exhausted_at": 4, "unarmed_counter": "success"}, max_rounds=20),
 }
 
 

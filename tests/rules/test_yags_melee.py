@@ -192,7 +192,7 @@ def test_great_weapon_longshaft_and_closing_reach_bonuses() -> None:
     assert reach_bonus(short, great, False) == 0
     pole = FighterState(0, veteran(stance=DEFENSIVE, gear={"reach": 3, "longshaft": True}))
     assert reach_bonus(pole, short, False) == 10        # no -10 for the defensive stance
-    short.closed = 0                                    # rules.reach closing: got inside
+    short.inside.add(0)                                 # rules.reach closing: got inside
     assert reach_bonus(pole, short, True) == 10 - 10
 
 
@@ -282,9 +282,10 @@ def test_knockdown_is_stun_damage_and_puts_the_foe_down() -> None:
 
 def test_vital_strike_fells_on_a_failed_check() -> None:
     a, t = FighterState(0, veteran()), FighterState(1, veteran(1, size=5))
-    # 18 + 10 vs 18 + 10: one wound; health 3 x Size 5 + 9 = 24 < 25: falls fatally wounded
-    blow(a, t, VITAL, 0, fight_of(a, t), rng=ScriptedDice(10, 10, 9))
-    assert (t.wounds, t.status) == (6, UNCONSCIOUS)
+    # 18 + 10 vs 18 + 10: one wound; health 3 x Size 5 + 9 = 24 < 25: falls fatally
+    # wounded, and checks as for any fatal wound: 12 + 10 = 22 >= 20, unconscious
+    blow(a, t, VITAL, 0, fight_of(a, t), rng=ScriptedDice(10, 10, 9, 10))
+    assert (t.wounds, t.status, t.prone) == (6, UNCONSCIOUS, True)
     a, t = FighterState(0, veteran()), FighterState(1, veteran(1))
     blow(a, t, VITAL, 0, fight_of(a, t), rng=ScriptedDice(10, 10, 10))
     assert (t.wounds, t.status) == (1, STANDING)

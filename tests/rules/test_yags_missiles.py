@@ -211,9 +211,10 @@ def lancer_from_afar() -> dict:
 
 
 MISSILE_FIGHTS["lancer_charges_from_60_m"] = lancer_from_afar()
-# The strict reading of Lo-0 (every bow shot after the first a slow snap shot).
-MISSILE_FIGHTS["strict_lo0_bows"] = {**MISSILE_FIGHTS["archer_vs_charge"],
-                                     "rules": {"lo0_shots": "snap"}}
+# Lo-0 bows that load for a round and then aim (rules.lo0_shots aim; the default is the
+# seed's sentence: every bow shot after the first a slow snap shot).
+MISSILE_FIGHTS["aimed_lo0_bows"] = {**MISSILE_FIGHTS["archer_vs_charge"],
+                                    "rules": {"lo0_shots": "aim"}}
 # Hand grenades thrown at three goblins running in from 40 m (one position: a blast on one
 # catches all three), then at melee distance, where the thrower is in its own blast.
 MISSILE_FIGHTS["grenades_on_goblins"] = fight(
@@ -265,17 +266,19 @@ def test_a_careful_shot_beats_a_snap_shot_at_the_same_distance() -> None:
     assert careful > normal + 4.5 * SE and normal > snap + 4.5 * SE
 
 
-def test_more_starting_distance_helps_the_archer() -> None:
-    """One good shot from 15 m, three from 60 m, eight from 200 m. (Not at every distance:
-    the runner's 24 m strides make the last shot before contact better or worse, so 90 m
-    is no better than 60 m; docs/rules/yags-missiles.md shows the curve.)"""
-    near, mid, far = (archer_wins(7, distance=d) for d in (15, 60, 200))
+def test_more_starting_distance_helps_an_aiming_archer() -> None:
+    """One good shot from 15 m, two from 60 m, four from 200 m, for an archer who loads a
+    round and then aims (rules.lo0_shots aim). (Not at every distance: the runner's 24 m
+    strides make the last shot before contact better or worse; with the seed's slow snap
+    shots 200 m is worse than 60 m: docs/rules/yags-missiles.md shows the curves.)"""
+    aim = {"lo0_shots": "aim"}
+    near, mid, far = (archer_wins(7, distance=d, rules=aim) for d in (15, 60, 200))
     assert near + 4.5 * SE < mid < far - 4.5 * SE
 
 
 def test_a_charging_swordsman_needs_the_distance_closed_first() -> None:
     """At melee distance the archer fights with her short sword and loses most fights."""
-    assert archer_wins(9, distance=0) < 0.35 < archer_wins(9, distance=60)
+    assert archer_wins(9, distance=0) < 0.2 < archer_wins(9, distance=60)
 
 
 def test_a_lance_charge_lands_only_after_a_round_of_running() -> None:
@@ -406,8 +409,10 @@ def test_ammunition_comes_from_the_table_unless_the_member_says() -> None:
 
 
 def test_strict_lo0_reading_makes_every_later_bow_shot_a_slow_snap_shot() -> None:
-    ready = archer_wins(12)
-    strict = archer_wins(12, rules={"lo0_shots": "snap"})
+    """Seed 000, Reloading Weapons: a Lo-0 weapon "may be loaded and fired in the first
+    round, though as a slow snap shot" (the default); ``ready`` lets later shots be careful."""
+    ready = archer_wins(12, rules={"lo0_shots": "ready"})
+    strict = archer_wins(12)
     assert strict < ready - 4.5 * SE
 
 

@@ -37,7 +37,7 @@ class Loadout:
     reach: int           # the primary weapon's
     kind: int            # IMPALING | HEAVY bits of its blows
     light: bool          # one damage category worse against a heavy suit
-    crushing: bool       # +5 to the knockdown roll
+    crushing: bool       # +5 to knockback and the knockdown roll
     unarmed: bool        # seed: natural weapons or a weapon of reach 0 that is not martial
     martial: bool        # seed: better than stun damage and reach above 0
     fumble_range: int    # attack and defence rolls fumble at or below this (2: wrong style)

@@ -57,6 +57,9 @@ class MountStats:
 # Shot kinds (seed 000, Missile Combat): snap is fast and doubles the distance, careful is
 # slow and halves it, normal changes neither.
 SNAP, NORMAL_SHOT, CAREFUL = 0, 1, 2
+# Defence against an unimpaired shot (rules.missile_defence; docs/rules/yags-missiles.md).
+NO_DEFENCE, HALF_DEFENCE, FULL_DEFENCE = 0, 1, 2
+MISSILE_DEFENCE = {"none": NO_DEFENCE, "half": HALF_DEFENCE, "full": FULL_DEFENCE}
 SHOTS = {"snap": SNAP, "normal": NORMAL_SHOT, "careful": CAREFUL}
 PLENTY = -1            # ammunition: never runs out
 AUTO_MOVE = -1         # movement ``auto``: holds while it can shoot, else closes in
@@ -86,6 +89,7 @@ class MissileStats:
     ammunition: int      # PLENTY or the number of shots carried
     shoot_in_melee: bool
     blast: PlacedBlast | None = None   # an explosive: the blast a hit lands on the target
+    firearm: bool = False              # no defence against it unless impaired
 
     @property
     def load_time(self) -> int:
@@ -170,11 +174,16 @@ class Fighter:
 class YagsRules:
     success_step: int = 10
     base_difficulty: int = 15
-    fatigue_penalty: int = 5
+    fatigue_penalty: int | None = None   # per level; None: the wound track's penalties
     riding_difficulty: int = 15
-    reach_closing: bool = False     # rules.reach: closing (else every_attack)
+    reach_closing: bool = True      # rules.reach: closing (else every_attack)
     max_attackers: int = OPEN_ATTACKERS   # most attackers on one fighter (group fights)
-    lo0_snap: bool = False          # rules.lo0_shots: snap (each reloaded Lo-0 shot is a slow snap)
+    lo0_snap: bool = True           # rules.lo0_shots: snap (each reloaded Lo-0 shot is a slow snap)
+    lo0_aim: bool = False           # rules.lo0_shots: aim (a Lo-0 weapon loads for a round)
+    missile_defence: int = HALF_DEFENCE   # rules.missile_defence: NO_/HALF_/FULL_DEFENCE
+    unarmed_counter_good: bool = True     # rules.unarmed_counter: good (else success)
+    knockback: bool = True          # rules.knockback: stuns (blows soaked can knock back)
+    stun_wounds: bool = True        # rules.excess_stuns: wounds (stuns beyond beaten wound)
 
 
 @dataclass(frozen=True)
@@ -237,9 +246,16 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
     return YagsFight(
         fighters=tuple(fighters),
         side_names=tuple(s.name for s in scenario.sides),
-        rules=YagsRules(r.success_step, r.base_difficulty, r.fatigue_penalty,
-                        r.riding_difficulty, r.reach == "closing", cap,
-                        r.lo0_shots == "snap"),
+        rules=YagsRules(success_step=r.success_step, base_difficulty=r.base_difficulty,
+                        fatigue_penalty=(None if r.fatigue_penalty == "track"
+                                         else r.fatigue_penalty),
+                        riding_difficulty=r.riding_difficulty,
+                        reach_closing=r.reach == "closing", max_attackers=cap,
+                        lo0_snap=r.lo0_shots == "snap", lo0_aim=r.lo0_shots == "aim",
+                        missile_defence=MISSILE_DEFENCE[r.missile_defence],
+                        unarmed_counter_good=r.unarmed_counter == "good",
+                        stun_wounds=r.excess_stuns == "wounds",
+                        knockback=r.knockback == "stuns"),
         max_rounds=scenario.max_rounds,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
         side_distance=distances,
@@ -362,7 +378,7 @@ EXHAUSTED_OVER_HEALTH = 1
 
 def _exhausted_at(option: int | str | None, health: int) -> int:
     """Fatigue levels at which this fighter is exhausted (NEVER_EXHAUSTED: never)."""
-    if option is None:
+    if option is None or option == "never":
         return NEVER_EXHAUSTED
     return health + EXHAUSTED_OVER_HEALTH if option == "health" else int(option)
 
@@ -416,6 +432,7 @@ def _missile(member: Any, tables: Any, a: Any) -> MissileStats | None:
         ammunition=_ammunition(m.ammunition, w.ammunition),
         shoot_in_melee=m.in_melee == "shoot",
         blast=blast,
+        firearm=w.firearm,
     )
 
 

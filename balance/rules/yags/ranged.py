@@ -70,6 +70,23 @@ def approach_of(need, move):
                              np.where(need <= np.asarray(move), FULL_MOVE, RUN)))
 
 
+BAND_MARGIN = 0.1        # a decimetre: the kernel's resolution of positions
+
+
+def out_of_band(gap, reach, foe_move, half_move, band):
+    """Metres a shooter on ``auto`` gives ground before its shot, to shoot from outside the
+    threat band that would impair or cripple its weapon (seed 000, Reach and Close Combat:
+    the Move band is "within the target's combat move"; Movement: half Move "without
+    penalty"): just past the foe's combat move (half its Move), if half its own Move gets it
+    there without leaving its range (four bands); else it stays (0)."""
+    gap = np.asarray(gap, dtype=np.float64)
+    need = np.asarray(foe_move, dtype=np.float64) / 2 + BAND_MARGIN - gap
+    room = MAX_BANDS * np.asarray(band, dtype=np.float64) - gap
+    threatened = (np.asarray(reach) >= MOVE_BAND) & (gap > CONTACT) & (need > 0)
+    ok = threatened & (need <= np.asarray(half_move)) & (need <= room)
+    return np.where(ok, need, 0.0)
+
+
 def keep_back(gap, foe_move, half_move, band):
     """Metres a shooter keeping its distance steps back: out of the reach of a foe who could
     close and strike this round (its Move + 3 m), at most half its own Move, and never out

@@ -75,6 +75,7 @@ class Tactics:
     stunt_first_round: bool = False
     attack_mount: bool = False
     charge: bool = False               # opens with a mounted charge
+    step_back: bool = False            # gives ground when a shorter weapon is inside its reach
 
 
 def tactics_of(policy: Any) -> Tactics:
@@ -100,6 +101,7 @@ def tactics_of(policy: Any) -> Tactics:
         stunt_first_round=stunt is not None and stunt.when == "first_round",
         attack_mount=policy.attack_mount,
         charge=policy.charge,
+        step_back=policy.step_back,
     )
 
 

@@ -75,6 +75,28 @@ def track_penalty(level):
     return TRACK_PENALTY[np.minimum(level, FATAL)]
 
 
+# Fatigue levels the kernel's penalty table covers: every value of its int16 fatigue array,
+# so the table is indexed without clipping.
+MAX_FATIGUE = np.iinfo(np.int16).max
+
+
+def fatigue_penalty(level, per_level):
+    """Penalty of a fatigue level (seed 000: fatigue "is measured in a similar way to
+    wounds"): the wound track's, the first level free (``per_level`` None, the default
+    ``rules.fatigue_penalty: track``), or ``per_level`` for every level."""
+    if per_level is None:
+        return track_penalty(level)
+    return -per_level * level
+
+
+def fatigue_penalties(per_level) -> np.ndarray:
+    """(MAX_FATIGUE + 1,) int16: ``fatigue_penalty`` of every level, for the kernel."""
+    levels = np.arange(MAX_FATIGUE + 1)
+    if per_level is None:
+        return TRACK_PENALTY[np.minimum(levels, FATAL)]
+    return np.maximum(-per_level * levels, np.iinfo(np.int16).min // 2).astype(np.int16)
+
+
 def levels_caused(damage, soak):
     """Levels of damage from a damage roll against a soak roll: 0 if the soak roll is higher."""
     return (damage >= soak) * (1 + (damage - soak) // WOUND_STEP)

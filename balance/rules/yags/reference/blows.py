@@ -71,6 +71,17 @@ def roll_levels(damage: int, soak: int, *, rng: np.random.Generator) -> tuple[in
     return int(levels_caused(damage_roll, soak_roll)), damage_roll
 
 
+def knockback_levels(damage_roll: int, crushing: bool, strength: int) -> int:
+    """Stun levels a hit knocks into a body when it caused no damage (seed 000, Crushing:
+    "+5 bonus to damage for purposes of knockback. This increases the chance of causing stun
+    damage, even if the attack didn't get through the target's armour"). Lab's mechanism,
+    the seed's own measure of a blow's force (Knockdown: "damage roll (ignoring armour and
+    soak) is greater than your foe's strength x 10"): the damage roll, +5 for a crushing
+    weapon, greater than strength x 10 knocks back one stun, plus one per 5 points above."""
+    return int(levels_caused(damage_roll + CRUSHING_KNOCKBACK * crushing,
+                             KNOCKDOWN_STRENGTH * strength + 1))
+
+
 def blow_type(base: int, *, light: bool, heavy_suit: bool, attacker_size2: int,
               target_size: int) -> int:
     """The damage type that lands: a light weapon against a heavy suit is one category worse
@@ -98,12 +109,12 @@ def apply_damage(body: Any, levels: int, damage_type: int, rules: YagsRules, *,
     if damage_type in (STUNS, INEFFECTIVE):
         hit = levels if damage_type == STUNS else levels // 2
         if hit:
-            set_stuns(body, int(apply_stuns(body.stuns, hit)), rules, rng=rng, vitals=vitals)
+            take_stuns(body, int(apply_stuns(body.stuns, hit)), 0, rules, rng=rng,
+                       vitals=vitals)
         return 0
     if damage_type == MIXED:
         stuns, wounds = split_mixed(levels)
-        add_wounds(body, wounds, rules, rng=rng, vitals=vitals)
-        set_stuns(body, body.stuns + stuns, rules, rng=rng, vitals=vitals)
+        take_stuns(body, body.stuns + stuns, wounds, rules, rng=rng, vitals=vitals)
         return wounds
     raise ValueError(f"unknown damage type {damage_type!r}")
 
@@ -128,6 +139,17 @@ def add_wounds(body: Any, wounds: int, rules: YagsRules, *, rng: np.random.Gener
     elif result == SUCCESS:
         body.status = UNCONSCIOUS
     body.fighting_on_at_fatal = body.status == STANDING
+
+
+def take_stuns(body: Any, total: int, wounds: int, rules: YagsRules, *,
+               rng: np.random.Generator, vitals: int = 0) -> None:
+    """A blow's stuns (the stun track's new ``total``) and its own ``wounds``. Seed 000:
+    "Excessive stun damage may lead to wounds": with rules.excess_stuns wounds (default),
+    each stun beyond beaten (6) is a wound instead, added with the blow's own (one fatal-wound
+    check); then the stun track and its beaten check."""
+    excess = max(total - FATAL, 0) if rules.stun_wounds else 0
+    add_wounds(body, wounds + excess, rules, rng=rng, vitals=vitals)
+    set_stuns(body, total, rules, rng=rng, vitals=vitals)
 
 
 def set_stuns(body: Any, total: int, rules: YagsRules, *, rng: np.random.Generator,
@@ -158,9 +180,26 @@ def health_check(health: int, target: int, rules: YagsRules, *, rng: np.random.G
     return GOOD if total - target >= rules.success_step else SUCCESS
 
 
+def fall_from_vital_strike(t: FighterState, rules: YagsRules, *, rng: np.random.Generator,
+                           vitals: int = 0) -> None:
+    """Seed 000, Vital strike: "they immediately fall to the ground fatally wounded". Fallen
+    (prone; a rider falls off), its wounds at fatal, and, as for any damage that takes a
+    fighter to fatally wounded, the health check at 20 (+ vitals): failure or fumble, dead;
+    success, unconscious; a good success, it fights on from the ground at fatal wounds,
+    checking at the end of every round."""
+    knock_down(t)
+    t.wounds = FATAL
+    result = health_check(t.health, int(health_target(FATAL)), rules, rng=rng, bonus=vitals)
+    if result == FAIL:
+        t.status = DEAD
+    elif result == SUCCESS:
+        t.status = UNCONSCIOUS
+    t.fighting_on_at_fatal = t.status == STANDING
+
+
 def fall_fatally_wounded(body: Any) -> None:
-    """Seed 000, Vital strike and Break neck: the target drops, fatally wounded (the lab
-    counts it unconscious: out of the fight and dying)."""
+    """Seed 000, Break neck: the target "drops to fatally wounded" and makes the break's own
+    check to stay alive (the lab counts a survivor unconscious: out of the fight, dying)."""
     body.wounds = FATAL
     if body.status == STANDING:
         body.status = UNCONSCIOUS
@@ -206,12 +245,20 @@ def blow(a: FighterState, t: FighterState, m: int, to_damage: int, combat: Comba
         break_neck(t, levels, combat, rng=rng)
         return
     wounds = apply_damage(body, levels, kind_of_damage, rules, rng=rng, vitals=vitals)
+    if levels == 0 and rules.knockback:
+        # Knockback (rules.knockback stuns): stun damage, shifted by Size as any blow.
+        strength = body.stats.strength if on_mount else t.fighter.strength
+        knocked = knockback_levels(damage_roll, a.gear.crushing, strength)
+        shift = int(size_shift(a.gear.size2, 2 * size))
+        apply_damage(body, knocked, int(shift_type(STUNS, shift)), rules, rng=rng,
+                     vitals=vitals)
     if m == BREAK_LIMB and levels >= BREAK_LIMB_LEVELS:
         t.limbs += 1                               # -40 to use it, and a wound at once
         add_wounds(t, 1, rules, rng=rng, vitals=vitals)
     if a.charging and wounds:
         # Seed 000, Mounted charge: a stun for each wound dealt, from the shock.
-        set_stuns(body, int(apply_stuns(body.stuns, wounds)), rules, rng=rng, vitals=vitals)
+        take_stuns(body, int(apply_stuns(body.stuns, wounds)), 0, rules, rng=rng,
+                   vitals=vitals)
     knockback = damage_roll + CRUSHING_KNOCKBACK * a.gear.crushing
     if m == KNOCKDOWN and t.standing and knockback > KNOCKDOWN_STRENGTH * t.fighter.strength:
         knock_down(t)
@@ -220,7 +267,7 @@ def blow(a: FighterState, t: FighterState, m: int, to_damage: int, combat: Comba
         target = HEALTH_CHECK_BASE + EXTRA_LEVEL_STEP * wounds
         if health_check(t.health, target, rules, rng=rng, bonus=vitals,
                         multiplier=t.fighter.size) == FAIL:
-            fall_fatally_wounded(t)
+            fall_from_vital_strike(t, rules, rng=rng, vitals=vitals)
 
 
 def break_neck(t: FighterState, levels: int, combat: Combat, *,

@@ -12,7 +12,7 @@ from balance.rules.yags.equipment import BARE, MAIN, SPARE
 from balance.rules.yags.fighters import AUTO
 from balance.rules.yags.ranged import FULL_MOVE
 from balance.rules.yags.reference.blows import NATURAL_ONE, d20
-from balance.rules.yags.reference.groups import assign_targets, choosing, is_group
+from balance.rules.yags.reference.groups import assign_targets, choosing
 from balance.rules.yags.reference.state import (
     ATTACK,
     ESCAPE,
@@ -28,6 +28,7 @@ from balance.rules.yags.reference.state import (
     helpless,
     knock_down,
     max_defences_now,
+    threatened_inside,
 )
 from balance.rules.yags.tactics import (
     BREAK_LIMB,
@@ -114,8 +115,8 @@ def rearm(state: FighterState) -> bool:
 
 def choose_action(state: FighterState, combat: Combat, round_no: int) -> None:
     """What a fighter does this round, in this order of precedence (lab's policy): re-roll a
-    bad initiative (round 1), escape or fight its grapple, stand up, retreat, get a weapon
-    back, attack."""
+    bad initiative (round 1), escape or fight its grapple, stand up, retreat (or step back
+    from a shorter weapon inside its reach), get a weapon back, attack."""
     t = state.tactics
     state.action, state.target, state.manoeuvre = NO_ACTION, None, NONE
     state.at_mount = state.charging = state.stunting = state.retreating = False
@@ -140,11 +141,12 @@ def choose_action(state: FighterState, combat: Combat, round_no: int) -> None:
     if state.prone and t.stand:
         state.action = STAND_UP
         return
-    if max(state.wounds, state.stuns) >= t.retreat_at:
+    if max(state.wounds, state.stuns) >= t.retreat_at or (
+            t.step_back and combat.rules.reach_closing and threatened_inside(state, combat)):
+        # Seed 000, Retreat: give ground in the defensive stance, no attacks. Stepping back
+        # (policy step_back) is the lab's way to regain a longer weapon's reach: the foes
+        # inside it are outside again at the end of the round (fight.end_of_round).
         state.action, state.retreating = RETREAT, True
-        for foe in combat.fighters:     # giving ground: foes who got inside are outside again
-            if foe.closed == state.index:
-                foe.closed = None
         return
     if state.weapons == BARE and rearm(state):
         state.action = PICK_UP
@@ -178,9 +180,10 @@ def choose_attack(state: FighterState, combat: Combat, round_no: int) -> None:
 def declare_defences(state: FighterState, combat: Combat, round_no: int) -> None:
     """How many defences it declares, and which attackers they cover.
 
-    Policy ``auto`` declares one per foe attacking it, a number fixes the count (0 is all-out
-    attack); both capped at its maximum. With fewer defences than attackers, the first
-    attackers in scenario order are covered. A shield gives a free defence against the target
+    Policy ``auto`` declares one per foe attacking it, and at least one whenever it attacks,
+    a spare slot covering its own target; a number fixes the count (0 is all-out attack);
+    both capped at its maximum. With fewer defences than attackers, the first attackers in
+    scenario order are covered. A shield gives a free defence against the target
     of its attack, not counted (seed 000, Weapon and shield). Grappled, it can defend only
     against its partner; re-rolling initiative (the focused stance), none.
     """
@@ -197,20 +200,20 @@ def declare_defences(state: FighterState, combat: Combat, round_no: int) -> None
     rear = [i for i in attackers if combat.fighters[i].rear]
     others = [i for i in attackers if i not in free and i not in rear]
     wanted = len(others) if state.fighter.defences == AUTO else state.fighter.defences
-    group = is_group(combat)
-    if group and state.fighter.defences == AUTO:
-        # Group fights: at least one whenever it attacks (its own target) or is thrust at.
+    if state.fighter.defences == AUTO:
+        # At least one whenever it attacks (its own target) or is thrust at: one defence costs
+        # nothing, and without it a foe that is not attacking (standing up, escaping a hold)
+        # would get the seed's counter strike for "not declaring a defence against the target".
         own = state.action == ATTACK and not free
         wanted = max(wanted, int(own or bool(rear)))
     state.defences = min(wanted, max_defences_now(state))
     state.defended = free + tuple(others[:state.defences])
-    if group:
-        spare = len(others) < state.defences
-        if spare and state.action == ATTACK and state.partner is None and \
-                state.target not in state.defended:
-            state.defended += (state.target,)          # a spare slot covers its own target
-        if state.defences >= 1:
-            state.defended += tuple(rear)              # the second rank shares a slot
+    spare = len(others) < state.defences
+    if spare and state.action == ATTACK and state.partner is None and \
+            state.target not in state.defended:
+        state.defended += (state.target,)              # a spare slot covers its own target
+    if state.defences >= 1:
+        state.defended += tuple(rear)                  # the second rank shares a slot
 
 
 def riding_check(state: FighterState, combat: Combat, *, rng: np.random.Generator) -> bool:

@@ -31,11 +31,13 @@ from balance.rules.yags.reference.state import (
     NO_ACTION,
     PICK_UP,
     REROLL,
+    RETREAT,
     STAND_UP,
     Combat,
     FighterState,
     MountState,
     can_act,
+    open_distance,
     round_penalty,
     settle,
 )
@@ -123,6 +125,9 @@ def end_of_round(combat: Combat, *, rng: np.random.Generator, round_no: int = 2)
     exhaustion and yielding, broken sides running away, then re-rolled initiatives."""
     rules = combat.rules
     for state in combat.fighters:
+        if state.action == RETREAT:   # it gave ground: foes inside its reach are outside
+            open_distance(state, combat)
+    for state in combat.fighters:
         end_of_round_checks(state, rules, rng=rng)
         if state.mounted:
             end_of_round_checks(state.mount, rules, rng=rng)
@@ -158,6 +163,8 @@ def start_combat(fight: YagsFight, *, rng: np.random.Generator) -> Combat:
     states = []
     for i, f in enumerate(fight.fighters):
         state = FighterState(i, f, spare_left=f.has_spare, fatigue=f.fatigue)
+        if f.fatigue >= f.exhausted_at:
+            state.status = YIELDED     # exhausted before the fight: it must rest
         if f.mount is not None:
             state.mount, state.mounted = MountState(f.mount), True
         states.append(state)

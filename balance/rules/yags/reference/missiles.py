@@ -13,7 +13,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE
-from balance.rules.yags.fighters import AUTO_MOVE, PLENTY, MissileStats
+from balance.rules.yags.fighters import (
+    AUTO_MOVE,
+    FULL_DEFENCE,
+    HALF_DEFENCE,
+    PLENTY,
+    MissileStats,
+)
 from balance.rules.yags.ranged import (
     CLOSE_BAND,
     CONTACT,
@@ -40,6 +46,7 @@ from balance.rules.yags.ranged import (
     falloff,
     in_range,
     keep_back,
+    out_of_band,
     threat,
 )
 from balance.rules.yags.reference.blasts import explode
@@ -242,6 +249,12 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
     if policy == KEEP_DISTANCE:
         moved = float(keep_back(gap(state, foe), move_of(foe), move_of(state) / 2, m.range))
         step_towards(state, foe, -moved)
+    elif state.fighter.movement == AUTO_MOVE:
+        # ``auto`` holds its ground, but gives ground out of a threat band that would impair
+        # or cripple its weapon when half its Move is enough.
+        moved = float(out_of_band(gap(state, foe), m.reach, move_of(foe), move_of(state) / 2,
+                                  m.range))
+        step_towards(state, foe, -moved)
     elif policy == CLOSE:
         moved = min(move_of(state) / 2, max(gap(state, foe) - CONTACT, 0.0))
         step_towards(state, foe, moved)
@@ -273,15 +286,18 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
         if effect == CRIPPLED:
             roll //= 2
         against = difficulty
-        if effect in (IMPAIRED, CRIPPLED) and can_act(foe, round_no):
+        defence = shot_defence(foe, effect, m.firearm, combat.rules.missile_defence)
+        if defence is not None and can_act(foe, round_no):
             parry_die = d20(rng)
             if parry_die != NATURAL_ONE:
-                parry = foe.numbers()[1] + round_penalty(foe, combat.rules) + parry_die
+                parry = defence + round_penalty(foe, combat.rules) + parry_die
                 against = max(against, parry)
         if die != NATURAL_ONE and roll >= against:
             hit(state, foe, g, combat, rng=rng)
     if gun.shots == 0 and (gun.ammo == PLENTY or gun.ammo > 0):
         time = m.load_time
+        if time == 0 and combat.rules.lo0_aim:
+            time = 1   # rules.lo0_shots aim: a round of loading, then the declared shot
         if time == 0:
             gun.refill()
             # rules.lo0_shots snap (seed 000 read strictly): loaded and fired in one round,
@@ -289,6 +305,22 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
             gun.snap_next = gun.slow_next = combat.rules.lo0_snap
         else:
             gun.loading = time
+
+
+def shot_defence(foe: FighterState, effect: int, firearm: bool, mode: int) -> int | None:
+    """The defence number the target of a shot rolls with (+ penalties + d20), or None.
+
+    Seed 000, Impaired: "The target always gets their full defence (even against
+    firearms)". Otherwise by rules.missile_defence: ``half`` (default) half its defence,
+    rounded down, against bows and thrown weapons and none against firearms; ``full``; or
+    ``none``. No declared defence is used (nobody declares one against a shot).
+    """
+    defence = foe.numbers()[1]
+    if effect in (IMPAIRED, CRIPPLED) or mode == FULL_DEFENCE:
+        return defence
+    if mode == HALF_DEFENCE and not firearm:
+        return defence // 2
+    return None
 
 
 def hit(state: FighterState, foe: FighterState, g: float, combat: Combat, *,

@@ -15,6 +15,7 @@ from balance.rules.yags.reference.state import (
     knock_down,
     lose_weapon,
     release,
+    tire,
 )
 from balance.rules.yags.tactics import (
     DISARM_FOE,
@@ -48,7 +49,7 @@ def land(a: FighterState, t: FighterState, m: int, level: int, to_damage: int,
     else:
         blow(a, t, m, to_damage, combat, rng=rng)
     if m in TIRING:
-        a.fatigue += 1            # seed 000: fatigue after the manoeuvre, only on success
+        tire(a)                   # seed 000: fatigue after the manoeuvre, only on success
 
 
 def contest(a: FighterState, t: FighterState, combat: Combat, *, rng: np.random.Generator,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from balance.engine.status import STANDING
+from balance.engine.status import STANDING, YIELDED
 from balance.rules.yags.equipment import BARE, MAIN, SPARE, Loadout
 from balance.rules.yags.fighters import Fighter, MountStats, YagsRules
 from balance.rules.yags.tactics import (  # noqa: F401 (the action codes, re-exported)
@@ -31,6 +31,7 @@ from balance.rules.yags.tracks import (
     GRAPPLED,
     PRONE,
     STANCE_EXTRA_DEFENCES,
+    fatigue_penalty,
     stance_mods,
     track_penalty,
 )
@@ -78,7 +79,8 @@ class FighterState:
     hold: int = 0                   # the attribute penalty of the hold on it
     neck: bool = False              # the hold on it is on the neck
     limbs: int = 0                  # broken limbs, -40 each
-    closed: int | None = None       # rules.reach closing: the longer-weapon foe it got inside
+    inside: set[int] = field(default_factory=set)   # rules.reach closing: the foes whose
+    #                                 longer reach it has got inside (one entry per pair)
     last_target: int | None = None  # group fights: last round's target (kept while it stands)
     rear: bool = False              # group fights: it attacks from the second rank this round
     wants_target: bool = False      # group fights: it attacks, target not yet chosen
@@ -175,9 +177,19 @@ class Combat:
 
 def condition_penalty(state: FighterState, rules: YagsRules) -> int:
     """Wound + stun + fatigue penalties: what a skill check (riding, stunts, contests of
-    strength) suffers. Lab's assumption: fatigue is ``rules.fatigue_penalty`` a point."""
+    strength) suffers. Fatigue costs what the wound track does at its level (seed 000: "in a
+    similar way to wounds"), or ``rules.fatigue_penalty`` a level."""
     return (int(track_penalty(state.wounds)) + int(track_penalty(state.stuns))
-            - rules.fatigue_penalty * state.fatigue)
+            + int(fatigue_penalty(state.fatigue, rules.fatigue_penalty)))
+
+
+def tire(state: FighterState) -> None:
+    """A level of fatigue; reaching its exhaustion level the fighter rests at once (seed
+    000: "If a character becomes Exhausted then they must immediately rest"): it leaves the
+    fight, counted as yielded, even in the middle of the round."""
+    state.fatigue += 1
+    if state.fatigue >= state.fighter.exhausted_at and state.status == STANDING:
+        state.status = YIELDED
 
 
 def round_penalty(state: FighterState, rules: YagsRules) -> int:
@@ -237,6 +249,18 @@ def lose_weapon(state: FighterState, *, recoverable: bool = True) -> None:
     elif state.weapons == SPARE:
         state.spare_down = recoverable
     state.weapons = BARE
+
+
+def threatened_inside(state: FighterState, combat: Combat) -> bool:
+    """Has a standing foe with a shorter weapon got inside its reach (rules.reach closing)?"""
+    return any(foe.standing and foe.side != state.side and state.index in foe.inside
+               and foe.gear.reach < state.gear.reach for foe in combat.fighters)
+
+
+def open_distance(state: FighterState, combat: Combat) -> None:
+    """It gave ground (a retreat): every foe that had got inside its reach is outside again."""
+    for foe in combat.fighters:
+        foe.inside.discard(state.index)
 
 
 def knock_down(state: FighterState) -> None:

@@ -24,6 +24,7 @@ from balance.rules.yags.reference.state import (
     lose_weapon,
     round_penalty,
     settle,
+    tire,
 )
 from balance.rules.yags.tactics import (
     CHARGE_THROUGH,
@@ -74,10 +75,11 @@ def attack_action(a: FighterState, t: FighterState, combat: Combat, round_no: in
     m = a.manoeuvre
     reach_a, reach_t = a.gear.reach, t.gear.reach
     coming_in = not close and reach_t > reach_a
-    inside = combat.rules.reach_closing and a.closed == t.index
-    # An attack 1: free strikes for a longer weapon (rules.reach closing: only until the
-    # shorter weapon has got inside) and for grapples, trips and charges; several merge into
-    # an automatic strike; a longer weapon ignores one strike.
+    inside = combat.rules.reach_closing and t.index in a.inside
+    # An attack 1: free strikes for a longer weapon (seed 000: "If the defender has a longer
+    # reach, then they get a free strike before the attacker gets a chance to hit"; rules.reach
+    # closing: as the shorter weapon closes in, not once it is inside) and for grapples, trips
+    # and charges; several merge into an automatic strike; a longer weapon ignores one.
     free = int(coming_in and not inside) + int(m in FREE_STRIKE_FOR)
     ignore = int(not close and reach_a > reach_t)
     before = int(merge_strikes(free, ignore)) if can_strike(t, a, round_no) else NO_STRIKE
@@ -88,7 +90,7 @@ def attack_action(a: FighterState, t: FighterState, combat: Combat, round_no: in
         if not a.standing:
             return
     if coming_in and combat.rules.reach_closing:
-        a.closed = t.index
+        a.inside.add(t.index)          # it has closed to within the longer weapon's reach
     if m == CHARGE_THROUGH:
         charge_through(a, t, combat, round_no, rng=rng)
         return
@@ -122,12 +124,13 @@ def reach_bonus(a: FighterState, t: FighterState, closing: bool) -> int:
     longer than the target's halves the multiple-defence penalty; a longshaft fighter in the
     defensive stance loses its -10 against a shorter weapon; (rules.reach closing) a weapon
     used against a foe that has got inside its reach is at -5 per level of reach it exceeds
-    the foe's by."""
+    the foe's by (seed 000: "being used against a foe that has closed to within the weapon's
+    reach, gives a -5 to attack rolls for each excess level of reach")."""
     ga = a.gear
     excess = ga.reach - t.gear.reach
     if a.partner == t.index or excess <= 0:
         return 0
-    bonus = -REACH_STEP * excess if closing and t.closed == a.index else 0
+    bonus = -REACH_STEP * excess if closing and a.index in t.inside else 0
     if ga.great:
         bonus += -int(DEFENCE_PENALTY[a.defences]) // 2
     elif ga.longshaft and a.stance_now == DEFENSIVE:
@@ -199,7 +202,10 @@ def resolve_attack(a: FighterState, t: FighterState, defending: bool, combat: Co
                 difficulty, parried = rules.base_difficulty, None
             else:
                 apply_fumble(t, result)
-    good_parry = parried is not None and parried - roll >= rules.success_step
+    # An unarmed attack parried well enough draws a counter strike (rules.unarmed_counter:
+    # a good defence, the seed's Counter Strikes; or a successful one, its Unarmed attack).
+    margin = rules.success_step if rules.unarmed_counter_good else 1
+    good_parry = parried is not None and parried - roll >= margin
     # An attack 5: a fumbled attack always misses.
     if die <= fumble_range(a, t):
         take_fumble(a, t, defending=False)
@@ -231,7 +237,7 @@ def fumble_result(fumbler: FighterState, opponent: FighterState, *, defending: b
 def apply_fumble(fumbler: FighterState, result: int) -> None:
     """A point of fatigue, or the primary weapon lost: dropped, or broken for good."""
     if result == FATIGUE:
-        fumbler.fatigue += 1
+        tire(fumbler)
     elif result == DISARM:
         lose_weapon(fumbler)
     elif result == BREAK:

@@ -57,11 +57,17 @@ def blow(state, s: Static, ctx, att: Pick, tgt: Pick, rng: np.random.Generator, 
     if not s.on.any:
         # The basic rules: the damage roll against the seated soak, the weapon's type.
         d = d20(rng, (2, att.rows.size))
-        levels = levels_caused(att.get(state.damage) + d[0], tgt.get(state.soak) + d[1])
+        roll = att.get(state.damage) + d[0]
+        levels = levels_caused(roll, tgt.get(state.soak) + d[1])
+        kind = att.get(state.damage_type)
+        if s.on.knockback:   # the blows that did nothing may knock back: stuns, same call
+            knocked = knock_levels(state, s, att, tgt, levels == 0, roll, None)
+            if knocked is not None:
+                kind = np.where(knocked > 0, STUNS, kind)
+                levels = levels + knocked
         harmed = np.flatnonzero(levels)
         if harmed.size:
-            harm(state, s, ctx, tgt.sub(harmed), att.sub(harmed).get(state.damage_type),
-                 levels[harmed], rng)
+            harm(state, s, ctx, tgt.sub(harmed), kind[harmed], levels[harmed], rng)
         return
     x = state.x
     h = att.rows.size
@@ -87,18 +93,28 @@ def blow(state, s: Static, ctx, att: Pick, tgt: Pick, rng: np.random.Generator, 
     roll = damage + d[0]
     levels = levels_caused(roll, soak + d[1])
     kind_of = base
+    by_size = None
     if s.on.shifts:
         who_t = tgt.get(state.who).astype(np.intp)
         heavy = np.where(on_mount, fighter(s, "mount_heavy_suit", who_t),
                          fighter(s, "heavy_suit", who_t))
         size = np.where(on_mount, fighter(s, "mount_size", who_t), fighter(s, "size", who_t))
-        shift = (att.get(x("light")) > 0) * heavy + size_shift(att.get(x("size2")), 2 * size)
-        kind_of = shift_type(base, shift)
+        by_size = size_shift(att.get(x("size2")), 2 * size)
+        kind_of = shift_type(base, (att.get(x("light")) > 0) * heavy + by_size)
     if not (s.on.manoeuvres or s.on.mounted):
+        if s.on.knockback:   # the blows that did nothing may knock back: stuns, same call
+            knocked = knock_levels(state, s, att, tgt, levels == 0, roll, None)
+            if knocked is not None:
+                stuns = STUNS if by_size is None else shift_type(STUNS, by_size)
+                kind_of = np.where(knocked > 0, stuns, kind_of)
+                levels = levels + knocked
         harmed = np.flatnonzero(levels)
         if harmed.size:
             harm(state, s, ctx, tgt.sub(harmed), kind_of[harmed], levels[harmed], rng)
         return
+    if s.on.knockback:
+        knockback(state, s, ctx, att, tgt, levels == 0, roll,
+                  on_mount if s.on.mounted else None, by_size, rng)
     _detailed(state, s, ctx, att, tgt, rng, manoeuvre, on_mount, levels, kind_of, roll)
 
 
@@ -163,7 +179,63 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
         total = fighter(s, "health", who_t) * fighter(s, "size", who_t) + _vitals(state, s, t)
         failed = (d == 1) | (total + d < HEALTH_CHECK_BASE + EXTRA_LEVEL_STEP * wounds[rows])
         if failed.any():
-            fall_fatally_wounded(state, s, ctx, t.sub(np.flatnonzero(failed)))
+            fall_from_vital_strike(state, s, ctx, t.sub(np.flatnonzero(failed)), rng)
+
+
+def knock_levels(state, s: Static, att: Pick, tgt: Pick, stopped: np.ndarray,
+                 roll: np.ndarray, on_mount: np.ndarray | None) -> np.ndarray | None:
+    """Stun levels the hits that caused no damage (``stopped``) knock into their targets
+    (seed 000, Crushing: "+5 bonus to damage for purposes of knockback ... stun damage, even
+    if the attack didn't get through the target's armour"): the damage ``roll``, +5 with a
+    crushing weapon, greater than the target's strength x 10 (the seed's Knockdown measure)
+    is one stun, plus one per 5 points above. ``reference/blows.py: knockback_levels`` is
+    the scalar twin. Only rolls above the fight's lowest possible threshold
+    (``Static.knock_floor``) are looked at closely; None when no roll is."""
+    rows = np.flatnonzero(stopped & (roll > s.knock_floor))
+    if not rows.size:
+        return None
+    t = tgt.sub(rows)
+    who = t.get(state.who).astype(np.intp)
+    strength = fighter(s, "strength", who)
+    if on_mount is not None:
+        strength = np.where(on_mount[rows], fighter(s, "mount_strength", who), strength)
+    a = att.sub(rows)
+    if s.on.any:
+        crushing = a.get(state.x("crushing")) > 0
+    else:
+        crushing = fighter(s, "crush", a.get(state.who).astype(np.intp)) > 0
+    sub_levels = levels_caused(roll[rows] + CRUSHING_KNOCKBACK * crushing,
+                               KNOCKDOWN_STRENGTH * strength + 1)
+    levels = np.zeros(stopped.size, dtype=roll.dtype)
+    levels[rows] = sub_levels
+    return levels
+
+
+def knockback(state, s: Static, ctx, att: Pick, tgt: Pick, stopped: np.ndarray,
+              roll: np.ndarray, on_mount: np.ndarray | None, by_size: np.ndarray | None,
+              rng: np.random.Generator) -> None:
+    """Knockback's stun damage (``knock_levels``) on the people and mounts hit, shifted by
+    Size (``by_size``) as any blow: the manoeuvres' and mounts' path, where the blow's own
+    damage is applied separately."""
+    levels = knock_levels(state, s, att, tgt, stopped, roll, on_mount)
+    if levels is None:
+        return
+    knocked = np.flatnonzero(levels)
+    if not knocked.size:
+        return
+    kind = np.full(knocked.size, STUNS, dtype=np.int16)
+    if by_size is not None:
+        kind = shift_type(kind, by_size[knocked])
+    if on_mount is None:
+        harm(state, s, ctx, tgt.sub(knocked), kind, levels[knocked], rng)
+        return
+    for body, rows in ((False, knocked[~on_mount[knocked]]), (True, knocked[on_mount[knocked]])):
+        if rows.size:
+            sub = np.searchsorted(knocked, rows)
+            if body:
+                harm_mount(state, s, tgt.sub(rows), kind[sub], levels[rows], rng)
+            else:
+                harm(state, s, ctx, tgt.sub(rows), kind[sub], levels[rows], rng)
 
 
 def _vitals(state, s: Static, t: Pick) -> np.ndarray | int:
@@ -173,14 +245,17 @@ def _vitals(state, s: Static, t: Pick) -> np.ndarray | int:
     return fighter(s, "vitals", t.get(state.who).astype(np.intp))
 
 
-def take(w0, s0, status, kind, levels, health, vitals, step, rng, ineffective=True):
+def take(w0, s0, status, kind, levels, health, vitals, step, rng, ineffective=True,
+         stun_wounds=True):
     """New tracks and status of bodies taking ``levels`` of damage of ``kind`` (seed 000):
     wounds add; stuns replace, add one or do nothing; mixed puts half (rounded up) on stuns
-    and half on wounds, both added; ineffective is stun damage halved, rounded down. Reaching
-    fatal wounds checks health (``health`` is health x 4, ``vitals`` the armour's bonus or
-    None): fail dies, success falls unconscious, good fights on; reaching beaten stuns checks:
-    fail falls unconscious. ``ineffective``: the kinds may include ineffective damage.
-    Returns (w1, s1, status, wounds added)."""
+    and half on wounds, both added; ineffective is stun damage halved, rounded down.
+    ``stun_wounds`` (rules.excess_stuns: wounds): stuns beyond beaten (6) become wounds
+    (seed 000: "Excessive stun damage may lead to wounds"). Reaching fatal wounds checks
+    health (``health`` is health x 4, ``vitals`` the armour's bonus or None): fail dies,
+    success falls unconscious, good fights on; then reaching beaten stuns checks (at 20 + 5
+    per stun beyond 6): fail falls unconscious. ``ineffective``: the kinds may include
+    ineffective damage. Returns (w1, s1, status, the blow's own wounds)."""
     half = levels // 2
     mixed = kind == MIXED
     add_wounds = (kind == WOUNDS) * levels + mixed * half
@@ -189,8 +264,11 @@ def take(w0, s0, status, kind, levels, health, vitals, step, rng, ineffective=Tr
         hit = hit + (kind == INEFFECTIVE) * half
     if vitals is not None:
         health = health + vitals
-    w1 = w0 + add_wounds
     s1 = apply_stuns(s0, hit) + mixed * (levels - half)
+    own = add_wounds
+    if stun_wounds:
+        add_wounds = add_wounds + np.maximum(s1 - FATAL, 0)
+    w1 = w0 + add_wounds
     check = (add_wounds > 0) & (w1 >= FATAL)
     if check.any():
         d = d20_where(rng, check)
@@ -203,7 +281,7 @@ def take(w0, s0, status, kind, levels, health, vitals, step, rng, ineffective=Tr
         d = d20_where(rng, check)
         failed = (d == 1) | (health + d < health_target(s1))
         status = np.where(check & failed, UNCONSCIOUS, status)
-    return np.minimum(w1, FATAL), np.minimum(s1, FATAL), status, add_wounds
+    return np.minimum(w1, FATAL), np.minimum(s1, FATAL), status, own
 
 
 def harm(state, s: Static, ctx, tgt: Pick, kind, levels, rng) -> np.ndarray:
@@ -212,8 +290,8 @@ def harm(state, s: Static, ctx, tgt: Pick, kind, levels, rng) -> np.ndarray:
     vitals = _vitals(state, s, tgt) if s.on.vitals else None
     w1, s1, status, wounds = take(tgt.get(state.wounds), tgt.get(state.stuns),
                                   tgt.get(state.status), kind, levels, tgt.get(state.health4),
-                                  vitals, s.success_step, rng, s.on.shifts)
-    new = TRACK_PENALTY[w1] + TRACK_PENALTY[s1] - s.fatigue_penalty * tgt.get(state.fatigue)
+                                  vitals, s.success_step, rng, s.on.shifts, s.stun_wounds)
+    new = TRACK_PENALTY[w1] + TRACK_PENALTY[s1] + gear.tiredness(s, tgt.get(state.fatigue))
     if s.on.grapple:
         x = state.x
         new = (new - tgt.get(x("hold")) * tgt.get(state.skill)
@@ -232,16 +310,31 @@ def harm_mount(state, s: Static, tgt: Pick, kind, levels, rng) -> np.ndarray:
     health4 = 4 * fighter(s, "mount_health", tgt.get(state.who).astype(np.intp))
     w1, s1, status, wounds = take(tgt.get(x("m_wounds")), tgt.get(x("m_stuns")),
                                   tgt.get(x("m_status")), kind, levels, health4, None,
-                                  s.success_step, rng)
+                                  s.success_step, rng, stun_wounds=s.stun_wounds)
     tgt.put(x("m_wounds"), w1)
     tgt.put(x("m_stuns"), s1)
     tgt.put(x("m_status"), status)
     return wounds
 
 
+def fall_from_vital_strike(state, s: Static, ctx, t: Pick, rng: np.random.Generator) -> None:
+    """Seed 000, Vital strike: "they immediately fall to the ground fatally wounded": prone,
+    wounds at fatal, and the fatal-wound health check at 20 (+ vitals): failure or fumble
+    dead, success unconscious, a good success fights on (the end-of-round checks follow)."""
+    size = t.rows.size if t.rows is not None else t.n
+    gear.knock_down(state, s, t)
+    t.put(state.wounds, np.full(size, FATAL, dtype=np.int8))
+    d = d20(rng, size)
+    margin = t.get(state.health4) + _vitals(state, s, t) + d - health_target(FATAL)
+    status = np.where((d == 1) | (margin < 0), DEAD,
+                      np.where(margin < s.success_step, UNCONSCIOUS, STANDING))
+    t.put(state.status, status.astype(np.int8))
+    gear.sync_penalty(state, s, ctx.rpen)
+
+
 def fall_fatally_wounded(state, s: Static, ctx, t: Pick) -> None:
-    """Seed 000, Vital strike and Break neck: dropped, fatally wounded (the lab counts the
-    fighter unconscious: out of the fight and dying)."""
+    """Seed 000, Break neck: the target "drops to fatally wounded" and makes the break's own
+    check to stay alive (the lab counts a survivor unconscious: out of the fight, dying)."""
     size = t.rows.size if t.rows is not None else t.n
     t.put(state.wounds, np.full(size, FATAL, dtype=np.int8))
     up = t.get(state.status) == STANDING

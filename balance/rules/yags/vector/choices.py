@@ -30,7 +30,7 @@ from balance.rules.yags.tactics import (
     UNARMED,
 )
 from balance.rules.yags.tracks import DRAW_STEP, TRACK_PENALTY
-from balance.rules.yags.vector.gear import fighter, helpless, refresh
+from balance.rules.yags.vector.gear import fighter, helpless, refresh, tiredness
 from balance.rules.yags.vector.rolls import d20_where
 from balance.rules.yags.vector.static import N_LOADOUTS, Static
 
@@ -153,7 +153,7 @@ def riding_checks(state, s: Static, can, cover, rng) -> None:
     target = s.riding_difficulty + SADDLELESS * (1 - fighter(s, "mount_saddle", who))
     total = (fighter(s, "agility", who) * fighter(s, "riding", who)
              + TRACK_PENALTY[state.wounds] + TRACK_PENALTY[state.stuns]
-             - s.fatigue_penalty * state.fatigue)
+             + tiredness(s, state.fatigue))
     d = d20_where(rng, need)
     fail = need & ((d == 1) | (total + d < target))
     if not fail.any():

@@ -24,7 +24,7 @@ from balance.rules.yags.tracks import (
     DRAW_STEP,
     RETREAT_STEP,
 )
-from balance.rules.yags.vector import choices, groups, missiles
+from balance.rules.yags.vector import choices, groups, missiles, reach
 from balance.rules.yags.vector.gear import fighter, helpless, refresh
 from balance.rules.yags.vector.static import Static
 from balance.rules.yags.vector.turns import Round
@@ -128,12 +128,9 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     retreating = np.zeros((c, n), dtype=np.int16)
     if s.on.retreat:
         back = free & (np.maximum(state.wounds, state.stuns) >= fighter(s, "retreat_at", who))
+        if s.on.step_back:   # a shorter weapon inside its reach: give ground (reach.py)
+            back |= free & (fighter(s, "step_back", who) > 0) & reach.threatened(state, standing)
         action[back], retreating[back], free = RETREAT, 1, free & ~back
-        if s.reach_closing and back.any():
-            # Giving ground: foes who had got inside its reach are outside again.
-            closed = x("closed")
-            flat = np.maximum(closed, 0).astype(np.intp) * n + np.arange(n)
-            closed[(closed >= 0) & back.ravel()[flat]] = -1
     x("retreating")[:] = retreating
     if s.on.gear_changes:
         free &= ~choices.rearm(state, s, free, action, mod)
@@ -204,9 +201,11 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     ``auto``: one per foe attacking it, else the fixed number, capped at its maximum (one more
     while retreating, which is done defensively); attackers in scenario order take the slots.
     A shield covers the target of its attack for free (seed 000, Weapon and shield);
-    grappled, it covers only its partner. In a group fight ``auto`` declares at least one
-    whenever it attacks (or is thrust at from a second rank), a slot left over covers its own
-    target, and second-rank attackers share the first slot (covered by any defence declared).
+    grappled, it covers only its partner. ``auto`` declares at least one whenever it attacks
+    (or is thrust at from a second rank), a slot left over covers its own target, and
+    second-rank attackers share the first slot (covered by any defence declared). (The basic
+    duel's fast path, ``declare_defences``, skips the first two: there the foe attacks back
+    whenever it can act, so they change nothing.)
     """
     x = state.x
     c, n = target.shape
@@ -224,12 +223,11 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
         rear_on = on & rear[None, :, :]
         on &= ~rear[None, :, :]
     n_on = on.sum(axis=1)
-    wanted = n_on
-    group = s.groups is not None
-    if group:
-        wanted = np.maximum(n_on, attacking & ~shield_free)
-        if rear_on is not None:
-            wanted = np.maximum(wanted, rear_on.any(axis=1))
+    # ``auto``: at least one whenever it attacks (one costs nothing; a foe it attacks that is
+    # not attacking it, standing up or escaping, would otherwise get a counter strike).
+    wanted = np.maximum(n_on, attacking & ~shield_free)
+    if rear_on is not None:
+        wanted = np.maximum(wanted, rear_on.any(axis=1))
     wanted = np.where(state.fixed_defences == AUTO, wanted, state.fixed_defences)
     stance = fighter(s, "stance", who.astype(np.intp))
     most = np.minimum(6, state.max_defences + x("retreating") * (stance != DEFENSIVE))
@@ -239,9 +237,8 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     for k in range(c):
         rank += on[:, k:k + 1, :] & (who[k] < who)[None, :, :]
     cover = can[:, None, :] & (free | (on & (rank < declared[:, None, :])))
-    if group:
-        spare = can & attacking & (n_on < declared) & (partner < 0)
-        cover |= spare[:, None, :] & (target[:, None, :] == other)
-        if rear_on is not None:
-            cover |= rear_on & (can & (declared >= 1))[:, None, :]
+    spare = can & attacking & (n_on < declared) & (partner < 0)
+    cover |= spare[:, None, :] & (target[:, None, :] == other)
+    if rear_on is not None:
+        cover |= rear_on & (can & (declared >= 1))[:, None, :]
     return cover.reshape(c * c, n), declared

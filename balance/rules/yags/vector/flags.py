@@ -19,9 +19,18 @@ from balance.rules.yags.tactics import (
     KNOCKDOWN,
     NONE,
     TRIP,
+    VITAL,
     Tactics,
 )
-from balance.rules.yags.tracks import BREAK, DISARM, FATIGUE, MIXED, STUNLIKE, STUNS, size_shift
+from balance.rules.yags.tracks import (
+    BREAK,
+    DISARM,
+    FATIGUE,
+    MIXED,
+    STUNLIKE,
+    STUNS,
+    size_shift,
+)
 
 
 @dataclass(frozen=True)
@@ -44,14 +53,17 @@ class Flags:
     vitals: bool = False
     draw: bool = False             # weapons drawn in round 1
     retreat: bool = False
+    step_back: bool = False        # rules.reach closing: someone gives ground to keep its reach
     reroll: bool = False
     stunts: bool = False
-    exhaustion: bool = False
     ranks: bool = False            # someone stands in the second rank (group fights)
     distance: bool = False         # positions matter: sides start apart, or someone shoots
     blasts: bool = False           # someone throws explosives
     dynamic_order: bool = False    # speed or initiative can change during the fight
     any: bool = False              # any of the above: the fight is not a basic one
+    # Rules that act in basic fights too (so not counted in ``any``):
+    knockback: bool = False        # rules.knockback: blows that do no damage can stun
+    exhaustion: bool = False       # rules.exhausted_at: the exhausted rest at once
 
 
 def reachable(fight: YagsFight) -> list[set[int]]:
@@ -129,22 +141,30 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
         wide_fumbles=any(lo.fumble_range > 1 or lo.chain for x in los for lo in x),
         manoeuvres=bool(manoeuvres) or any(x.charge for x in t),
         grapple=GRAPPLE in manoeuvres,
-        prone=bool(manoeuvres & {KNOCKDOWN, TRIP, CHARGE_THROUGH}) or mounted,
+        prone=bool(manoeuvres & {KNOCKDOWN, TRIP, CHARGE_THROUGH, VITAL}) or mounted,
         mounted=mounted,
         shield=any(lo.shield for x in los for lo in x),
         unarmed_counter=any(a.unarmed and b.martial for i, j in pairs
                             for a in los[i] for b in los[j]),
         vitals=any(f.vitals for f in fs),
         draw=any(not f.drawn for f in fs),
-        retreat=any(x.retreat_at < 99 for x in t),
+        step_back=False,
         reroll=any(x.reroll_below >= 0 for x in t),
         stunts=any(x.stunt_difficulty >= 0 for x in t),
-        exhaustion=any(f.exhausted_at < NEVER_EXHAUSTED for f in fs),
         ranks=any(f.rank == 2 for f in fs),
         distance=fight.at_distance,
         blasts=any(f.missile is not None and f.missile.blast is not None for f in fs),
     )
+    # rules.reach closing: a longer weapon can step back from a shorter one inside its reach
+    # (a retreat), when foes' reaches can differ.
+    on["step_back"] = fight.rules.reach_closing and on["reach"] and any(x.step_back for x in t)
+    on["retreat"] = on["step_back"] or any(x.retreat_at < 99 for x in t)
     on["dynamic_order"] = any(on[k] for k in ("gear_changes", "prone", "grapple", "reroll",
                                                "stunts", "retreat", "distance"))
     on["any"] = any(on.values())
+    # rules.knockback stuns: any blow that causes no damage can knock its target back. It
+    # acts in basic fights too, so it does not make a fight detailed.
+    on["knockback"] = fight.rules.knockback
+    # Exhaustion (rules.exhausted_at): fumbles tire fighters in basic fights too.
+    on["exhaustion"] = any(f.exhausted_at < NEVER_EXHAUSTED for f in fs)
     return Flags(**on)

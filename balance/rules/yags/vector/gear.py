@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.pick import Pick
-from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.equipment import N_WEAPON_STATES
 from balance.rules.yags.tactics import REROLL
 from balance.rules.yags.tracks import (
@@ -38,7 +38,7 @@ MORE_LOADOUT = tuple(f for f in LOADOUT_FIELDS if f not in ("skill", "damage_typ
 MORE = (*MORE_LOADOUT, "weapons", "spare_left", "main_down", "spare_down", "prone",
         "partner", "holding", "hold", "neck", "limbs", "mounted", "m_wounds", "m_stuns",
         "m_status", "action", "manoeuvre", "at_mount", "charging", "stunting", "retreating",
-        "lost", "init", "tie", "closed",
+        "lost", "init", "tie",
         # At a distance (missiles.py): this round's approach, speed override and declared
         # defences; the missile weapon's loaded shots, carried ammunition, rounds of loading,
         # whether its next shot is slow, a snap shot, or draws it; the last round it ran; and
@@ -67,7 +67,6 @@ def seat(state, s: Static, roll: np.ndarray, tie: np.ndarray) -> None:
     who = state.who.astype(np.intp)
     x = state.x
     x("partner")[:] = -1
-    x("closed")[:] = -1
     x("spare_left")[:] = fighter(s, "has_spare", who)
     x("mounted")[:] = fighter(s, "has_mount", who)
     x("init")[:] = s.initiative[who] + roll
@@ -131,7 +130,7 @@ def penalty_now(state, s: Static) -> np.ndarray:
     and -40 a broken limb."""
     x = state.x
     pen = (TRACK_PENALTY[state.wounds] + TRACK_PENALTY[state.stuns]
-           - s.fatigue_penalty * state.fatigue)
+           + tiredness(s, state.fatigue))
     if s.on.grapple:
         pen = pen - x("hold") * state.skill + BROKEN_LIMB_PENALTY * x("limbs")
     return pen
@@ -148,7 +147,7 @@ def sync_penalty(state, s: Static, rpen: np.ndarray | None) -> None:
 def condition(state, s: Static, pick: Pick) -> np.ndarray:
     """Wound + stun + fatigue penalties of a pick's places: what skill checks suffer."""
     return (TRACK_PENALTY[pick.get(state.wounds)] + TRACK_PENALTY[pick.get(state.stuns)]
-            - s.fatigue_penalty * pick.get(state.fatigue))
+            + tiredness(s, pick.get(state.fatigue)))
 
 
 def helpless(state, s: Static) -> np.ndarray:
@@ -250,9 +249,26 @@ def reroll_initiative(state, s: Static, rng: np.random.Generator) -> None:
         x("init")[again] = (s.initiative[who] + d20(rng, who.shape))[again]
 
 
+def tiredness(s: Static, fatigue: np.ndarray) -> np.ndarray:
+    """The penalty of each fatigue level (rules.fatigue_penalty; tracks.fatigue_penalty)."""
+    return s.fatigue_pen[fatigue]   # (the table covers every int16 level: tracks.MAX_FATIGUE)
+
+
 def tire(state, s: Static, ctx, who: Pick, mask: np.ndarray) -> None:
-    """A point of fatigue for ``who`` where ``mask`` holds."""
-    who.add(state.fatigue, mask)
-    step = mask * np.int16(-s.fatigue_penalty)
-    who.add(state.penalty, step)
-    who.add(ctx.rpen, step)
+    """A level of fatigue for ``who`` where ``mask`` holds; one who becomes exhausted rests
+    at once (seed 000: "If a character becomes Exhausted then they must immediately rest"),
+    leaving the fight as yielded, even in the middle of the round."""
+    rows = np.flatnonzero(mask)
+    if not rows.size:
+        return
+    p = who.sub(rows)
+    after = p.get(state.fatigue) + 1
+    p.put(state.fatigue, after)
+    step = tiredness(s, after) - tiredness(s, after - 1)
+    p.add(state.penalty, step)
+    p.add(ctx.rpen, step)
+    if s.on.exhaustion:
+        done = after >= fighter(s, "exhausted_at", p.get(state.who).astype(np.intp))
+        done &= p.get(state.status) == STANDING
+        if done.any():
+            p.put(state.status, np.full(rows.size, YIELDED, dtype=np.int8), done)

@@ -25,7 +25,7 @@ from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import NO_TARGET
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.tracks import FATAL, HEALTH_CHECK_BASE
-from balance.rules.yags.vector import blasts, declare, gear, groups, missiles, strikes
+from balance.rules.yags.vector import blasts, declare, gear, groups, missiles, reach, strikes
 from balance.rules.yags.vector.gear import fighter as fighter_number
 from balance.rules.yags.vector.rolls import d20, d20_where
 from balance.rules.yags.vector.static import static_of
@@ -64,6 +64,7 @@ class YagsState(TrialState):
     yield_at: np.ndarray
     more: np.ndarray        # (k, c, n) int16: the detailed rules' state (gear.MORE rows)
     pos: np.ndarray         # (c, n) float64 metres on the line; (0, n) unless at a distance
+    inside: np.ndarray      # (c, c, n) bool, rules.reach closing: place p got inside q's reach
 
     def x(self, name: str) -> np.ndarray:
         """One row of ``more`` by name, (c, n)."""
@@ -80,16 +81,20 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
     order = acting_order(key)
     zeros = np.zeros((c, n), dtype=np.int8)
     seated = {name: getattr(s, name)[order] for name in SEATED}
-    # Fatigue and exhaustion brought to the fight (a march): levels and their penalty.
+    # Fatigue and exhaustion brought to the fight (a march): levels and their penalty; one
+    # already exhausted must rest (it never fights).
     fatigue = s.fighter["fatigue"][order]
+    status = zeros.copy()
+    if s.on.exhaustion:
+        status[fatigue >= s.fighter["exhausted_at"][order]] = YIELDED
     state = YagsState(
-        status=zeros.copy(),
+        status=status,
         side=s.side_of[order],
         who=order.astype(np.int8),
         wounds=zeros.copy(),
         stuns=zeros.copy(),
         fatigue=fatigue,
-        penalty=(-s.fatigue_penalty * fatigue).astype(np.int16),
+        penalty=gear.tiredness(s, fatigue).astype(np.int16),
         slow_start=np.take_along_axis(roll, order, axis=0) == 1,
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
         attacking=np.zeros((c, n), dtype=bool),
@@ -100,6 +105,7 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
         rear=np.zeros((c, n), dtype=bool),
         more=np.zeros((len(gear.MORE) if s.on.any else 0, c, n), dtype=np.int16),
         pos=np.zeros((c if s.on.distance else 0, n)),
+        inside=np.zeros((c, c, n) if s.on.reach and s.reach_closing else (0, 0, n), dtype=bool),
         **seated,
     )
     if s.on.any:
@@ -158,6 +164,8 @@ def end_of_round(state: YagsState, s, ctx, rng: np.random.Generator) -> None:
     """Fatal and beaten checks at 20 for fighters still up (and mounts), exhaustion, then
     yielding (seed 000 step 5), broken sides running away; in detailed fights, re-rolled
     initiatives."""
+    if state.inside.size:   # foes inside the reach of those who gave ground are outside
+        reach.open_distance(state)
     status = state.status
     at_fatal = (status == STANDING) & (state.wounds >= FATAL)
     if at_fatal.any():

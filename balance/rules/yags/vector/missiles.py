@@ -14,7 +14,7 @@ import numpy as np
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
-from balance.rules.yags.fighters import AUTO_MOVE, PLENTY
+from balance.rules.yags.fighters import AUTO_MOVE, FULL_DEFENCE, HALF_DEFENCE, PLENTY
 from balance.rules.yags.ranged import (
     CLOSE_BAND,
     CONTACT,
@@ -39,6 +39,7 @@ from balance.rules.yags.ranged import (
     falloff,
     in_range,
     keep_back,
+    out_of_band,
     threat,
 )
 from balance.rules.yags.tactics import ATTACK
@@ -230,6 +231,10 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
     mine, theirs = a.get(state.pos), t.get(state.pos)
     gap = np.abs(theirs - mine)
     back = np.where(policy == KEEP_DISTANCE, keep_back(gap, t_move, half, rng_band), 0.0)
+    # ``auto`` gives ground out of a threat band that would impair or cripple its weapon.
+    auto = fighter(s, "movement", who) == AUTO_MOVE
+    back = np.where(auto, out_of_band(gap, fighter(s, "m_reach", who), t_move, half, rng_band),
+                    back)
     fwd = np.where(policy == CLOSE, np.minimum(half, np.maximum(gap - CONTACT, 0.0)), 0.0)
     mine = mine + np.where(theirs >= mine, 1.0, -1.0) * (fwd - back)
     a.put(state.pos, mine)
@@ -264,6 +269,7 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
     attack = (fighter(s, "m_attack", who) - impaired * fighter(s, "m_bonus", who)).astype(
         np.int32)
     recoil = fighter(s, "m_recoil", who)
+    firearm = fighter(s, "m_firearm", who) > 0
     for k in range(int(fire.max(initial=0))):
         live = (k < fire) & (a.get(state.status) == STANDING) & (t.get(state.status) == STANDING)
         if not live.any():
@@ -272,8 +278,13 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
         die = d20(rng, (2, h))
         roll = attack + a.get(ctx.rpen) - k * recoil - (k == 0) * draw + die[0]
         roll = np.where(effect == CRIPPLED, roll // 2, roll)
-        parry = t.get(state.defence) + t.get(ctx.rpen) + die[1]
-        defends = impaired & can_act(state, s, ctx, t) & (die[1] != 1)
+        # Seed 000, Impaired: "full defence (even against firearms)"; otherwise by
+        # rules.missile_defence: half (not against firearms), full or none.
+        full = impaired | (s.missile_defence == FULL_DEFENCE)
+        half = ~full & (s.missile_defence == HALF_DEFENCE) & ~firearm
+        defence = t.get(state.defence)
+        parry = np.where(full, defence, defence // 2) + t.get(ctx.rpen) + die[1]
+        defends = (full | half) & can_act(state, s, ctx, t) & (die[1] != 1)
         against = np.where(defends, np.maximum(difficulty, parry), difficulty)
         hits = np.flatnonzero(live & (die[0] != 1) & (roll >= against))
         if hits.size:
@@ -283,6 +294,8 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
     empty &= (ammo == PLENTY) | (ammo > 0)
     if empty.any():
         time = fighter(s, "m_time", who)
+        if s.lo0_aim:   # rules.lo0_shots aim: a round of loading, then the declared shot
+            time = np.maximum(time, 1)
         now = empty & (time == 0)
         if now.any():
             p = a.sub(np.flatnonzero(now))

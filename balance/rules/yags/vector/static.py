@@ -14,6 +14,8 @@ from balance.engine.targeting import FIRST
 from balance.rules.yags.equipment import MAIN, N_WEAPON_STATES, Loadout
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.tactics import (
+    CRUSHING_KNOCKBACK,
+    KNOCKDOWN_STRENGTH,
     fumble_choice,
 )
 from balance.rules.yags.tracks import (
@@ -23,6 +25,7 @@ from balance.rules.yags.tracks import (
     PRONE,
     SLOW,
     STANCE_SPEED,
+    fatigue_penalties,
     stance_mods,
 )
 from balance.rules.yags.vector.flags import Flags, flags_of, kinds_faced, reachable
@@ -37,7 +40,7 @@ LOADOUT_FIELDS = ("reach", "kind", "light", "crushing", "unarmed", "martial", "f
 TACTIC_FIELDS = ("manoeuvre", "first_round_only", "neck", "holding", "escape", "stand",
                  "meet_charge", "rearm", "switch_when_grappled", "retreat_at", "reroll_below",
                  "stunt_difficulty", "stunt_damage", "stunt_first_round", "attack_mount",
-                 "charge")
+                 "charge", "step_back")
 
 
 @dataclass(frozen=True)
@@ -61,10 +64,15 @@ class Static:
     initiative: np.ndarray
     base_difficulty: int
     success_step: int
-    fatigue_penalty: int
+    fatigue_pen: np.ndarray        # (MAX_FATIGUE + 1,) penalty by fatigue level
     riding_difficulty: int
     reach_closing: bool            # rules.reach: closing
     lo0_snap: bool                 # rules.lo0_shots: snap
+    lo0_aim: bool                  # rules.lo0_shots: aim
+    missile_defence: int           # rules.missile_defence (fighters.NO_/HALF_/FULL_DEFENCE)
+    counter_margin: int            # rules.unarmed_counter: the parry's margin that counters
+    knock_floor: int               # no damage roll at or below this can knock anyone back
+    stun_wounds: bool              # rules.excess_stuns: wounds
     on: Flags
     loadout: dict[str, np.ndarray]  # field -> (n * N_LOADOUTS,) int16
     numbers: np.ndarray            # (3, n * N_LOADOUTS * N_MODES): attack, defence, damage
@@ -141,6 +149,9 @@ def _static(fight: YagsFight) -> Static:
     per.update(missile_numbers(fight))
     for name in ("size", "strength", "health", "heavy_suit", "saddle", "move"):
         per[f"mount_{name}"] = i16([int(getattr(f.mount, name)) if f.mount else 0 for f in fs])
+    # Knockback (docs/rules/yags.md, Damage): does the main weapon crush (the basic rules'
+    # only loadout).
+    per["crush"] = i16([f.loadout(MAIN).crushing for f in fs])
     return Static(
         side_of=fight.side_of,
         n_sides=len(fight.side_names),
@@ -160,10 +171,17 @@ def _static(fight: YagsFight) -> Static:
         initiative=col("initiative"),
         base_difficulty=r.base_difficulty,
         success_step=r.success_step,
-        fatigue_penalty=r.fatigue_penalty,
+        fatigue_pen=fatigue_penalties(r.fatigue_penalty),
         riding_difficulty=r.riding_difficulty,
         reach_closing=r.reach_closing,
         lo0_snap=r.lo0_snap,
+        lo0_aim=r.lo0_aim,
+        missile_defence=r.missile_defence,
+        counter_margin=r.success_step if r.unarmed_counter_good else 1,
+        knock_floor=KNOCKDOWN_STRENGTH * min(
+            [f.strength for f in fs] + [f.mount.strength for f in fs if f.mount])
+        - CRUSHING_KNOCKBACK,
+        stun_wounds=r.stun_wounds,
         on=on,
         loadout={name: i16([int(getattr(f.loadout(i), name)) for f in fs
                             for i in range(N_LOADOUTS)]) for name in LOADOUT_FIELDS},
@@ -189,7 +207,7 @@ def start_of(fight: YagsFight) -> np.ndarray:
 
 MISSILE_FIELDS = ("attack", "bonus", "damage", "damage_type", "kind", "reach", "shots",
                   "recoil", "magazine", "shot", "loaded", "drawn", "ammunition",
-                  "shoot_in_melee")
+                  "shoot_in_melee", "firearm")
 
 
 def missile_numbers(fight: YagsFight) -> dict[str, np.ndarray]:

@@ -29,7 +29,7 @@ from balance.rules.yags.tracks import (
     STANCE_ATTACK,
     merge_strikes,
 )
-from balance.rules.yags.vector import blows, gear, missiles, moves
+from balance.rules.yags.vector import blows, gear, missiles, moves, reach
 from balance.rules.yags.vector.gear import fighter, place_of
 from balance.rules.yags.vector.rolls import d20
 from balance.rules.yags.vector.static import Static, fumble_index
@@ -82,8 +82,9 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
         ra, rt = att.get(x("reach")), tgt.get(x("reach"))
         coming_in = (rt > ra) & ~near
         free = coming_in.astype(np.int16)
-        if s.reach_closing:   # rules.reach closing: no more reach strikes once inside
-            free &= att.get(x("closed")) != place_of(tgt, n)
+        closing = s.reach_closing and s.on.reach
+        if closing:   # rules.reach closing: the free strike as it closes in, not once inside
+            free &= ~reach.is_inside(state, att, tgt, n)
         if m is not None:
             free += np.isin(m, FREE_STRIKE_FOR)
         ignore = ((ra > rt) & ~near).astype(np.int16)
@@ -98,8 +99,8 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
                    ~auto & defends(state, s, ctx, victim, striker), rng)
             gear.settle(state, s, ctx.rpen)
             acting &= att.get(state.status) == STANDING
-        if s.reach_closing:
-            att.put(x("closed"), place_of(tgt, n), acting & coming_in)
+        if closing:   # it has closed to within the longer weapon's reach
+            reach.close_in(state, att, tgt, n, acting & coming_in)
     if m is not None:
         charge = acting & (m == CHARGE_THROUGH)
         if charge.any():
@@ -127,8 +128,11 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     # and a longer weapon ignores one strike.
     undefended = acting & ~declared_cover(state, s, ctx, att, tgt)
     if not s.on.any:
-        # Basic rules: the attacker cannot fall in its own attack; the target must stand.
+        # Basic rules: the target must stand; the attacker falls in its own attack only by
+        # resting, exhausted by a fumble's fatigue.
         strike = undefended & (tgt.get(state.status) == STANDING) & tgt.get(ctx.can)
+        if s.on.exhaustion:
+            strike &= att.get(state.status) == STANDING
         if strike.any():
             attack(state, s, ctx, strike, tgt, att, np.zeros(n, dtype=bool), rng)
         return
@@ -197,7 +201,9 @@ def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pic
     hit = acting & ~attack_fumble & (roll >= against)
     parried_well = failed_disarm = False
     if s.on.unarmed_counter:
-        parried_well = acting & use_parry & (parry - roll >= s.success_step)
+        # rules.unarmed_counter: a good defence (seed 000, Counter Strikes), or a successful
+        # one (its Unarmed attack): the defence roll beats the attack roll by that margin.
+        parried_well = acting & use_parry & (parry - roll >= s.counter_margin)
     level = None
     if manoeuvre is not None:
         level = 1 + (roll - against) // s.success_step
@@ -228,7 +234,7 @@ def _reach_and_style(state, s: Static, att: Pick, tgt: Pick, roll, parry):
         ra, rt = att.get(x("reach")), tgt.get(x("reach"))
         longer, shorter = (ra > rt) & ~near, (ra < rt) & ~near
         if s.reach_closing:   # used on a foe inside its reach: -5 per level it exceeds by
-            inside = longer & (tgt.get(x("closed")) == place_of(att, n))
+            inside = longer & reach.is_inside(state, tgt, att, n)
             roll = roll - inside * REACH_STEP * (ra - rt)
         great = longer & (att.get(x("great")) > 0)
         roll = roll + great * ((-att.get(state.defence_penalty)) // 2)

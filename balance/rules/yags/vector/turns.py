@@ -69,7 +69,7 @@ def declared_cover(state, s: Static, ctx: Round, victim: Pick, striker: Pick) ->
             ok |= victim.get(state.guard) & (victim.get(state.target) == place_of(striker, size))
         return ok
     c = state.status.shape[0]
-    flat = (place_of(victim, size) * c + place_of(striker, size)) * victim.n + _trials(victim)
+    flat = (place_of(victim, size) * c + place_of(striker, size)) * victim.n + trials_of(victim)
     return ctx.cover.ravel()[flat]
 
 
@@ -84,7 +84,8 @@ def defends(state, s: Static, ctx: Round, victim: Pick, striker: Pick) -> np.nda
     return ok
 
 
-def _trials(p: Pick) -> np.ndarray:
+def trials_of(p: Pick) -> np.ndarray:
+    """The trials (state columns) a pick covers, in its order."""
     return np.arange(p.n) if p.rows is None else p.rows
 
 

@@ -1,0 +1,48 @@
+"""Who has got inside whose reach (seed 000, Reach; rules.reach closing), vectorised.
+
+Seed 000 gives reach two sides: "If the defender has a longer reach, then they get a free
+strike before the attacker gets a chance to hit", and a weapon "used against a foe that has
+closed to within the weapon's reach, gives a -5 to attack rolls for each excess level of
+reach". The lab keeps one flag per ordered pair of places, ``state.inside[p, q, trial]``:
+place p (the shorter weapon) has closed to within place q's reach. It is set when p attacks q
+(after q's free strike), read for the -5, and cleared for every p when q gives ground (a
+retreat or a step back, at the end of that round). ``reference/state.py`` holds the scalar
+version (``FighterState.inside``, ``threatened_inside``, ``open_distance``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balance.engine.pick import Pick
+from balance.rules.yags.tactics import RETREAT
+from balance.rules.yags.vector.gear import place_of
+from balance.rules.yags.vector.turns import trials_of
+
+
+def is_inside(state, p: Pick, q: Pick, size: int) -> np.ndarray:
+    """Has place ``p`` got inside place ``q``'s reach, in each trial of the picks."""
+    return state.inside[place_of(p, size), place_of(q, size), trials_of(p)]
+
+
+def close_in(state, p: Pick, q: Pick, size: int, mask: np.ndarray) -> None:
+    """Place ``p`` has closed to within ``q``'s reach where ``mask`` holds."""
+    rows = np.flatnonzero(mask)
+    if rows.size:
+        state.inside[place_of(p, size)[rows], place_of(q, size)[rows], trials_of(p)[rows]] = True
+
+
+def threatened(state, standing: np.ndarray) -> np.ndarray:
+    """(c, n) bool: a standing foe with a shorter weapon has got inside this place's reach."""
+    reach = state.x("reach")
+    foe = state.side[:, None, :] != state.side[None, :, :]
+    shorter = reach[:, None, :] < reach[None, :, :]
+    return (state.inside & standing[:, None, :] & foe & shorter).any(axis=0)
+
+
+def open_distance(state) -> None:
+    """End of round: foes that had got inside the reach of a place that gave ground this
+    round (a retreat or a step back) are outside it again."""
+    back = state.x("action") == RETREAT
+    if back.any():
+        state.inside &= ~back[None, :, :]

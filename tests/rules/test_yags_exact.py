@@ -1,0 +1,216 @@
+"""Hand-derived exact probabilities for the Yags rules issue 12 changed, against the kernel.
+
+Kernel-vs-reference agreement shares one reading of the seed, so it cannot catch a
+misreading. Each test here is a fight small enough to work out by hand: one round of the
+vectorised kernel (played as round 2, so no fumbled initiative loses it) over 200,000
+trials, with the derivation in the docstring, checked within 4 standard errors. Fighters are
+hand-written rows: d20 rolls against fixed numbers, damage 1,000 where a hit must fell the
+target (no soak stops it, and the fatal-wound check at 20 + 5 x ~190 always fails), attack
+-100 where a fighter must never hit. Initiative 100 against 0 fixes who acts first. Seed 000
+is quoted beside each rule in tests/rules/test_yags_seed.py and docs/rules/yags.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from balance.engine.distance import HOLD
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
+from balance.rules.yags.fighters import (
+    FULL_DEFENCE,
+    HALF_DEFENCE,
+    NO_DEFENCE,
+    NORMAL_SHOT,
+    PLENTY,
+    MissileStats,
+    YagsFight,
+    YagsRules,
+)
+from balance.rules.yags.tactics import Tactics
+from balance.rules.yags.tracks import STUNS, WOUNDS
+from balance.rules.yags.vector import kernel
+from tests.rules.test_yags_melee import veteran
+
+N = 200_000
+SIGMAS = 4
+DEFAULT_RULES = YagsRules()
+
+
+def one_round(fight: YagsFight, seed: int, *, inside: bool = False):
+    """Seat ``N`` trials and play one round (as round 2); optionally fighter 0 starts inside
+    fighter 1's reach. Returns the state with its (c, n) arrays in fighter order."""
+    rng = np.random.default_rng(seed)
+    state = kernel.start(fight, N, rng)
+    if inside:
+        p0, p1 = np.argmax(state.who == 0, axis=0), np.argmax(state.who == 1, axis=0)
+        state.inside[p0, p1, np.arange(N)] = True
+    kernel.play_round(fight, state, rng, 2)
+    return state
+
+
+def by_fighter(state, arr: np.ndarray) -> np.ndarray:
+    """A (c, n) place array in fighter order."""
+    out = np.empty_like(arr)
+    np.put_along_axis(out, state.who.astype(np.intp), arr, axis=0)
+    return out
+
+
+def assert_close(observed: np.ndarray, p: float) -> None:
+    """The share of True in ``observed`` is within SIGMAS standard errors of ``p``."""
+    se = np.sqrt(p * (1 - p) / observed.size)
+    assert abs(observed.mean() - p) <= SIGMAS * max(se, 1 / observed.size), \
+        (observed.mean(), p)
+
+
+def fight_of(*fighters, rules: YagsRules = DEFAULT_RULES, distance: float = 0.0) -> YagsFight:
+    return YagsFight(tuple(fighters), ("s0", "s1"), rules, 5,
+                     side_distance=(0.0, distance) if distance else ())
+
+
+def armed(side: int, reach: int, **changes):
+    """A hand-written fighter with a weapon of ``reach`` (its only loadout)."""
+    return veteran(side, gear={"reach": reach}, **changes)
+
+
+# --- Reach --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("closing", "p_down"), [(True, 1 - 0.2 * 0.7 * 0.7),
+                                                 (False, 1 - 0.2 ** 3)])
+def test_reach_free_strike_on_closing_then_minus_ten_inside(closing: bool, p_down: float):
+    """A (reach 1, first, never hits, declares no defence) attacks B (reach 3, attack 10,
+    damage 1,000), who strikes at the base difficulty 15: a hit needs d20 >= 5 (and not the
+    natural 1): p = 16/20 = 0.8; at -10, d20 >= 15: q = 6/20 = 0.3.
+
+    rules.reach closing: B's free strike as A closes (p), then A is inside: B's counter
+    strike (A declared no defence) and B's own attack are at -5 x 2 excess levels (q each).
+    P(A down) = 1 - (1 - 0.8)(1 - 0.3)^2 = 0.902. every_attack: no -10, all three at p:
+    1 - 0.2^3 = 0.992. (rules.fatigue_penalty 0: B's fumbles change nothing.)"""
+    a = armed(0, 1, attack=-100, defences=0, initiative=100)
+    b = armed(1, 3, attack=10, damage=1000, initiative=0)
+    rules = YagsRules(reach_closing=closing, fatigue_penalty=0)
+    state = one_round(fight_of(a, b, rules=rules), seed=1)
+    assert_close(by_fighter(state, state.status)[0] != STANDING, p_down)
+
+
+@pytest.mark.parametrize(("step_back", "p_down"), [(True, 21 / 400), (False, 209 / 400)])
+def test_a_longer_weapon_steps_back_from_a_foe_inside(step_back: bool, p_down: float):
+    """A (reach 1, attack 15, first) is inside B's reach (3) at the start of the round.
+
+    step_back: B gives ground (a retreat): no attack, defence 15 + 5 (defensive) + 3 x 3
+    metres (agility 3) = 29 + d2 against A's 15 + d1: hits when d1 - d2 >= 14 (d1 >= 15;
+    a fumbled defence still stands): 1 + 2 + ... + 6 = 21 of 400 pairs. And B is no longer
+    in the fight's pair: at the end of the round A is outside its reach again.
+    Holding (step_back false): B's defence 15 + d2: d1 >= d2 and d1 != 1: 2 + ... + 20 = 209
+    of 400."""
+    a = armed(0, 1, attack=15, damage=1000, initiative=100)
+    b = armed(1, 3, attack=-100, initiative=0, tactics=Tactics(step_back=step_back))
+    state = one_round(fight_of(a, b, rules=YagsRules(fatigue_penalty=0)), seed=2, inside=True)
+    status = by_fighter(state, state.status)
+    assert_close(status[1] != STANDING, p_down)
+    assert (status[0] == STANDING).all()               # B never hits back
+    assert state.inside.any() != step_back            # stepping back opened the distance
+
+
+# --- Stuns into wounds --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("stun_wounds", "fate"), [(True, DEAD), (False, UNCONSCIOUS)])
+def test_stuns_beyond_beaten_wound_and_kill(stun_wounds: bool, fate: int):
+    """A's stun blow (damage 100 against soak 0: 1 + (81..119) // 5 = 17-24 stuns) on B.
+
+    rules.excess_stuns wounds: the stuns beyond 6 are 11-18 wounds: fatal, checked at 20 + 5
+    x (11 - 6) = 45 or more, which health 3 (12 + d20) never makes: dead. none: the stun
+    track stops at 6 and the beaten check at 20 + 5 x 11 fails: unconscious.
+    P(hit): A first, attack 0 + d1 against B's defence -100 + d2: every roll but the natural
+    1: 19/20."""
+    a = veteran(0, attack=0, damage=100, damage_type=STUNS, initiative=100)
+    b = veteran(1, attack=-100, defence=-100, soak=0, initiative=0)
+    state = one_round(fight_of(a, b, rules=YagsRules(stun_wounds=stun_wounds)), seed=3)
+    assert_close(by_fighter(state, state.status)[1] == fate, 19 / 20)
+
+
+# --- Crushing and knockback ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("crushing", "levels"), [
+    # d3 needed for 1, 2, 3 stuns: damage 20 + d3 (+5) > 30, + 5 per level
+    (True, {1: 5 / 20, 2: 5 / 20, 3: 5 / 20}),     # 25 + d3 >= 31, 36, 41: d3 6-10, 11-15, 16-20
+    (False, {1: 5 / 20, 2: 5 / 20, 3: 0.0})])     # 20 + d3 >= 31, 36: d3 11-15, 16-20
+def test_knockback_stuns_a_foe_the_armour_saved(crushing: bool, levels: dict[int, float]):
+    """A hits B (attack 0 against defence -100: 19/20) for damage 20 + d3 against soak
+    1,000 + d4: never through. Knockback: the damage roll, +5 crushing, greater than B's
+    strength 3 x 10 = 30 is a stun, and one more per 5 points: P(k stuns) = 19/20 x the
+    share of d3 above; B (attack -100) never hits back."""
+    a = veteran(0, attack=0, damage=20, initiative=100, gear={"crushing": crushing})
+    b = veteran(1, attack=-100, defence=-100, soak=1000, strength=3, initiative=0)
+    state = one_round(fight_of(a, b), seed=4 + crushing)
+    stuns = by_fighter(state, state.stuns)[1]
+    for k, share in levels.items():
+        assert_close(stuns == k, 19 / 20 * share)
+    assert_close(stuns == 0, 1 - 19 / 20 * sum(levels.values()))
+
+
+# --- Fatigue ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("per_level", "p_hit"), [(None, 120 / 400), (5, 55 / 400)])
+def test_fatigue_costs_the_wound_tracks_penalty(per_level: int | None, p_hit: float):
+    """A (first, attack 15, fatigue 2) against B's defence 15 + d2; A's hit fells B.
+
+    rules.fatigue_penalty track: level 2 costs -5 (as two wounds do): hits when d1 - d2 >= 5
+    and d1 != 1: 1 + 2 + ... + 15 = 120 of 400. The old -5 a level: -10, d1 - d2 >= 10:
+    1 + ... + 10 = 55 of 400."""
+    a = veteran(0, attack=15, damage=1000, fatigue=2, initiative=100)
+    b = veteran(1, attack=-100, defence=15, initiative=0)
+    state = one_round(fight_of(a, b, rules=YagsRules(fatigue_penalty=per_level)), seed=6)
+    assert_close(by_fighter(state, state.status)[1] != STANDING, p_hit)
+
+
+def test_an_exhausted_fighter_rests_before_its_foe_strikes():
+    """A (first, fatigue 3, exhausted at 4, declares no defence, never hits) attacks B (attack
+    10, damage 1,000). A's natural 1 (1/20) is its fourth level: it rests at once, before
+    B's counter strike. Otherwise B's counter strike and B's attack, each at the base
+    difficulty 15 (d20 >= 5: 0.8), fell it: P(A dead) = 19/20 x (1 - 0.2^2) = 0.912, and
+    P(A yielded) = 1/20. (Resting at the end of the round would leave it to take both.)"""
+    a = veteran(0, attack=-100, defences=0, fatigue=3, exhausted_at=4, initiative=100)
+    b = veteran(1, attack=10, damage=1000, initiative=0)
+    state = one_round(fight_of(a, b), seed=7)
+    status = by_fighter(state, state.status)[0]
+    assert_close(status == DEAD, 0.95 * 0.96)
+    assert_close(status == YIELDED, 0.05)
+
+
+# --- Missiles -----------------------------------------------------------------------------------
+
+
+def shooter(firearm: bool = False):
+    """An archer 10 m off: missile attack 15, damage 1,000, a normal shot (distance 10 m:
+    difficulty 15), loaded."""
+    gun = MissileStats(attack=15, bonus=0, damage=1000, damage_type=WOUNDS, kind=0, range=100.0,
+                       reach=0, shots=1, recoil=0, load=0, magazine=1, reload=0,
+                       shot=NORMAL_SHOT, loaded=True, drawn=True, ammunition=PLENTY,
+                       shoot_in_melee=False, firearm=firearm)
+    return veteran(0, attack=-100, missile=gun, initiative=100)
+
+
+@pytest.mark.parametrize(("mode", "firearm", "p_hit"), [
+    (HALF_DEFENCE, False, 209 / 400),   # half of 30: 15 + d2
+    (FULL_DEFENCE, False, 29 / 400),    # 30 + d2
+    (NO_DEFENCE, False, 19 / 20),       # difficulty 15 only
+    (HALF_DEFENCE, True, 19 / 20)])     # no defence against a firearm
+def test_a_shot_meets_half_the_targets_defence(mode: int, firearm: bool, p_hit: float):
+    """A shoots B (defence 30, holding 10 m off, out of every threat band) once: 15 + d1
+    must beat the higher of the distance difficulty 15 and B's defence roll; B's fumbled
+    defence (d2 = 1) is no defence; A's natural 1 misses.
+
+    half: 15 + d2 (at least 16, above 15): d1 >= d2 >= 2 and d1 >= 2: 1 + ... + 19 = 190
+    pairs, plus the 19 with d2 = 1: 209/400. full: 30 + d2: d1 - d2 >= 15 with d2 >= 2: 1 +
+    2 + 3 + 4 = 10 pairs, + 19: 29/400. none, or a firearm under half: d1 >= 2: 19/20."""
+    b = dataclasses.replace(veteran(1, attack=-100, defence=30, initiative=0), movement=HOLD)
+    rules = YagsRules(missile_defence=mode)
+    state = one_round(fight_of(shooter(firearm), b, rules=rules, distance=10.0), seed=8)
+    assert_close(by_fighter(state, state.status)[1] != STANDING, p_hit)
