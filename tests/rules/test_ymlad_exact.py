@@ -115,3 +115,63 @@ def test_a_parting_blow_is_the_attack_not_yet_spent() -> None:
     spent = np.ones_like(state.status, dtype=bool)
     flight.end_of_round(s, state, kernel.plan_round(s, state, rng), rng, spent)
     assert (state.status[0] == FLED).all() and (state.status[1:] == STANDING).all()
+
+
+ARCHER = {"talents": {"strength": 3, "dexterity": 3}, "skills": {"missile": 5},
+          "missile": "hand_bow_war", "armour": []}
+TARGET = {"resist": {"slashing": -20, "piercing": -20, "pummeling": -20}, "armour": []}
+
+
+def test_parthian_shot_from_a_walking_horse() -> None:
+    """Seed, Mounted combat: a rider moving "in a walk or amble" gets -1 missile effort;
+    seed, Charge: "running backwards or delivering a 'Parthian shot', weapon range category
+    is increased"; seed, Moving target: +2 missile resistance if the defender is running.
+
+    A mounted archer (speed 20, ``keep_at: 30``) 25 m from a spearman who runs at him: the
+    archer moves first and backs off 5 m (a walk: at most half his speed), the spearman runs
+    10 m: 20 m apart, the medium band of a hand bow (15-50 m), counted one farther: long,
+    -2. Effort 1 + 3 + 3 - 1 (walking mount) - 2 (long) + 1 (seed, Height: horseback is
+    higher ground) = 5 against the spearman's missile resistance 0 + 3 x 1 (cavalry shield)
+    + 2 (running) = 5: d = 0, P = 2/3 (standing still, or without the Parthian shot's band,
+    it would be 8/9), and any hit downs him (``resist: -20``). The fight lasts one round,
+    so P(archer wins) = 2/3.
+    """
+    rider = {**ARCHER, "mounted": "halted", "speed": 20.0,
+             "policy": {"style": "missile", "keep_at": 30}}
+    spearman = {**TARGET, "weapon": "spear", "shield": "cavalry"}
+    scenario = duel(rider, spearman, distance=25, max_rounds=1)
+    won = balance.run(scenario, trials=N, seed=4).outcomes["a"]
+    assert close_to(won, p_success(0))
+
+
+def test_a_missile_charge_counts_one_band_nearer() -> None:
+    """Seed, Charge: "With missile weapons range category is reduced"; a missile user runs
+    up "just enough to gain extra speed and power, fire / shoot, then stop".
+
+    An archer on foot with ``policy.charge`` 40 m from a foe who stands (speed 0) runs his
+    10 m and shoots from 30 m: the medium band, counted one nearer: close, no penalty.
+    Effort 1 + 3 + 3 = 7 against 0 + 3 x 2 (medium shield) = 6: d = 1, P = 8/9 (without the
+    charge, the medium band's -1 would make it 2/3). One round: P(archer wins) = 8/9.
+    """
+    charger = {**ARCHER, "policy": {"style": "missile", "charge": True}}
+    foe = {**TARGET, "weapon": "spear", "shield": "medium", "speed": 0.0}
+    scenario = duel(charger, foe, distance=40, max_rounds=1)
+    won = balance.run(scenario, trials=N, seed=5).outcomes["a"]
+    assert close_to(won, p_success(1))
+
+
+def test_a_walking_target_is_harder_to_hit() -> None:
+    """Seed, Moving target: "Missile resistance gets a +1 bonus if the defender is walking".
+
+    Two archers 20 m apart. The second wants the close band (``range: close``: within 15 m)
+    and walks 5 m in (half his running speed of 10 or less: walking); his own shots are at
+    -20 and never land. The first stands and shoots at 15 m, the close band: effort 7
+    against 0 + 1 (walking) = 1, and a second archer with a body shield (3 x 3 = 9) makes it
+    7 against 10: d = -3, P = 1/27 (standing still it would be 1/9).
+    """
+    first = {**ARCHER, "policy": {"style": "missile"}}
+    second = {**ARCHER, **TARGET, "shield": "body", "effort": {"missile": -20},
+              "policy": {"style": "missile", "range": "close"}}
+    scenario = duel(first, second, distance=20, max_rounds=1)
+    won = balance.run(scenario, trials=N, seed=6).outcomes["a"]
+    assert close_to(won, p_success(-3))

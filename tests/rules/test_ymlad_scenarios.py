@@ -208,7 +208,7 @@ def test_runners_close_and_shooters_hold():
     rng = np.random.default_rng(0)
     state = kernel.start(fight, 4, rng)
     target = kernel.choose_targets(fight.static, state, state.status == STANDING, rng).goal
-    moved = kernel.move(fight.static, state, target, state.status == STANDING)
+    moved = kernel.move(fight.static, state, target, state.status == STANDING)[0]
     # The thrower walks in towards javelin range (60 m: already there) and stands; the
     # other runs his 10 m.
     assert state.pos[0].tolist() == [0] * 4 and state.pos[1].tolist() == [30] * 4

@@ -126,7 +126,8 @@ class Fighter:
     light_contact: int
     light_missile: int
     wind: int
-    mounted_missile: int
+    mounted_missile: int                # missile effort from the mount's standing pace
+    mounted: bool                       # in the saddle: moving costs missile effort
     height: int
     angle: int                          # resistance penalty from the angle of attack
     flanked: bool                       # attacked from side or rear: no formation fighting
@@ -170,6 +171,7 @@ class YmladRules:
     contact: float = 2.0
     room_to_retreat: bool = True
     parting_blows: str = "all"      # who strikes at a fighter running away: all, one, none
+    moving_shots: bool = True       # a missile user may shoot in a round it moved
 
 
 @dataclass(frozen=True)
@@ -326,7 +328,8 @@ def compile_fight(scenario: Any, tables: Any) -> YmladFight:
     return YmladFight(
         fighters=fighters,
         side_names=tuple(s.name for s in scenario.sides),
-        rules=YmladRules(r.hardness, r.contact, r.room_to_retreat, r.parting_blows),
+        rules=YmladRules(r.hardness, r.contact, r.room_to_retreat, r.parting_blows,
+                         r.moving_shots),
         max_rounds=scenario.max_rounds,
         side_distance=distances,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
@@ -453,7 +456,8 @@ def _fighter(side_index: int, name: str, spec: Any, scenario: Any, tables: Any) 
         missile=missile, shield=bonus, missile_shield=missile_bonus, dual=off is not None,
         armour=armour, armour_hardness=hardness, encumbrance=encumbrance,
         light_contact=light_c, light_missile=light_m, wind=WIND[cond.wind],
-        mounted_missile=MOUNTED_MISSILE[spec.mounted], height=height,
+        mounted_missile=MOUNTED_MISSILE[spec.mounted], mounted=spec.mounted != "no",
+        height=height,
         angle=ANGLE[spec.vision][spec.angle], flanked=spec.angle in ("side", "rear"),
         cover=spec.cover, moving=MOVING[spec.moving],
         effort_bonus=_per_style(spec.effort), resistance_bonus=_per_style(spec.resistance),
