@@ -257,7 +257,7 @@ class FighterSpec(Strict):
     shots: Annotated[int, Field(ge=0, le=1000)] | None = None
     shield: Name | None = None
     armour: tuple[Name, ...] = ()
-    armour_score: Annotated[float, Field(ge=0, le=30)] | None = None
+    armour_score: Annotated[float, Field(ge=0, le=8)] | None = None   # seed: armour is 0-8
     armour_material: Name | None = None
     harm_threshold: Threshold | None = None
     height: Annotated[int, Field(ge=-5, le=5)] | None = None
