@@ -175,3 +175,95 @@ def test_a_walking_target_is_harder_to_hit() -> None:
     scenario = duel(first, second, distance=20, max_rounds=1)
     won = balance.run(scenario, trials=N, seed=6).outcomes["a"]
     assert close_to(won, p_success(-3))
+
+
+ONE_HIT = {"resist": {"slashing": -20, "piercing": -20, "pummeling": -20}, "armour": []}
+
+
+def test_simultaneous_mutual_kill() -> None:
+    """Seed, Initiative: attacks go from low d20 to high; "If a character is incapacitated
+    before attempting his attack, then the attempt is of course aborted. If initiative is
+    equal, attacks occur simultaneously ... a 'mutual kill'".
+
+    Two identical fighters in reach, skirmish difference 0 (each attack lands with 2/3), any
+    hit downs (``resist: -20``). Unequal initiative (19/20): the first lands with 2/3, else
+    the second with 2/3; equal (1/20): both attack, both fall with 4/9. Either way a round
+    ends the fight with 1 - 1/9 = 8/9, so the rounds are geometric, mean 9/8; a draw needs
+    the tie and both hits: P(draw) = (1/20)(4/9) / (8/9) = 1/40.
+    """
+    fighter = {**ONE_HIT, "skills": {"melee": 4}, "weapon": "long_sword"}
+    result = balance.run(duel(fighter, fighter), trials=N, seed=7)
+    assert close_to(result.outcomes["draw"], 1 / 40)
+    rounds = np.arange(result.tally.rounds.size)
+    mean = rounds @ result.tally.rounds / N
+    assert abs(mean - 9 / 8) <= SIGMAS * np.sqrt((1 / 9) / (8 / 9) ** 2 / N)
+
+
+def test_the_charge_round_goes_by_reach_and_comes_once() -> None:
+    """Seed, Charge: "In a charge, normal initiative rules are abandoned. The wielder of the
+    body and weapon with the longest reach attacks first"; "This can be done only once".
+
+    A swordsman (long sword, reach 1 + 2) charges a poleaxe man (reach 1 + 3) who stands
+    (speed 0) 8 m away: he runs into reach and round 1 is a charge round. Both have melee
+    effort and resistance 6 (d = 0: 2/3) and any hit downs. Round 1: the poleaxe strikes
+    first, P(poleaxe) = 2/3, P(sword) = (1/3)(2/3) = 2/9, open 1/9. Round 2 is no charge:
+    plain initiative, P(poleaxe) = P(sword) = (19/20)(1/2)(8/9) + (1/20)(2/9) = 13/30, both
+    fall (1/20)(4/9), open 1/9. So over two rounds P(poleaxe) = 2/3 + 13/270.
+    """
+    sword = {**ONE_HIT, "skills": {"melee": 4}, "weapon": "long_sword",
+             "policy": {"charge": True}}
+    poleaxe = {**ONE_HIT, "skills": {"melee": 4}, "weapon": "poleaxe", "speed": 0.0}
+    a, b = fighters_of(duel(sword, poleaxe))
+    assert (a.reach, b.reach) == (3, 4)
+    from balance.rules.ymlad.tables import MELEE
+    assert effort(a, MELEE) == resistance(b, MELEE) == effort(b, MELEE) == resistance(a, MELEE)
+    result = balance.run(duel(sword, poleaxe, distance=8, max_rounds=2), trials=N, seed=9)
+    assert close_to(result.outcomes["b"], 2 / 3 + 13 / 270)
+    assert close_to(result.outcomes["a"], 2 / 9 + 13 / 270)
+
+
+def test_disengaging_gets_four_unless_grappled() -> None:
+    """Seed, Close: "for such a disengagement attack the character receives a +4 bonus to
+    effort, provided that (1) there is some room to retreat too and (2) that he/she is free
+    of grappling harm".
+
+    A swordsman (close effort 0 + 0 - 2 + 2 = 0) held by a wrestler (close resistance
+    0 + 0 + 1 + 3 = 4 at ``close: 3``, with fists) whose own attacks (to hold him, or to
+    close in again) never land: d = -4, so with the +4
+    he gets free in round 1 with P(0) = 2/3; holding 1 grappling harm, with P(-4) = 1/81;
+    with ``rules.room_to_retreat: false``, also 1/81.
+    """
+    wrestler = {"skills": {"close": 3}, "weapon": "fist", "effort": {"close": -20, "melee": -20},
+                "policy": {"style": "close", "harm": "grapple"}}
+    swordsman = {"weapon": "battle_sword"}
+    freed = []
+    for grapple, room in ((0, True), (1, True), (0, False)):
+        loaded = balance.load_scenario(duel(swordsman, wrestler,
+                                            rules={"room_to_retreat": room}))
+        fight = get("ymlad").compile(loaded.model, loaded.tables)
+        assert effort(fight.fighters[0], CLOSE) - resistance(fight.fighters[1], CLOSE) == -4
+        rng = np.random.default_rng(10 + grapple)
+        state = kernel.start(fight, N, rng)
+        state.close_with[0], state.close_with[1] = 1, 0
+        state.grapple[0] = grapple
+        kernel.play_round(fight, state, rng, 1)
+        freed.append((state.close_with[0] < 0).mean())
+    assert close_to(freed[0], p_success(0))
+    assert close_to(freed[1], p_success(-4)) and close_to(freed[2], p_success(-4))
+
+
+def test_the_second_on_a_loner_gets_one_more() -> None:
+    """Seed, Group fights: "in a situation of one against several, the second fighter of the
+    group gets a +1 bonus to melee skirmish effort".
+
+    Two swordsmen in reach of a loner who cannot hit back (melee effort -20). Each has d = 0
+    against him; the second +1, d = 1. Any hit downs him. In one round he stays up only if
+    both miss: (1/3)(1/9) = 1/27, whichever strikes first (without the bonus: 1/9).
+    """
+    man = {**ONE_HIT, "skills": {"melee": 4}, "weapon": "long_sword"}
+    loner = {**man, "effort": {"melee": -20}}
+    scenario = {"name": "two on one", "ruleset": "ymlad", "max_rounds": 1, "sides": [
+        {"name": "pair", "members": [{**man, "count": 2}]},
+        {"name": "loner", "members": [loner]}]}
+    result = balance.run(scenario, trials=N, seed=11)
+    assert close_to(result.outcomes["draw"], (1 / 3) * (1 - p_success(1)))
