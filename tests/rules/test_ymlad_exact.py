@@ -267,3 +267,28 @@ def test_the_second_on_a_loner_gets_one_more() -> None:
         {"name": "loner", "members": [loner]}]}
     result = balance.run(scenario, trials=N, seed=11)
     assert close_to(result.outcomes["draw"], (1 / 3) * (1 - p_success(1)))
+
+
+def test_closing_in_is_a_harmless_melee_attack() -> None:
+    """Seed, Close: "If one fighter wants to keep it that way but the other wants to attack in
+    close combat, he/she must first make a successful melee attack, so not yet close combat,
+    to close the distance. This does not do any harm".
+
+    A wrestler (melee effort 0 + 2 + 2 + 1 with fists = 5) against a swordsman who wants
+    melee (melee resistance 0 + 0 + 2 + 4 = 6): d = -1, so after round 1 they are in close
+    combat with P = 1/3, and the swordsman has taken no harm at all. (The swordsman's blows
+    cannot hurt the wrestler, ``resist: +20``, and once held he never gets free, close
+    effort -20.)
+    """
+    wrestler = {"talents": {"dexterity": 4}, "skills": {"melee": 4, "close": 4},
+                "weapon": "fist", "resist": {"slashing": 20, "piercing": 20, "pummeling": 20},
+                "policy": {"style": "close", "harm": "grapple"}}
+    swordsman = {"skills": {"melee": 4}, "weapon": "battle_sword", "effort": {"close": -20}}
+    loaded = balance.load_scenario(duel(wrestler, swordsman))
+    fight = get("ymlad").compile(loaded.model, loaded.tables)
+    assert fight.static.effort[MELEE, 0, 1] - fight.static.resistance[MELEE, 0, 1] == -1
+    rng = np.random.default_rng(12)
+    state = kernel.start(fight, N, rng)
+    kernel.play_round(fight, state, rng, 1)
+    assert close_to((state.close_with[1] == 0).mean(), p_success(-1))
+    assert (state.body[1] == 0).all() and (state.grapple[1] == 0).all()
