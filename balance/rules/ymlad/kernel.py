@@ -104,6 +104,7 @@ class Static:
     flee_at: np.ndarray          # (c,) int16 harm at which the fighter runs away
     breaks_at: tuple[float | None, ...]   # per side (None: never breaks)
     reacts: bool                 # someone may yield or run, or a side may break
+    gives_up: np.ndarray         # (k,) intp: the fighters who may yield or run
 
 
 def static_of(fight: YmladFight) -> Static:
@@ -166,6 +167,7 @@ def static_of(fight: YmladFight) -> Static:
         breaks_at=fight.breaks_at or (None,) * len(fight.side_names),
         reacts=any(f.yield_at < NEVER or f.flee_at < NEVER for f in fs)
         or any(b is not None for b in fight.breaks_at),
+        gives_up=np.flatnonzero([f.yield_at < NEVER or f.flee_at < NEVER for f in fs]),
     )
 
 
@@ -364,6 +366,13 @@ class Snapshot:
             getattr(self, name).ravel()[cells] = getattr(state, name).ravel()[cells]
         self.changed = [] if now.all() else [flat[~now]]
 
+    def touched(self, n: int) -> np.ndarray:
+        """(n,) bool: trials with a cell changed since it was last brought up to date."""
+        out = np.zeros(n, dtype=bool)
+        if self.changed:
+            out[np.concatenate(self.changed) % n] = True
+        return out
+
     def copy(self, state: YmladState, where: np.ndarray) -> None:
         """Bring every cell of trials ``where`` (n,) bool up to date."""
         for name in self.FIELDS:
@@ -400,7 +409,8 @@ def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
             new_group = sorted_key[k] != sorted_key[k - 1]
             if new_group.any():
                 if s.reacts:
-                    snap.copy(state, react(s, state, rnd, rng, spent, new_group))
+                    where = new_group & snap.touched(n)
+                    snap.copy(state, react(s, state, rnd, rng, spent, where, snap.status))
                 snap.refresh(state, new_group)
         for f in range(c):
             now = slot[f] == k
@@ -409,7 +419,7 @@ def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
             if idx.size:
                 act(fight, s, state, snap, rnd, f, idx, rng)
             spent[f] |= now
-    end_of_round(s, state, rnd, rng, spent)
+    end_of_round(s, state, rnd, rng, spent, snap.touched(n))
 
 
 def _slots(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
