@@ -61,10 +61,10 @@ FIGHTS = {
                policy={"style": "missile", "charge": True}),
         member(weapon="spear", shield="medium", policy={"charge": True}), distance=80),
     "crossbow_rider_keeps_distance": duel(
-        member(missile="cavalry_crossbow", mounted="walking", speed=14.0,
+        member(missile="cavalry_crossbow", mounted="walking", speed=14.0, skills={"missile": 4},
                policy={"style": "missile", "keep_at": 15}),
-        member(weapon="mace", shield="cavalry", speed=12.0),
-        distance=30, conditions={"light": "twilight", "wind": "moderate"}),
+        member(weapon="mace", speed=16.0),
+        distance=30, max_rounds=25, conditions={"wind": "moderate"}),
     "grappler_vs_dagger": duel(
         member(body="large", weapon="fist", talents={"strength": 4, "dexterity": 3},
                skills={"melee": 4, "close": 4}, armour=[],
