@@ -17,10 +17,11 @@ import numpy as np
 
 import balance
 from balance.engine.status import FLED, STANDING
-from balance.rules import get
 from balance.rules.ymlad import flight, kernel
 from balance.rules.ymlad.fighters import effort, harm_margin, resistance
 from balance.rules.ymlad.tables import CLOSE, FROM_REAR, MELEE, p_success
+from tests.rules.helpers import ymlad_duel as duel
+from tests.rules.helpers import ymlad_fight
 
 N = 200_000
 SIGMAS = 4
@@ -36,16 +37,8 @@ def close_to(observed: float, exact: float, n: int = N) -> bool:
     return abs(observed - exact) <= SIGMAS * np.sqrt(exact * (1 - exact) / n) + 1e-12
 
 
-def duel(a: dict, b: dict, **kw) -> dict:
-    scenario = {"name": "exact", "ruleset": "ymlad",
-                "sides": [{"name": "a", "members": [a]}, {"name": "b", "members": [b]}]}
-    scenario.update(kw)
-    return scenario
-
-
 def fighters_of(scenario: dict):
-    loaded = balance.load_scenario(scenario)
-    return get("ymlad").compile(loaded.model, loaded.tables).fighters
+    return ymlad_fight(scenario).fighters
 
 
 def test_grappling_dead_is_suffocating_and_only_wasted_kills() -> None:
@@ -95,9 +88,8 @@ def test_a_parting_blow_is_the_attack_not_yet_spent() -> None:
              "weapon": "long_sword"}
     runner = {**sword, "resist": {"slashing": -20, "piercing": -20, "pummeling": -20},
               "policy": {"flee_at": "hurt"}}
-    loaded = balance.load_scenario({"name": "t", "ruleset": "ymlad", "sides": [
+    fight = ymlad_fight({"name": "t", "ruleset": "ymlad", "sides": [
         {"name": "a", "members": [runner]}, {"name": "b", "members": [sword, sword]}]})
-    fight = get("ymlad").compile(loaded.model, loaded.tables)
     s = fight.static
     assert s.effort[MELEE, 2, 0] - s.resistance[MELEE, FROM_REAR, 0] == 2
     rng = np.random.default_rng(8)
@@ -238,9 +230,7 @@ def test_disengaging_gets_four_unless_grappled() -> None:
     swordsman = {"weapon": "battle_sword"}
     freed = []
     for grapple, room in ((0, True), (1, True), (0, False)):
-        loaded = balance.load_scenario(duel(swordsman, wrestler,
-                                            rules={"room_to_retreat": room}))
-        fight = get("ymlad").compile(loaded.model, loaded.tables)
+        fight = ymlad_fight(duel(swordsman, wrestler, rules={"room_to_retreat": room}))
         assert effort(fight.fighters[0], CLOSE) - resistance(fight.fighters[1], CLOSE) == -4
         rng = np.random.default_rng(10 + grapple)
         state = kernel.start(fight, N, rng)
@@ -284,8 +274,7 @@ def test_closing_in_is_a_harmless_melee_attack() -> None:
                 "weapon": "fist", "resist": {"slashing": 20, "piercing": 20, "pummeling": 20},
                 "policy": {"style": "close", "harm": "grapple"}}
     swordsman = {"skills": {"melee": 4}, "weapon": "battle_sword", "effort": {"close": -20}}
-    loaded = balance.load_scenario(duel(wrestler, swordsman))
-    fight = get("ymlad").compile(loaded.model, loaded.tables)
+    fight = ymlad_fight(duel(wrestler, swordsman))
     assert fight.static.effort[MELEE, 0, 1] - fight.static.resistance[MELEE, 0, 1] == -1
     rng = np.random.default_rng(12)
     state = kernel.start(fight, N, rng)

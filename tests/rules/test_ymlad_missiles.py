@@ -8,10 +8,11 @@ import pytest
 
 import balance
 from balance.engine.status import STANDING
-from balance.rules import get
 from balance.rules.ymlad import kernel
 from balance.rules.ymlad import reference as ref
 from balance.rules.ymlad.tables import mounted_pace_penalty, shot_band
+from tests.rules.helpers import ymlad_duel as duel
+from tests.rules.helpers import ymlad_fight as compiled
 
 RIDER = {"talents": {"strength": 3, "dexterity": 3}, "skills": {"missile": 5, "melee": 3},
          "missile": "hand_bow_war", "weapon": "saber", "mounted": "halted", "speed": 20.0,
@@ -19,18 +20,6 @@ RIDER = {"talents": {"strength": 3, "dexterity": 3}, "skills": {"missile": 5, "m
 SPEARMAN = {"talents": {"strength": 3, "dexterity": 2}, "skills": {"formation": 3, "melee": 4},
             "weapon": "spear", "shield": "medium",
             "armour": ["gambeson", "mail_shirt", "open_helmet"]}
-
-
-def duel(a: dict, b: dict, **kw) -> dict:
-    scenario = {"name": "t", "ruleset": "ymlad",
-                "sides": [{"name": "a", "members": [a]}, {"name": "b", "members": [b]}]}
-    scenario.update(kw)
-    return scenario
-
-
-def compiled(scenario: dict):
-    loaded = balance.load_scenario(scenario)
-    return get("ymlad").compile(loaded.model, loaded.tables)
 
 
 def test_pace_and_band_shifts() -> None:
