@@ -257,7 +257,7 @@ class FighterSpec(Strict):
     shots: Annotated[int, Field(ge=0, le=1000)] | None = None
     shield: Name | None = None
     armour: tuple[Name, ...] = ()
-    armour_score: Annotated[float, Field(ge=0, le=30)] | None = None
+    armour_score: Annotated[float, Field(ge=0, le=8)] | None = None   # seed: armour is 0-8
     armour_material: Name | None = None
     harm_threshold: Threshold | None = None
     height: Annotated[int, Field(ge=-5, le=5)] | None = None
@@ -416,6 +416,10 @@ class YmladRules(Strict):
     # Lab (the seed gives no free attacks): who strikes at a fighter turning to run, each foe
     # that attacked it this round from the front line, only the first of them, or nobody.
     parting_blows: Literal["all", "one", "none"] = "all"
+    # Seed, Mounted combat and Charge: a missile user may shoot in a round it moved (from a
+    # moving mount at -1 / -2, on a missile charge, running backwards or with a Parthian
+    # shot); false: the older lab rule, a shooter who moved cannot aim that round.
+    moving_shots: bool = True
     capacity_kg: Kilograms = 25.0          # carrying capacity of an average human
     capacity_per_strength_kg: Kilograms = 5.0
 

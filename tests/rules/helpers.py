@@ -28,3 +28,21 @@ def percentile_member(attack: int = 60, **kw) -> dict:
         else:
             base[key] = value
     return base
+
+
+def ymlad_duel(a: dict, b: dict, **kw) -> dict:
+    """A Ymlad scenario of one member per side (sides ``a`` and ``b``); ``kw`` adds or
+    replaces top-level keys."""
+    scenario = {"name": "duel", "ruleset": "ymlad",
+                "sides": [{"name": "a", "members": [a]}, {"name": "b", "members": [b]}]}
+    scenario.update(kw)
+    return scenario
+
+
+def ymlad_fight(scenario: dict):
+    """The compiled Ymlad fight of a scenario dict."""
+    import balance
+    from balance.rules import get
+
+    loaded = balance.load_scenario(scenario)
+    return get("ymlad").compile(loaded.model, loaded.tables)

@@ -4,7 +4,8 @@ Each fight is played 100,000 times by the kernel and 6,000 times by the referenc
 50,000 and 3,000), at fixed seeds; the winner, round and final-status distributions must be
 homogeneous (chi-square test of the two count tables), rejecting only at p < 1e-6, and the
 mean rounds must agree within five standard errors. The fights cover every style and
-transition: missile with running up and a charge, formation against melee, closing in,
+transition: missile with running up, a missile charge and a charge, a mounted crossbow
+shooting as it keeps its distance, formation against melee, closing in,
 disengaging and grappling, stunning, armour against slashing and pummeling, thresholds 1 and
 3, yielding, a 3-vs-2 group fight with group bonuses and limits, and group fights with target
 policies, side defaults, running away, morale and parting blows, and formation rows.
@@ -57,12 +58,13 @@ FIGHTS = {
                policy={"yield_at": "hurt"})),
     "archer_vs_charging_spearman": duel(
         member(missile="longbow_war", weapon="short_sword", skills={"missile": 5, "melee": 2},
-               policy={"style": "missile"}),
+               policy={"style": "missile", "charge": True}),
         member(weapon="spear", shield="medium", policy={"charge": True}), distance=80),
-    "crossbow_keeps_distance": duel(
-        member(missile="infantry_crossbow", policy={"style": "missile", "keep_at": 15}),
-        member(weapon="mace", shield="cavalry", speed=12.0),
-        distance=30, conditions={"light": "twilight", "wind": "moderate"}),
+    "crossbow_rider_keeps_distance": duel(
+        member(missile="cavalry_crossbow", mounted="walking", speed=14.0, skills={"missile": 4},
+               policy={"style": "missile", "keep_at": 15}),
+        member(weapon="mace", speed=16.0),
+        distance=30, max_rounds=25, conditions={"wind": "moderate"}),
     "grappler_vs_dagger": duel(
         member(body="large", weapon="fist", talents={"strength": 4, "dexterity": 3},
                skills={"melee": 4, "close": 4}, armour=[],

@@ -120,3 +120,20 @@ def test_a_shield_wins_fights_in_melee_and_against_missiles():
     se = 5 * np.sqrt(2 * 0.25 / N)
     assert spearman_wins(True, False) - spearman_wins(False, False) > se
     assert spearman_wins(True, True) - spearman_wins(False, True) > se
+
+
+def test_the_skill_scale_moves_the_reference_duel_most():
+    """docs/rules/ymlad.md, "How much the invented defaults matter": on the reference duel the
+    lab's skill scale (level - 2) against 1.5 points per level moves the sergeant from about
+    48% to about 9%; the talent scale hardly moves who wins but shortens the fight."""
+    from balance.sweep import run_sweep
+
+    table = run_sweep(SCENARIOS.parent / "sweeps" / "ymlad_invented_defaults.yaml",
+                      trials=4000, seed=1, out=None).table
+    cell = {(r["skill scale"], r["talent scale"]): r for _, r in table.iterrows()}
+    lab = cell["lab (level - 2)", "lab (score - 2)"]
+    steep = cell["one and a half", "lab (score - 2)"]
+    assert lab["p_sergeant"] - steep["p_sergeant"] > 0.3
+    double = cell["lab (level - 2)", "double"]
+    assert abs(double["p_sergeant"] - lab["p_sergeant"]) < 0.05
+    assert double["rounds_mean"] < lab["rounds_mean"] - 0.2

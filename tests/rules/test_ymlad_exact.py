@@ -17,10 +17,11 @@ import numpy as np
 
 import balance
 from balance.engine.status import FLED, STANDING
-from balance.rules import get
 from balance.rules.ymlad import flight, kernel
 from balance.rules.ymlad.fighters import effort, harm_margin, resistance
 from balance.rules.ymlad.tables import CLOSE, FROM_REAR, MELEE, p_success
+from tests.rules.helpers import ymlad_duel as duel
+from tests.rules.helpers import ymlad_fight
 
 N = 200_000
 SIGMAS = 4
@@ -36,16 +37,8 @@ def close_to(observed: float, exact: float, n: int = N) -> bool:
     return abs(observed - exact) <= SIGMAS * np.sqrt(exact * (1 - exact) / n) + 1e-12
 
 
-def duel(a: dict, b: dict, **kw) -> dict:
-    scenario = {"name": "exact", "ruleset": "ymlad",
-                "sides": [{"name": "a", "members": [a]}, {"name": "b", "members": [b]}]}
-    scenario.update(kw)
-    return scenario
-
-
 def fighters_of(scenario: dict):
-    loaded = balance.load_scenario(scenario)
-    return get("ymlad").compile(loaded.model, loaded.tables).fighters
+    return ymlad_fight(scenario).fighters
 
 
 def test_grappling_dead_is_suffocating_and_only_wasted_kills() -> None:
@@ -95,9 +88,8 @@ def test_a_parting_blow_is_the_attack_not_yet_spent() -> None:
              "weapon": "long_sword"}
     runner = {**sword, "resist": {"slashing": -20, "piercing": -20, "pummeling": -20},
               "policy": {"flee_at": "hurt"}}
-    loaded = balance.load_scenario({"name": "t", "ruleset": "ymlad", "sides": [
+    fight = ymlad_fight({"name": "t", "ruleset": "ymlad", "sides": [
         {"name": "a", "members": [runner]}, {"name": "b", "members": [sword, sword]}]})
-    fight = get("ymlad").compile(loaded.model, loaded.tables)
     s = fight.static
     assert s.effort[MELEE, 2, 0] - s.resistance[MELEE, FROM_REAR, 0] == 2
     rng = np.random.default_rng(8)
@@ -115,3 +107,177 @@ def test_a_parting_blow_is_the_attack_not_yet_spent() -> None:
     spent = np.ones_like(state.status, dtype=bool)
     flight.end_of_round(s, state, kernel.plan_round(s, state, rng), rng, spent)
     assert (state.status[0] == FLED).all() and (state.status[1:] == STANDING).all()
+
+
+ARCHER = {"talents": {"strength": 3, "dexterity": 3}, "skills": {"missile": 5},
+          "missile": "hand_bow_war", "armour": []}
+TARGET = {"resist": {"slashing": -20, "piercing": -20, "pummeling": -20}, "armour": []}
+
+
+def test_parthian_shot_from_a_walking_horse() -> None:
+    """Seed, Mounted combat: a rider moving "in a walk or amble" gets -1 missile effort;
+    seed, Charge: "running backwards or delivering a 'Parthian shot', weapon range category
+    is increased"; seed, Moving target: +2 missile resistance if the defender is running.
+
+    A mounted archer (speed 20, ``keep_at: 30``) 25 m from a spearman who runs at him: the
+    archer moves first and backs off 5 m (a walk: at most half his speed), the spearman runs
+    10 m: 20 m apart, the medium band of a hand bow (15-50 m), counted one farther: long,
+    -2. Effort 1 + 3 + 3 - 1 (walking mount) - 2 (long) + 1 (seed, Height: horseback is
+    higher ground) = 5 against the spearman's missile resistance 0 + 3 x 1 (cavalry shield)
+    + 2 (running) = 5: d = 0, P = 2/3 (standing still, or without the Parthian shot's band,
+    it would be 8/9), and any hit downs him (``resist: -20``). The fight lasts one round,
+    so P(archer wins) = 2/3.
+    """
+    rider = {**ARCHER, "mounted": "halted", "speed": 20.0,
+             "policy": {"style": "missile", "keep_at": 30}}
+    spearman = {**TARGET, "weapon": "spear", "shield": "cavalry"}
+    scenario = duel(rider, spearman, distance=25, max_rounds=1)
+    won = balance.run(scenario, trials=N, seed=4).outcomes["a"]
+    assert close_to(won, p_success(0))
+
+
+def test_a_missile_charge_counts_one_band_nearer() -> None:
+    """Seed, Charge: "With missile weapons range category is reduced"; a missile user runs
+    up "just enough to gain extra speed and power, fire / shoot, then stop".
+
+    An archer on foot with ``policy.charge`` 40 m from a foe who stands (speed 0) runs his
+    10 m and shoots from 30 m: the medium band, counted one nearer: close, no penalty.
+    Effort 1 + 3 + 3 = 7 against 0 + 3 x 2 (medium shield) = 6: d = 1, P = 8/9 (without the
+    charge, the medium band's -1 would make it 2/3). One round: P(archer wins) = 8/9.
+    """
+    charger = {**ARCHER, "policy": {"style": "missile", "charge": True}}
+    foe = {**TARGET, "weapon": "spear", "shield": "medium", "speed": 0.0}
+    scenario = duel(charger, foe, distance=40, max_rounds=1)
+    won = balance.run(scenario, trials=N, seed=5).outcomes["a"]
+    assert close_to(won, p_success(1))
+
+
+def test_a_walking_target_is_harder_to_hit() -> None:
+    """Seed, Moving target: "Missile resistance gets a +1 bonus if the defender is walking".
+
+    Two archers 20 m apart. The second wants the close band (``range: close``: within 15 m)
+    and walks 5 m in (half his running speed of 10 or less: walking); his own shots are at
+    -20 and never land. The first stands and shoots at 15 m, the close band: effort 7
+    against 0 + 1 (walking) = 1, and a second archer with a body shield (3 x 3 = 9) makes it
+    7 against 10: d = -3, P = 1/27 (standing still it would be 1/9).
+    """
+    first = {**ARCHER, "policy": {"style": "missile"}}
+    second = {**ARCHER, **TARGET, "shield": "body", "effort": {"missile": -20},
+              "policy": {"style": "missile", "range": "close"}}
+    scenario = duel(first, second, distance=20, max_rounds=1)
+    won = balance.run(scenario, trials=N, seed=6).outcomes["a"]
+    assert close_to(won, p_success(-3))
+
+
+ONE_HIT = {"resist": {"slashing": -20, "piercing": -20, "pummeling": -20}, "armour": []}
+
+
+def test_simultaneous_mutual_kill() -> None:
+    """Seed, Initiative: attacks go from low d20 to high; "If a character is incapacitated
+    before attempting his attack, then the attempt is of course aborted. If initiative is
+    equal, attacks occur simultaneously ... a 'mutual kill'".
+
+    Two identical fighters in reach, skirmish difference 0 (each attack lands with 2/3), any
+    hit downs (``resist: -20``). Unequal initiative (19/20): the first lands with 2/3, else
+    the second with 2/3; equal (1/20): both attack, both fall with 4/9. Either way a round
+    ends the fight with 1 - 1/9 = 8/9, so the rounds are geometric, mean 9/8; a draw needs
+    the tie and both hits: P(draw) = (1/20)(4/9) / (8/9) = 1/40.
+    """
+    fighter = {**ONE_HIT, "skills": {"melee": 4}, "weapon": "long_sword"}
+    result = balance.run(duel(fighter, fighter), trials=N, seed=7)
+    assert close_to(result.outcomes["draw"], 1 / 40)
+    rounds = np.arange(result.tally.rounds.size)
+    mean = rounds @ result.tally.rounds / N
+    assert abs(mean - 9 / 8) <= SIGMAS * np.sqrt((1 / 9) / (8 / 9) ** 2 / N)
+
+
+def test_the_charge_round_goes_by_reach_and_comes_once() -> None:
+    """Seed, Charge: "In a charge, normal initiative rules are abandoned. The wielder of the
+    body and weapon with the longest reach attacks first"; "This can be done only once".
+
+    A swordsman (long sword, reach 1 + 2) charges a poleaxe man (reach 1 + 3) who stands
+    (speed 0) 8 m away: he runs into reach and round 1 is a charge round. Both have melee
+    effort and resistance 6 (d = 0: 2/3) and any hit downs. Round 1: the poleaxe strikes
+    first, P(poleaxe) = 2/3, P(sword) = (1/3)(2/3) = 2/9, open 1/9. Round 2 is no charge:
+    plain initiative, P(poleaxe) = P(sword) = (19/20)(1/2)(8/9) + (1/20)(2/9) = 13/30, both
+    fall (1/20)(4/9), open 1/9. So over two rounds P(poleaxe) = 2/3 + 13/270.
+    """
+    sword = {**ONE_HIT, "skills": {"melee": 4}, "weapon": "long_sword",
+             "policy": {"charge": True}}
+    poleaxe = {**ONE_HIT, "skills": {"melee": 4}, "weapon": "poleaxe", "speed": 0.0}
+    a, b = fighters_of(duel(sword, poleaxe))
+    assert (a.reach, b.reach) == (3, 4)
+    from balance.rules.ymlad.tables import MELEE
+    assert effort(a, MELEE) == resistance(b, MELEE) == effort(b, MELEE) == resistance(a, MELEE)
+    result = balance.run(duel(sword, poleaxe, distance=8, max_rounds=2), trials=N, seed=9)
+    assert close_to(result.outcomes["b"], 2 / 3 + 13 / 270)
+    assert close_to(result.outcomes["a"], 2 / 9 + 13 / 270)
+
+
+def test_disengaging_gets_four_unless_grappled() -> None:
+    """Seed, Close: "for such a disengagement attack the character receives a +4 bonus to
+    effort, provided that (1) there is some room to retreat too and (2) that he/she is free
+    of grappling harm".
+
+    A swordsman (close effort 0 + 0 - 2 + 2 = 0) held by a wrestler (close resistance
+    0 + 0 + 1 + 3 = 4 at ``close: 3``, with fists) whose own attacks (to hold him, or to
+    close in again) never land: d = -4, so with the +4
+    he gets free in round 1 with P(0) = 2/3; holding 1 grappling harm, with P(-4) = 1/81;
+    with ``rules.room_to_retreat: false``, also 1/81.
+    """
+    wrestler = {"skills": {"close": 3}, "weapon": "fist", "effort": {"close": -20, "melee": -20},
+                "policy": {"style": "close", "harm": "grapple"}}
+    swordsman = {"weapon": "battle_sword"}
+    freed = []
+    for grapple, room in ((0, True), (1, True), (0, False)):
+        fight = ymlad_fight(duel(swordsman, wrestler, rules={"room_to_retreat": room}))
+        assert effort(fight.fighters[0], CLOSE) - resistance(fight.fighters[1], CLOSE) == -4
+        rng = np.random.default_rng(10 + grapple)
+        state = kernel.start(fight, N, rng)
+        state.close_with[0], state.close_with[1] = 1, 0
+        state.grapple[0] = grapple
+        kernel.play_round(fight, state, rng, 1)
+        freed.append((state.close_with[0] < 0).mean())
+    assert close_to(freed[0], p_success(0))
+    assert close_to(freed[1], p_success(-4)) and close_to(freed[2], p_success(-4))
+
+
+def test_the_second_on_a_loner_gets_one_more() -> None:
+    """Seed, Group fights: "in a situation of one against several, the second fighter of the
+    group gets a +1 bonus to melee skirmish effort".
+
+    Two swordsmen in reach of a loner who cannot hit back (melee effort -20). Each has d = 0
+    against him; the second +1, d = 1. Any hit downs him. In one round he stays up only if
+    both miss: (1/3)(1/9) = 1/27, whichever strikes first (without the bonus: 1/9).
+    """
+    man = {**ONE_HIT, "skills": {"melee": 4}, "weapon": "long_sword"}
+    loner = {**man, "effort": {"melee": -20}}
+    scenario = {"name": "two on one", "ruleset": "ymlad", "max_rounds": 1, "sides": [
+        {"name": "pair", "members": [{**man, "count": 2}]},
+        {"name": "loner", "members": [loner]}]}
+    result = balance.run(scenario, trials=N, seed=11)
+    assert close_to(result.outcomes["draw"], (1 / 3) * (1 - p_success(1)))
+
+
+def test_closing_in_is_a_harmless_melee_attack() -> None:
+    """Seed, Close: "If one fighter wants to keep it that way but the other wants to attack in
+    close combat, he/she must first make a successful melee attack, so not yet close combat,
+    to close the distance. This does not do any harm".
+
+    A wrestler (melee effort 0 + 2 + 2 + 1 with fists = 5) against a swordsman who wants
+    melee (melee resistance 0 + 0 + 2 + 4 = 6): d = -1, so after round 1 they are in close
+    combat with P = 1/3, and the swordsman has taken no harm at all. (The swordsman's blows
+    cannot hurt the wrestler, ``resist: +20``, and once held he never gets free, close
+    effort -20.)
+    """
+    wrestler = {"talents": {"dexterity": 4}, "skills": {"melee": 4, "close": 4},
+                "weapon": "fist", "resist": {"slashing": 20, "piercing": 20, "pummeling": 20},
+                "policy": {"style": "close", "harm": "grapple"}}
+    swordsman = {"skills": {"melee": 4}, "weapon": "battle_sword", "effort": {"close": -20}}
+    fight = ymlad_fight(duel(wrestler, swordsman))
+    assert fight.static.effort[MELEE, 0, 1] - fight.static.resistance[MELEE, 0, 1] == -1
+    rng = np.random.default_rng(12)
+    state = kernel.start(fight, N, rng)
+    kernel.play_round(fight, state, rng, 1)
+    assert close_to((state.close_with[1] == 0).mean(), p_success(-1))
+    assert (state.body[1] == 0).all() and (state.grapple[1] == 0).all()

@@ -14,10 +14,10 @@ import pytest
 
 import balance
 from balance.engine.status import STANDING
-from balance.rules import get
 from balance.rules.ymlad import kernel
 from balance.rules.ymlad import reference as ref
 from balance.rules.ymlad.tables import FROM_FRONT
+from tests.rules.helpers import ymlad_fight as compiled
 
 SWORD = {"talents": {"strength": 3, "dexterity": 3},
          "skills": {"formation": 2, "melee": 4, "close": 2}, "weapon": "battle_sword",
@@ -31,11 +31,6 @@ def recess(foe: dict, count: int, *, secured: bool = True, defender: dict = PIKE
     return {"name": "recess", "ruleset": "ymlad", "sides": [
         {"name": "a", "flanks_secured": secured, "members": [defender]},
         {"name": "b", "members": [{**foe, "count": count}]}]}
-
-
-def compiled(scenario: dict):
-    loaded = balance.load_scenario(scenario)
-    return get("ymlad").compile(loaded.model, loaded.tables)
 
 
 def on_the_defender(scenario: dict) -> tuple[list[int], list[int], int]:

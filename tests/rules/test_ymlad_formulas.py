@@ -95,6 +95,24 @@ def test_crouching_makes_the_shield_one_size_larger_against_missiles():
                                        {"shield": "cavalry"})
     assert resistance(crouched, MISSILE) - resistance(standing, MISSILE) == 3
     assert resistance(crouched, MELEE) == resistance(standing, MELEE)
+    # Seed, Cover: "Crouching behind a body shield gives no additional bonus".
+    crouched, standing = compile_sides({"shield": "body", "crouch": True}, {"shield": "body"})
+    assert resistance(crouched, MISSILE) == resistance(standing, MISSILE)
+    medium, _ = compile_sides({"shield": "medium", "crouch": True}, {})
+    assert resistance(medium, MISSILE) == resistance(standing, MISSILE)   # medium -> body
+
+
+def test_attacks_from_above_or_below_cost_one_resistance():
+    """Seed, Angle: "an attack from (straight) above or below give a -1 penalty"; the shield
+    only works against foes in front (seed, Building blocks); all-round vision: no penalty."""
+    plain, above, below, shielded, beholder = compile_sides(
+        {}, {"angle": "above"}, {"angle": "below"}, {"shield": "medium", "angle": "above"},
+        {"angle": "above", "vision": "all_round"})
+    for style in (FORMATION, MELEE, CLOSE):
+        assert resistance(above, style) - resistance(plain, style) == -1
+        assert resistance(below, style) == resistance(above, style)
+        assert resistance(beholder, style) == resistance(plain, style)
+    assert resistance(shielded, MELEE) == resistance(above, MELEE)     # no shield from above
 
 
 def test_dual_wielding_adds_one_in_melee_only():

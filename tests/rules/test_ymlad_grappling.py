@@ -14,18 +14,16 @@ import numpy as np
 
 import balance
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
-from balance.rules import get
 from balance.rules.ymlad import harm, kernel
 from balance.rules.ymlad import reference as ref
 from balance.rules.ymlad.tables import GRAPPLE, WOUND
+from tests.rules.helpers import ymlad_duel, ymlad_fight
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def compiled(a: dict, b: dict):
-    loaded = balance.load_scenario({"name": "t", "ruleset": "ymlad", "sides": [
-        {"name": "a", "members": [a]}, {"name": "b", "members": [b]}]})
-    return get("ymlad").compile(loaded.model, loaded.tables)
+    return ymlad_fight(ymlad_duel(a, b))
 
 
 WRESTLER = {"policy": {"style": "close", "harm": "grapple"}}

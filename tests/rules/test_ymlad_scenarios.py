@@ -181,6 +181,19 @@ def test_impossible_kit_is_refused_at_compile(member, fragment):
         compiled(duel(member, {}))
 
 
+@pytest.mark.parametrize(("member", "fragment"), [
+    ({"armour": ["plate_harness", "closed_helmet", "gambeson"]},
+     "members[0].armour: the armour pieces add up to 9.04; armour lies in the 0-8 range"),
+    ({"armour_score": 8.5}, "members[0].armour_score: should be less than or equal to 8"),
+])
+def test_armour_above_eight_is_refused(member, fragment):
+    """Seed, Building blocks: "Armor has a score that lies in the 0 - 8 range"."""
+    with pytest.raises(ScenarioError, match=fragment.replace("[", r"\[").replace("]", r"\]")):
+        balance.run(duel(member, {}), trials=10)
+    assert compiled(duel({"armour": ["plate_harness", "closed_helmet"]}, {})).fighters[0] \
+        .armour == pytest.approx(8.0)                     # Sir Florimond's 8.0 is allowed
+
+
 def test_too_many_fighters_is_a_clear_error():
     with pytest.raises(OptionError, match="at most 120 fighters"):
         compiled(duel({"count": 100}, {"count": 21}))
@@ -208,7 +221,7 @@ def test_runners_close_and_shooters_hold():
     rng = np.random.default_rng(0)
     state = kernel.start(fight, 4, rng)
     target = kernel.choose_targets(fight.static, state, state.status == STANDING, rng).goal
-    moved = kernel.move(fight.static, state, target, state.status == STANDING)
+    moved = kernel.move(fight.static, state, target, state.status == STANDING)[0]
     # The thrower walks in towards javelin range (60 m: already there) and stands; the
     # other runs his 10 m.
     assert state.pos[0].tolist() == [0] * 4 and state.pos[1].tolist() == [30] * 4

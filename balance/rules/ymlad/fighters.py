@@ -18,7 +18,7 @@ import numpy as np
 from balance.engine.distance import start_positions
 from balance.engine.fight import FighterList
 from balance.engine.targeting import FIRST, POLICIES
-from balance.errors import OptionError, closest
+from balance.errors import OptionError, Problem, ScenarioError, closest
 from balance.rules.ymlad.tables import (
     ANGLE,
     BEST,
@@ -66,6 +66,7 @@ from balance.rules.ymlad.tables import (
     strong_thrower_shift,
 )
 
+ARMOUR_MAX = 8          # seed: "Armor has a score that lies in the 0 - 8 range"
 NEVER = 30_000          # a harm total no fight reaches: "never yields", "never dies"
 MAX_FIGHTERS = 120      # places and targets are int8 in the kernel
 BANDS = {"close": 0, "medium": 1, "long": 2}
@@ -126,7 +127,8 @@ class Fighter:
     light_contact: int
     light_missile: int
     wind: int
-    mounted_missile: int
+    mounted_missile: int                # missile effort from the mount's standing pace
+    mounted: bool                       # in the saddle: moving costs missile effort
     height: int
     angle: int                          # resistance penalty from the angle of attack
     flanked: bool                       # attacked from side or rear: no formation fighting
@@ -170,6 +172,7 @@ class YmladRules:
     contact: float = 2.0
     room_to_retreat: bool = True
     parting_blows: str = "all"      # who strikes at a fighter running away: all, one, none
+    moving_shots: bool = True       # a missile user may shoot in a round it moved
 
 
 @dataclass(frozen=True)
@@ -321,16 +324,33 @@ def compile_fight(scenario: Any, tables: Any) -> YmladFight:
         replace(_fighter(side, name, spec, scenario, tables), row=member.row,
                 priority=_priority(name, spec.policy, names, sides, side))
         for side, name, spec, member in specs)
+    _check_armour(scenario, specs, fighters)
     distances = tuple(scenario.distance if s.distance is None else s.distance
                       for s in scenario.sides)
     return YmladFight(
         fighters=fighters,
         side_names=tuple(s.name for s in scenario.sides),
-        rules=YmladRules(r.hardness, r.contact, r.room_to_retreat, r.parting_blows),
+        rules=YmladRules(r.hardness, r.contact, r.room_to_retreat, r.parting_blows,
+                         r.moving_shots),
         max_rounds=scenario.max_rounds,
         side_distance=distances,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
     )
+
+
+def _check_armour(scenario: Any, specs: list, fighters: tuple[Fighter, ...]) -> None:
+    """Seed, Building blocks: "Armor has a score that lies in the 0 - 8 range". Pieces that
+    add up to more are refused, naming the member."""
+    problems: dict[str, Problem] = {}
+    for (side, _, _, member), f in zip(specs, fighters, strict=True):
+        if f.armour > ARMOUR_MAX + 1e-9:
+            j = next(k for k, m in enumerate(scenario.sides[side].members) if m is member)
+            path = f"sides[{side}].members[{j}].armour"
+            problems.setdefault(path, Problem(
+                f"the armour pieces add up to {f.armour:.2f}; armour lies in the "
+                f"0-{ARMOUR_MAX} range (seed 002, Building blocks)", path))
+    if problems:
+        raise ScenarioError(problems.values())
 
 
 def _priority(name: str, policy: Any, names: list[str], sides: list[int],
@@ -453,7 +473,8 @@ def _fighter(side_index: int, name: str, spec: Any, scenario: Any, tables: Any) 
         missile=missile, shield=bonus, missile_shield=missile_bonus, dual=off is not None,
         armour=armour, armour_hardness=hardness, encumbrance=encumbrance,
         light_contact=light_c, light_missile=light_m, wind=WIND[cond.wind],
-        mounted_missile=MOUNTED_MISSILE[spec.mounted], height=height,
+        mounted_missile=MOUNTED_MISSILE[spec.mounted], mounted=spec.mounted != "no",
+        height=height,
         angle=ANGLE[spec.vision][spec.angle], flanked=spec.angle in ("side", "rear"),
         cover=spec.cover, moving=MOVING[spec.moving],
         effort_bonus=_per_style(spec.effort), resistance_bonus=_per_style(spec.resistance),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from balance.dice import drift
-from balance.engine.morale import broken_sides, flee
+from balance.engine.morale import broken_sides
 from balance.engine.status import FLED, STANDING, YIELDED
 from balance.rules.ymlad.harm import _let_go, _release, inflict
 from balance.rules.ymlad.tables import CLOSE, DISENGAGE_BONUS, FROM_REAR, MELEE
@@ -19,60 +19,89 @@ if TYPE_CHECKING:
 
 
 def end_of_round(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
-                 spent: np.ndarray | None = None) -> None:
-    """The last reactions of the round (:func:`react`, in every trial), then reloading ticks.
-    ``spent`` (c, n) bool: who has had its turn (default: nobody, as before the attacks)."""
+                 spent: np.ndarray | None = None, where: np.ndarray | None = None) -> None:
+    """The last reactions of the round (:func:`react`, in trials ``where``, default all), then
+    reloading ticks. ``spent`` (c, n) bool: who has had its turn (default: nobody, as before
+    the attacks)."""
     if s.reacts:
-        react(s, state, rnd, rng, spent, None)
+        react(s, state, rnd, rng, spent, where)
     np.maximum(state.reload - 1, 0, out=state.reload, casting="unsafe")
 
 
 def react(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
-          spent: np.ndarray | None, where: np.ndarray | None) -> np.ndarray:
+          spent: np.ndarray | None, where: np.ndarray | None,
+          before: np.ndarray | None = None) -> np.ndarray:
     """Fighters give up or run away (policy ``yield_at``, ``flee_at``: whichever level comes
     first on the track, yielding on a tie), then sides whose share of fighters down reached
     ``morale.breaks_at`` break: everyone of them still standing runs. Played after each group
-    of equal initiative in trials ``where`` (n,) bool (None: all), so a fighter reacts as
-    soon as the harm is done. Lab: nobody yields or runs while no foe stands (the fight is
-    won). Returns the (n,) bool trials in which anything happened.
+    of equal initiative in trials ``where`` (n,) bool (None: all; the round passes only the
+    trials where someone was harmed or fell), so a fighter reacts as soon as the harm is
+    done. Lab: nobody yields or runs while no foe stands (the fight is won). ``before``
+    (c, n), optional: the statuses when the group began; sides are then only checked where
+    someone fell since. Returns the (n,) bool trials in which anything happened.
     """
     c, n = state.status.shape
-    standing = state.status == STANDING
-    if where is not None:
-        standing = standing & where
-    total = state.body + state.brief + state.grapple
-    foe_up = _foes_standing(s, state, state.status == STANDING)
-    give_up = total >= s.yield_at[:, None]
-    run = total >= s.flee_at[:, None]
-    runs = standing & foe_up & run & ~(give_up & (s.yield_at <= s.flee_at)[:, None])
-    yields = standing & foe_up & give_up & ~runs
-    touched = (runs | yields).any(axis=0)
+    touched = np.zeros(n, dtype=bool)
+    cols = np.arange(n) if where is None else np.flatnonzero(where)
+    if not cols.size:
+        return touched
     spent = np.zeros((c, n), dtype=bool) if spent is None else spent
+    side = s.side_of[:, None]
+    runs = yields = np.zeros((c, cols.size), dtype=bool)
+    rows = s.gives_up                  # the fighters with a yield_at or flee_at
+    if rows.size:
+        standing = state.status[:, cols] == STANDING
+        foe_up = _foes_standing(s, side, standing)[rows]
+        sub = np.ix_(rows, cols)
+        total = state.body[sub] + state.brief[sub] + state.grapple[sub]
+        give_up = total >= s.yield_at[rows, None]
+        run = total >= s.flee_at[rows, None]
+        first = (s.yield_at <= s.flee_at)[rows, None]
+        runs, yields = runs.copy(), yields.copy()
+        runs[rows] = standing[rows] & foe_up & run & ~(give_up & first)
+        yields[rows] = standing[rows] & foe_up & give_up & ~runs[rows]
     if yields.any():
-        state.status[yields] = YIELDED
-        _let_go(s, state, np.flatnonzero(yields.ravel()))
+        full = _spread(yields, cols, n)
+        touched |= full.any(axis=0)
+        state.status[full] = YIELDED
+        _let_go(s, state, np.flatnonzero(full.ravel()))
     if runs.any():
-        run_away(s, state, rnd, runs, spent, rng)
-        state.status[runs & (state.status == STANDING)] = FLED
-    if any(b is not None for b in s.breaks_at):
-        standing = state.status == STANDING
-        broken = broken_sides(state.status, state.side, list(s.breaks_at))
-        up = np.stack([(standing & (state.side == k)).any(axis=0) for k in range(s.n_sides)])
+        full = _spread(runs, cols, n)
+        touched |= full.any(axis=0)
+        run_away(s, state, rnd, full, spent, rng)
+        state.status[full & (state.status == STANDING)] = FLED
+    if before is not None:
+        fell = (state.status[:, cols] != before[:, cols]).any(axis=0)
+        cols = cols[fell]
+    if cols.size and any(b is not None for b in s.breaks_at):
+        status = state.status[:, cols]
+        standing = status == STANDING
+        broken = broken_sides(status, np.broadcast_to(side, status.shape), list(s.breaks_at))
+        up = np.stack([(standing & (side == k)).any(axis=0) for k in range(s.n_sides)])
         broken &= up.sum(axis=0) - up > 0        # only while a foe stands
-        if where is not None:
-            broken &= where
-        fleeing = standing & np.take_along_axis(broken, state.side.astype(np.intp), axis=0)
+        fleeing = standing & broken[s.side_of]
         if fleeing.any():
-            touched |= fleeing.any(axis=0)
-            run_away(s, state, rnd, fleeing, spent, rng)
-            flee(state.status, state.side, broken)
+            full = _spread(fleeing, cols, n)
+            touched |= full.any(axis=0)
+            run_away(s, state, rnd, full, spent, rng)
+            # balance.engine.morale.flee, on the trials at hand: the broken side's standing run.
+            status = state.status[:, cols]
+            status[fleeing & (status == STANDING)] = FLED
+            state.status[:, cols] = status
     return touched
 
 
-def _foes_standing(s: Static, state: YmladState, standing: np.ndarray) -> np.ndarray:
-    """(c, n) bool: does some foe of each fighter still stand?"""
-    up = np.stack([(standing & (state.side == k)).any(axis=0) for k in range(s.n_sides)])
-    return (up.sum(axis=0) - np.take_along_axis(up, state.side.astype(np.intp), axis=0)) > 0
+def _spread(sub: np.ndarray, cols: np.ndarray, n: int) -> np.ndarray:
+    """(c, n) bool holding ``sub`` (c, len(cols)) in columns ``cols``."""
+    full = np.zeros((sub.shape[0], n), dtype=bool)
+    full[:, cols] = sub
+    return full
+
+
+def _foes_standing(s: Static, side: np.ndarray, standing: np.ndarray) -> np.ndarray:
+    """(c, m) bool: does some foe of each fighter still stand? ``side`` is (c, 1)."""
+    up = np.stack([(standing & (side == k)).any(axis=0) for k in range(s.n_sides)])
+    return (up.sum(axis=0) - up[s.side_of]) > 0
 
 
 def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray, spent: np.ndarray,

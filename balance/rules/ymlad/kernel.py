@@ -46,6 +46,10 @@ from balance.rules.ymlad.tables import (
     FORMATION_FRONT,
     MELEE,
     MISSILE,
+    MISSILE_CHARGE_STOP,
+    mounted_pace_penalty,
+    range_band,
+    shot_band,
 )
 
 CHARGE_KEY = 32         # initiative key step per point of reach in a charge round
@@ -92,11 +96,15 @@ class Static:
     contact: float
     room: bool
     parting: str                 # rules.parting_blows: all, one, none
+    moving_shots: bool           # rules.moving_shots
+    mounted: np.ndarray          # (c,) bool: in the saddle
+    mounted_missile: np.ndarray  # (c,) int16: missile effort of its standing pace
     start: np.ndarray            # (c,) float32
     groups: Layout               # target policies, fixed lists, rows (groups.py)
     flee_at: np.ndarray          # (c,) int16 harm at which the fighter runs away
     breaks_at: tuple[float | None, ...]   # per side (None: never breaks)
     reacts: bool                 # someone may yield or run, or a side may break
+    gives_up: np.ndarray         # (k,) intp: the fighters who may yield or run
 
 
 def static_of(fight: YmladFight) -> Static:
@@ -153,11 +161,13 @@ def static_of(fight: YmladFight) -> Static:
         moving=col("moving", np.int16), polearm=col("polearm", bool),
         speed=col("speed", np.float32), reach=col("reach", np.int16), charge=col("charge", bool),
         contact=float(fight.rules.contact), room=fight.rules.room_to_retreat,
-        parting=fight.rules.parting_blows,
+        parting=fight.rules.parting_blows, moving_shots=fight.rules.moving_shots,
+        mounted=col("mounted", bool), mounted_missile=col("mounted_missile", np.int16),
         start=fight.start, groups=layout_of(fight), flee_at=col("flee_at", np.int16),
         breaks_at=fight.breaks_at or (None,) * len(fight.side_names),
         reacts=any(f.yield_at < NEVER or f.flee_at < NEVER for f in fs)
         or any(b is not None for b in fight.breaks_at),
+        gives_up=np.flatnonzero([f.yield_at < NEVER or f.flee_at < NEVER for f in fs]),
     )
 
 
@@ -215,17 +225,24 @@ def choose_targets(s: Static, state: YmladState, standing: np.ndarray,
     return choose(s, state, standing, rng)
 
 
-def move(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray) -> np.ndarray:
+def move(s: Static, state: YmladState, target: np.ndarray,
+         standing: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Everyone moves in scenario order (lab: so two runners meet instead of passing).
 
     Missile users who prefer to shoot and have shots hold a band from their target (walking
-    in to ``far``, backing off inside ``keep_at``); everyone else runs up to reach; fighters
-    in reach or in close combat hold. Returns (c, n) int8 moving codes: 0 still, 1 walked
-    (at most half the running speed), 2 ran (seed, Moving target).
+    in to ``far``, backing off inside ``keep_at``), or make a missile charge (seed, Charge:
+    ``policy.charge``, once, loaded, when a full run towards the target, stopping
+    ``MISSILE_CHARGE_STOP`` beyond reach and no nearer than ``keep_at``, brings it within
+    range); everyone else runs up to reach; fighters in reach or in close combat hold.
+    Returns (c, n) arrays: int8 moving codes (0 still, 1 walked: at most half the running
+    speed, 2 ran; seed, Moving target), int8 direction (+1 towards the target, -1 away, 0)
+    and bool missile charges.
     """
     c, n = standing.shape
     cols = np.arange(n)
     moved = np.zeros((c, n), dtype=np.int8)
+    toward = np.zeros((c, n), dtype=np.int8)
+    charge = np.zeros((c, n), dtype=bool)
     reach = s.contact + CONTACT_EPS
     for f in range(c):
         t = target[f]
@@ -234,8 +251,8 @@ def move(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray)
             continue
         me = state.pos[f]
         foe = _gather(state.pos, np.maximum(t, 0), cols)
-        away = np.abs(me - foe) > reach
-        active &= away
+        gap = np.abs(me - foe)
+        active &= gap > reach
         if not active.any():
             continue
         if s.shooter[f]:
@@ -243,14 +260,23 @@ def move(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray)
             policy = np.where(shooting, KEEP_DISTANCE, MOVE_CLOSE)
             near = np.where(shooting, s.keep_at[f], s.contact).astype(np.float32)
             far = np.where(shooting, s.far[f], s.contact).astype(np.float32)
+            if s.charge[f] and s.moving_shots:
+                stop = np.float32(max(s.keep_at[f], s.contact) + MISSILE_CHARGE_STOP)
+                after = np.maximum(gap - s.speed[f], stop)
+                charge[f] = (active & shooting & ~state.charged[f] & (state.reload[f] == 0)
+                             & (gap - after > s.speed[f] / 2) & (after <= s.band_max[f]))
+                policy = np.where(charge[f], MOVE_CLOSE, policy)
+                near = np.where(charge[f], stop, near).astype(np.float32)
+                far = np.where(charge[f], stop, far).astype(np.float32)
         else:
             policy, near, far = MOVE_CLOSE, np.float32(s.contact), np.float32(s.contact)
         policy = np.where(active, policy, HOLD)
         new = step(me, foe, policy, s.speed[f], near, far)
         dist = np.abs(new - me)
         moved[f] = (dist > 0) * np.int8(1) + (dist > s.speed[f] / 2)
+        toward[f] = np.sign(new - me) * np.sign(foe - me)
         state.pos[f] = new
-    return moved
+    return moved, toward, charge
 
 
 def engage_mutual(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray,
@@ -279,6 +305,8 @@ class Round:
 
     target: np.ndarray       # (c, n) int8
     moved: np.ndarray        # (c, n) int8 moving codes
+    toward: np.ndarray       # (c, n) int8: moved towards its target (+1), away (-1), not (0)
+    missile_charge: np.ndarray   # (c, n) bool: a missile charge this round (seed, Charge)
     contact: np.ndarray      # (c, n) bool: target within reach and in its front line
     ring: Ring               # who may strike in contact, ranks, angles (groups.py)
     rear: np.ndarray         # (c, n) bool: behind its side's front this round
@@ -296,7 +324,8 @@ def plan_round(s: Static, state: YmladState, rng: np.random.Generator) -> Round:
     has_target = standing & (target >= 0)
     reach = s.contact + CONTACT_EPS
     was_out = np.abs(state.pos - gather(state.pos, target)) > reach
-    moved = move(s, state, choice.goal, standing)
+    moved, toward, missile_charge = move(s, state, choice.goal, standing)
+    state.charged |= missile_charge
     in_reach = has_target & (np.abs(state.pos - gather(state.pos, target)) <= reach)
     contact = in_reach & ~gather(rear, target)
     engage_mutual(s, state, target, standing, contact & ~rear)
@@ -305,7 +334,7 @@ def plan_round(s: Static, state: YmladState, rng: np.random.Generator) -> Round:
     state.charged |= charging
     ring = ring_of(target, contact, rear, s.polearm)
     flanked = s.flanked[:, None] | (ring.count > FORMATION_FRONT)
-    return Round(target, moved, contact, ring, rear, flanked, charging)
+    return Round(target, moved, toward, missile_charge, contact, ring, rear, flanked, charging)
 
 
 @dataclass
@@ -336,6 +365,13 @@ class Snapshot:
         for name in self.FIELDS:
             getattr(self, name).ravel()[cells] = getattr(state, name).ravel()[cells]
         self.changed = [] if now.all() else [flat[~now]]
+
+    def touched(self, n: int) -> np.ndarray:
+        """(n,) bool: trials with a cell changed since it was last brought up to date."""
+        out = np.zeros(n, dtype=bool)
+        if self.changed:
+            out[np.concatenate(self.changed) % n] = True
+        return out
 
     def copy(self, state: YmladState, where: np.ndarray) -> None:
         """Bring every cell of trials ``where`` (n,) bool up to date."""
@@ -373,7 +409,8 @@ def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
             new_group = sorted_key[k] != sorted_key[k - 1]
             if new_group.any():
                 if s.reacts:
-                    snap.copy(state, react(s, state, rnd, rng, spent, new_group))
+                    where = new_group & snap.touched(n)
+                    snap.copy(state, react(s, state, rnd, rng, spent, where, snap.status))
                 snap.refresh(state, new_group)
         for f in range(c):
             now = slot[f] == k
@@ -382,7 +419,7 @@ def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
             if idx.size:
                 act(fight, s, state, snap, rnd, f, idx, rng)
             spent[f] |= now
-    end_of_round(s, state, rnd, rng, spent)
+    end_of_round(s, state, rnd, rng, spent, snap.touched(n))
 
 
 def _slots(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -413,14 +450,15 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     gap = np.abs(state.pos[f, idx] - state.pos.ravel()[flat_t])
     # Within reach of a foe in its front line (a partner in close combat always is).
     in_reach = (gap <= s.contact + CONTACT_EPS) & (engaged | ~rnd.rear.ravel()[flat_t])
-    # Seed, Missile: a shooter fires when the target is out of reach and within range, the
-    # weapon loaded, and (lab) it did not move this round: aiming takes the round. From
-    # behind its front it shoots over it.
+    # Seed, Missile: a shooter fires when the target is out of reach and within range and
+    # the weapon loaded; from behind its front it shoots over it. Seed, Mounted combat and
+    # Charge: also in a round it moved (``rules.moving_shots``; off: aiming takes the round).
     shoot = np.zeros(idx.size, dtype=bool)
     if s.shooter[f]:
         shoot = ((~in_reach | rnd.rear[f, idx]) & (state.shots[f, idx] > 0)
-                 & (state.reload[f, idx] == 0) & (rnd.moved[f, idx] == 0)
-                 & (gap <= s.band_max[f]))
+                 & (state.reload[f, idx] == 0) & (gap <= s.band_max[f]))
+        if not s.moving_shots:
+            shoot &= rnd.moved[f, idx] == 0
     contact = in_reach & (engaged | rnd.ring.allowed[f, idx])
     keep &= shoot | contact
     if not keep.all():
@@ -457,9 +495,11 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         eff = eff + (disengaging & free) * DISENGAGE_BONUS
     band = np.zeros(idx.size, dtype=np.intp)
     if shoot.any():
-        band = np.maximum((gap > s.band_close[f]) * 1 + (gap > s.band_medium[f])
-                          - s.band_shift[f], 0).astype(np.intp)
+        band = shot_band(range_band(gap, s.band_close[f], s.band_medium[f]), s.band_shift[f],
+                         rnd.missile_charge[f, idx], rnd.toward[f, idx] < 0).astype(np.intp)
         moving = np.maximum(s.moving[t], rnd.moved.ravel()[flat_t])
+        if s.mounted[f]:     # seed, Mounted combat: -1 at a walk, -2 faster
+            eff = eff + shoot * mounted_pace_penalty(s.mounted_missile[f], rnd.moved[f, idx])
         eff = eff + shoot * s.range_effort[band, f]
         res = res + shoot * moving
         state.shots[f, idx] -= shoot

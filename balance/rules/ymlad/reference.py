@@ -55,14 +55,17 @@ from balance.rules.ymlad.tables import (
     GRAPPLE,
     MELEE,
     MISSILE,
+    MISSILE_CHARGE_STOP,
     STUN,
     WOUND,
     attacker_places,
     group_bonus,
     harm_done,
     margin,
+    mounted_pace_penalty,
     range_band,
     ring_angle,
+    shot_band,
     stun_split,
     succeeds,
 )
@@ -118,6 +121,8 @@ class FighterState:
     hasty: bool = False         # takes a foe within reach first
     rear: bool = False          # behind its side's front
     moved: int = 0
+    toward: int = 0             # moved towards its goal (+1) or away (-1)
+    missile_charge: bool = False
     charging: bool = False
     contact: bool = False       # its target is within reach and in the foe's front line
     ring: bool = False          # attacks from the front line ...
@@ -314,31 +319,51 @@ def movement(me: FighterState, foe: FighterState, combat: Combat) -> float:
 
     Seed, Missile: a missile user keeps its distance and shoots; others run up to reach it.
     Lab: a shooter walks in until the foe is within its preferred band (``far``) and backs off
-    from a foe nearer than ``keep_at``; running speed comes from body size.
+    from a foe nearer than ``keep_at``; running speed comes from body size. Seed, Charge: a
+    missile user with ``policy.charge`` makes one missile charge (sets ``missile_charge``).
     """
     f = me.fighter
     gap = abs(foe.pos - me.pos)
     if gap <= combat.reach:
         return 0.0
     if me.shooter:
+        if missile_charge_possible(me, gap, combat):
+            me.missile_charge = True
+            stop = max(f.keep_at, combat.fight.rules.contact) + MISSILE_CHARGE_STOP
+            return min(f.speed, gap - stop)
         want = -(f.keep_at - gap) if gap < f.keep_at else max(gap - f.far, 0.0)
     else:
         want = max(gap - combat.fight.rules.contact, 0.0)
     return max(-f.speed, min(f.speed, want))
 
 
+def missile_charge_possible(me: FighterState, gap: float, combat: Combat) -> bool:
+    """Seed, Charge: "a missile user will not run all the way up to a defender, just enough
+    to gain extra speed and power, fire / shoot, then stop". Lab: once (like any charge),
+    loaded, when a full run that stops ``MISSILE_CHARGE_STOP`` m beyond reach (and no nearer
+    than ``keep_at``) covers more than half its speed and ends within range."""
+    f = me.fighter
+    if not (f.charge and combat.fight.rules.moving_shots) or me.charged or me.reload:
+        return False
+    stop = max(f.keep_at, combat.fight.rules.contact) + MISSILE_CHARGE_STOP
+    after = max(gap - f.speed, stop)
+    return gap - after > f.speed / 2 and after <= f.missile.max
+
+
 def move_all(combat: Combat) -> None:
     """Everyone moves in scenario order (lab), so two runners meet rather than pass."""
     for me in combat.fighters:
-        me.moved = 0
+        me.moved, me.toward, me.missile_charge = 0, 0, False
         if not me.standing or me.goal is None or me.close_with is not None:
             continue
         foe = combat.fighters[me.goal]
         distance = movement(me, foe, combat)
         direction = 1.0 if foe.pos >= me.pos else -1.0
         me.pos += direction * distance
+        me.charged |= me.missile_charge
         if distance:
             me.moved = 2 if abs(distance) > me.fighter.speed / 2 else 1
+            me.toward = 1 if distance > 0 else -1
 
 
 # --- 3. engagements, charges, groups ------------------------------------------------------------
@@ -423,7 +448,9 @@ def act(me: FighterState, combat: Combat, snap: Snapshot, rng: np.random.Generat
     gap = abs(me.pos - foe.pos)
     near = gap <= combat.reach and (engaged or not foe.rear)   # a rear row is out of reach
     # From behind its own front a missile user shoots over it.
-    shoot = ((not near or me.rear) and me.shooter and me.reload == 0 and me.moved == 0
+    # Seed, Mounted combat and Charge: shooting in a round it moved (rules.moving_shots).
+    still = me.moved == 0 or combat.fight.rules.moving_shots
+    shoot = ((not near or me.rear) and me.shooter and me.reload == 0 and still
              and gap <= f.missile.max)
     if not shoot and not (near and (engaged or me.allowed)):
         return
@@ -453,7 +480,10 @@ def act(me: FighterState, combat: Combat, snap: Snapshot, rng: np.random.Generat
         e += DISENGAGE_BONUS
     band = 0
     if shoot:
-        band = max(range_band(gap, f.missile.close, f.missile.medium) - f.missile.band_shift, 0)
+        band = int(shot_band(range_band(gap, f.missile.close, f.missile.medium),
+                             f.missile.band_shift, me.missile_charge, me.toward < 0))
+        if f.mounted:
+            e += int(mounted_pace_penalty(f.mounted_missile, me.moved))
         e += f.missile.range_effort[band]
         r += max(foe.fighter.moving, foe.moved)    # seed, Moving target
         me.shots -= 1

@@ -60,6 +60,26 @@ ANGLE = {
 }
 # Seed, Mounted combat: missile effort from a walking or faster mount; a mount is high ground.
 MOUNTED_MISSILE = {"no": 0, "halted": 0, "walking": -1, "fast": -2}
+# Seed, Charge: a missile charge counts one range category nearer; "running backwards or
+# delivering a 'Parthian shot'" one farther.
+MISSILE_CHARGE_BANDS = -1
+MOVING_AWAY_BANDS = 1
+MISSILE_CHARGE_STOP = 1.0   # lab: a missile charge stops this many metres beyond reach
+
+
+def mounted_pace_penalty(static: int, moved):
+    """Extra missile effort penalty of a rider who moved this round (seed, Mounted combat:
+    -1 at a walk, -2 at a trot, canter or gallop), beyond its standing pace's ``static``
+    (``MOUNTED_MISSILE``); ``moved`` is 0 still, 1 walked, 2 ran."""
+    return np.minimum(-moved - static, 0)
+
+
+def shot_band(base, strong_shift, charge, away):
+    """Range band of a shot (0 close, 1 medium, 2 long) after the seed's shifts: a strong
+    thrower and a missile charge count one nearer, moving away from the target one farther
+    (seed, Charge), within the three bands."""
+    return np.clip(base - strong_shift + MISSILE_CHARGE_BANDS * charge + MOVING_AWAY_BANDS * away,
+                   0, 2)
 
 # --- the drift die and contests -------------------------------------------------------------
 
