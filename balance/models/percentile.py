@@ -347,6 +347,8 @@ class Skills(Strict):
     search: Pct = 25              # true darkness: half Search may replace a third of skill
     listen: Pct = 25              # pitch darkness: half Listen against a noisy foe
     scent: Pct = 10               # pitch darkness: half Scent/Taste against a smelly foe
+    move_quietly: Pct = 10        # laying an ambush by sneaking into position
+    hide: Pct = 10                # laying an ambush by lying in wait
     ride: Pct | None = None       # caps a rider's skills; required with a mount
 
 
@@ -433,6 +435,8 @@ class Side(Strict):
     situation: Situation = Situation()
     policy: Policy = Policy()         # defaults for its members (theirs win, key by key)
     morale: Morale = Morale()         # when the whole side breaks and flees
+    # seed 004: an ambush laid by sneaking up (Move Quietly) or lying in wait (Hide)
+    ambush: Literal["none", "move_quietly", "hide"] = "none"
     members: Annotated[list[Member], Field(min_length=1, max_length=100)]
 
 

@@ -79,13 +79,14 @@ def test_a_full_move_charge_strikes_with_the_horses_bonus() -> None:
     assert within_4se(got, p), (got, p)
 
 
-def one_round(scenario: dict, seed: int = 14):
-    """The kernel's state after round 1 of ``N`` trials of ``scenario``."""
+def one_round(scenario: dict, seed: int = 14, round_no: int = 1):
+    """The kernel's state after one round (``round_no``, played on fresh fighters) of ``N``
+    trials of ``scenario``."""
     loaded = balance.load_scenario(scenario)
     system = get("percentile")
     fight = system.compile(loaded.model, loaded.tables)
     state = system.start(fight, N, np.random.default_rng(seed))
-    system.play_round(fight, state, np.random.default_rng(seed + 1), 1)
+    system.play_round(fight, state, np.random.default_rng(seed + 1), round_no)
     return state
 
 
@@ -193,3 +194,41 @@ def test_an_attack_over_100_percent_lowers_the_parry() -> None:
     assert within_4se(got, 0.07 * 0.98 + 0.88 * 0.70), got
     off = status(duel(master, foe, rules={"skill_over_100": "none"})).get("dead", 0.0)
     assert within_4se(off, 0.07 * 0.97 + 0.88 * 0.40), off
+
+
+def test_an_ambush_surprises_those_who_do_not_spot_it() -> None:
+    """Seed 004, ambushes: ambushers "need a successful Move Quietly, or a successful Hide if
+    they're already lying in wait"; targets get a Search roll to spot them first; a hidden
+    target that is not moving "is only half as likely to be noticed".
+
+    One ambusher hides (Hide 60: 01-60); the target's Search of 50 is halved to 25 against
+    a hidden foe. P(surprised) = 0.60 x (1 - 0.25) = 0.45. Sneaking in instead (Move
+    Quietly 60), the full Search counts: 0.60 x 0.50 = 0.30.
+    """
+    ambusher = member(60, skills={"hide": 60, "move_quietly": 60})
+    target = member(60, skills={"search": 50})
+    for way, p in (("hide", 0.45), ("move_quietly", 0.30)):
+        scenario = duel(ambusher, target)
+        scenario["sides"][0]["ambush"] = way
+        st = one_round(scenario)
+        assert within_4se(float(st.surprised[1].mean()), p), way
+        assert not st.surprised[0].any()
+
+
+def test_a_foe_unable_to_resist_is_hit_automatically() -> None:
+    """Seed 004: "a target unable to resist is hit automatically; a fumble ... still does
+    only the weapon's minimum damage". In the lab that is an exhausted fighter (fatigue:
+    after CON x 10 rounds it cannot even lift a sword).
+
+    Round 12 of a fight under the fatigue rule: the foe (CON 1) is exhausted, the attacker
+    (CON 18) is not. Attack 30 with a broadsword (1D8+1) and +1D4 (STR 13 + SIZ 13): every
+    roll hits; the fumbles (97-00: ceil(70 / 20) = 4) do the sword's minimum, 2, which no
+    real blow can do (at least 1 + 1 + 1 = 3). No armour. P(exactly 2 lost) = 0.04, and
+    nobody is missed.
+    """
+    tired = sitting_duck(30, characteristics={"CON": 1})
+    fresh = member(30, characteristics={"CON": 18, "DEX": 15})
+    st = one_round(duel(fresh, tired, rules={"fatigue": True}), round_no=12)
+    lost = 30 - st.hp[1]
+    assert (lost >= 2).all()
+    assert within_4se(float((lost == 2).mean()), 0.04)

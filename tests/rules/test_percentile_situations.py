@@ -424,3 +424,12 @@ def test_breaking_off_by_a_knock_back() -> None:
     clumsy = run(duel(member(), member(60, policy=coward, skills={"shield": 5})))
     assert shove.fighter_status["b"]["fled"] > 0.75
     assert more(shove.fighter_status["b"]["fled"], clumsy.fighter_status["b"].get("fled", 0))
+
+
+def test_an_ambush_wins_fights() -> None:
+    """Seed 004: a surprised target neither acts nor defends in round 1, so a laid ambush
+    wins more fights than an open meeting (who reacts first otherwise: DEX ranks)."""
+    plain = duel(member(skills={"hide": 70}), member())
+    laid = copy.deepcopy(plain)
+    laid["sides"][0]["ambush"] = "hide"
+    assert more(wins(laid), wins(plain))

@@ -120,6 +120,7 @@ class Fighter:
     noisy: bool
     smelly: bool
     scent: int
+    stealth: int                  # Move Quietly or Hide, as its side lays an ambush (0: none)
     db_text: str                  # damage bonus, half of it, the mount's, armour: as dice
     half_db_text: str
     horse_db_text: str
@@ -202,6 +203,7 @@ class PercentileFight(FighterList):
     pmfs: PmfTable
     fumble_weights: tuple[int, ...]       # by effect (FUMBLE_EFFECTS order)
     breaks_at: tuple[float | None, ...] = ()   # each side's morale (None: never breaks)
+    ambush: tuple[int, ...] = ()          # each side's ambush: 0 none, 1 sneaking, 2 hiding
 
     @cached_property
     def uses(self) -> frozenset[str]:
@@ -218,6 +220,7 @@ class PercentileFight(FighterList):
                                      for f in fs) else set()
         uses |= {"yield"} if any(f.yield_at > 0 or f.yield_major for f in fs) else set()
         uses |= {"morale"} if any(b is not None for b in self.breaks_at) else set()
+        uses |= {"ambush"} if any(self.ambush) else set()
         foes = max(sum(g.side != f.side for g in fs) for f in fs)
         uses |= {"flank"} if self.rules.side_attack_bonus and foes > self.rules.faces \
             else set()
@@ -266,7 +269,7 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
             for k in range(member.count):
                 name = base if member.count == 1 else f"{base}#{k + 1}"
                 fighters.append(_fighter(side_index, name, member, policy, situation,
-                                         scenario.rules, tables, pmfs))
+                                         scenario.rules, tables, pmfs, side.ambush))
                 policies.append((policy, f"{path}.policy"))
     fighters, more = _with_priorities(fighters, policies)
     problems += more
@@ -293,6 +296,7 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
         pmfs=pmfs,
         fumble_weights=tuple(weights),
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
+        ambush=tuple(AMBUSHES[s.ambush] for s in scenario.sides),
     )
 
 
@@ -388,7 +392,7 @@ def damage_bonus_text(total: int, rows: Any) -> str:
 
 
 def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, Any],
-             rules: Any, tables: Any, pmfs: PmfTable) -> Fighter:
+             rules: Any, tables: Any, pmfs: PmfTable, ambush: str = "none") -> Fighter:
     ch, sk = member.characteristics, member.skills
     if member.hit_points is not None:
         hp = member.hit_points
@@ -424,6 +428,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         dodge=sk.dodge if sk.dodge is not None else 2 * ch.DEX,
         search=sk.search, listen=sk.listen, humanoid=member.humanoid, noisy=member.noisy,
         smelly=member.smelly, scent=sk.scent,
+        stealth={"none": 0, "move_quietly": sk.move_quietly, "hide": sk.hide}[ambush],
         db_text=db_text, half_db_text=dmg.half_bonus_text(db_text), horse_db_text=horse_text,
         armour_text=armour_text,
         db_own=pmfs.add(parse(db_text).pmf()),
@@ -459,6 +464,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
 
 
 MAJOR = "major_wound"
+AMBUSHES = {"none": 0, "move_quietly": 1, "hide": 2}
 
 
 def _hp_or_zero(value: int | str) -> int:

@@ -85,6 +85,7 @@ class PercentileState(TrialState):
     order: np.ndarray         # int8: this round's rank among equal DEX ranks (higher first)
     major: np.ndarray         # bool: has taken a major wound
     wake_at: np.ndarray       # int16: knocked out, comes to in this round (0: not waking)
+    surprised: np.ndarray     # bool: caught by an ambush (acts and defends from round 2)
     flank: np.ndarray         # bool: strikes its target from the side this round
 
 
@@ -131,6 +132,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         order=np.zeros((c, n), dtype=np.int8),
         major=false.copy(),
         wake_at=np.zeros((c, n), dtype=np.int16),
+        surprised=false.copy(),
         flank=false.copy(),
     )
 
@@ -141,6 +143,8 @@ def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Gener
     cx = Ctx(fight, fight.static, st, rng, round_no, any_down=bool(st.down.any()),
              any_stunned=bool(st.stunned.any()))
     draw_order(cx)
+    if round_no == 1 and cx.uses("ambush"):
+        ambush(cx)
     if cx.uses("knockout"):
         wake(cx)
     if cx.uses("stun"):
@@ -179,6 +183,24 @@ def draw_order(cx: Ctx) -> None:
     # The sorting permutation of iid uniforms is itself a uniform random permutation: one
     # argsort gives each place a uniformly random rank (no need to invert it).
     st.order[:] = np.argsort(u, axis=0)
+
+
+def ambush(cx: Ctx) -> None:
+    """Seed 004, ambushes: every ambusher rolls its Move Quietly (sneaking) or Hide (lying in
+    wait); one failure gives the ambush away. Otherwise each foe rolls Search to spot it
+    first (halved against hidden ambushers: "half as likely to be noticed"); a foe who
+    fails is surprised: no action and no parry or dodge in round 1."""
+    st, S = cx.st, cx.S
+    n = st.status.shape[1]
+    for side, way in enumerate(cx.fight.ambush):
+        if not way:
+            continue
+        unseen = np.ones(n, dtype=bool)
+        for p in np.flatnonzero(S.side == side):
+            unseen &= cx.succeeds(S.stealth[p], n)
+        for q in np.flatnonzero(S.side != side):
+            spotted = cx.succeeds(tb.spot_chance(S.search[q], way == 2), n)
+            st.surprised[q] |= unseen & ~spotted
 
 
 def wake(cx: Ctx) -> None:
@@ -278,6 +300,8 @@ def move(cx: Ctx) -> None:
     c = st.status.shape[0]
     movers = ((st.status == STANDING) & (st.target != NO_TARGET) & ~st.down & ~st.entangled
               & ~st.stunned & ~st.bracing)
+    if cx.round_no == 1 and cx.uses("ambush"):
+        movers &= ~st.surprised
     if cx.fight.rules.fatigue:
         movers &= ~tb.exhausted(cx.round_no, S.CON)[:, None]
     if not movers.any():
@@ -432,6 +456,9 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
     if cx.fight.rules.fatigue:
         rested = ~np.broadcast_to(cx.exhausted(p), rows.shape)
         p, rows = at_rows(p, rested), rows[rested]
+    if cx.round_no == 1 and cx.uses("ambush"):
+        aware = ~st.surprised[p, rows]
+        p, rows = at_rows(p, aware), rows[aware]
     if cx.uses("entangle"):
         ent = st.entangled[p, rows]
         if ent.any():

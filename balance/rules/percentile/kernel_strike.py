@@ -69,6 +69,12 @@ class Ctx:
         """``k`` plain percentile rolls (characteristic x N, Dodge) against ``chance``."""
         return tb.roll_succeeds(self.d100(k), chance, self.levels)
 
+    def caught_unaware(self, who, rows) -> np.ndarray | np.bool_:
+        """Surprised by an ambush, in round 1 (seed 004): no action, no defence."""
+        if self.round_no != 1 or not self.uses("ambush"):
+            return np.False_
+        return self.st.surprised[who, rows]
+
     def exhausted(self, who) -> np.ndarray:
         if not self.fight.rules.fatigue:
             return np.zeros(np.shape(who), dtype=bool)
@@ -92,9 +98,10 @@ def can_strike(cx: Ctx, who, rows) -> np.ndarray:
     """Able to swing this instant (free attacks, ripostes, extra attacks)."""
     st, S = cx.st, cx.S
     slot = st.wield[who, rows]
-    return ((st.status[who, rows] == STANDING) & ~st.stunned[who, rows]
-            & ~st.entangled[who, rows] & (S.item_kind[slot, who] == MELEE)
-            & ~(st.down[who, rows] & S.item_two_handed[slot, who]))
+    ok = ((st.status[who, rows] == STANDING) & ~st.stunned[who, rows]
+          & ~st.entangled[who, rows] & (S.item_kind[slot, who] == MELEE)
+          & ~(st.down[who, rows] & S.item_two_handed[slot, who]))
+    return ok & ~cx.caught_unaware(who, rows)
 
 
 def spear_set(cx: Ctx, who, rows) -> np.ndarray:
@@ -263,6 +270,15 @@ def roll_level(cx: Ctx, who, chance) -> np.ndarray:
     return level - (roll > 100 - fumble[mult, i]).view(np.int8)
 
 
+def against_the_helpless(cx: Ctx, t, level) -> tuple[np.ndarray, np.ndarray]:
+    """Seed 004: "a target unable to resist is hit automatically; a fumble ... still does
+    only the weapon's minimum damage". Unable to resist: exhausted (fatigue). Returns the
+    levels (a miss becomes a hit) and which rows do only the minimum damage."""
+    helpless = np.broadcast_to(cx.exhausted(t), level.shape)
+    least = helpless & (level == tb.FUMBLE)
+    return np.where(helpless & (level <= tb.FAILURE), tb.SUCCESS, level), least
+
+
 # --- defence -------------------------------------------------------------------------------
 
 
@@ -283,7 +299,7 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
     k = rows.size
     used = st.defences[t, rows]
     able = ((st.status[t, rows] == STANDING) & (used < cx.fight.rules.defences)
-            & ~cx.exhausted(t))
+            & ~cx.exhausted(t) & ~cx.caught_unaware(t, rows))
     slot = np.where(parriable & ~st.no_parry[t, rows], parry_slot(cx, t, rows), NONE)
     can_dodge = ~st.down[t, rows] if cx.any_down else True
     choice = S.defence[t]
@@ -483,6 +499,9 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
     if extra:
         chance = tb.extra_attack_chance(chance)
     level = roll_level(cx, a, chance)
+    least = None
+    if cx.fight.rules.fatigue:
+        level, least = against_the_helpless(cx, t, level)
     fumbled = level == tb.FUMBLE
     if fumbled.any():
         fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
@@ -490,6 +509,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
     if not hit.any():
         return np.zeros(n_rows, dtype=bool) if mode == KNOCKBACK else None
     a, t, rows, slot, level = *at_each(hit, a, t, rows, slot), level[hit]
+    if least is not None:
+        least = least[hit]
     if defendable:
         excess = 0
         if cx.fight.rules.over_100_reduces_defence and np.any(chance > 100):
@@ -530,6 +551,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
                 lose_weapon(cx, at_rows(wt, won), parried[wrench][won], wr[won])
         return
     rolled = roll_damage(cx, a, t, rows, slot, level, missile=False)
+    if least is not None and least.any():
+        rolled = np.where(least, S.item_minimum[slot, a], rolled)
     by_parry = stopped & (parried != NONE)
     if by_parry.any():
         pa, pt, pr, ps = at_each(by_parry, a, t, rows, slot)
@@ -597,13 +620,16 @@ def shoot(cx: Ctx, a, t, rows, divisor) -> None:
     st, S = cx.st, cx.S
     slot = st.wield[a, rows]
     level = roll_level(cx, a, missile_chance(cx, a, t, rows, slot, divisor))
+    least = np.zeros(rows.size, dtype=bool)
+    if cx.fight.rules.fatigue:
+        level, least = against_the_helpless(cx, t, level)
     fumbled = level == tb.FUMBLE
     if fumbled.any():
         fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
     hit = level >= tb.SUCCESS
     if not hit.any():
         return
-    a, t, rows, slot, level = *at_each(hit, a, t, rows, slot), level[hit]
+    a, t, rows, slot, level, least = *at_each(hit, a, t, rows, slot), level[hit], least[hit]
     shield = (st.item_ok[OFF, t, rows] & S.item_shield[OFF, t] & ~S.underwater[t]
               & tb.missile_blockable(level, S.item_thrusting[slot, a]))
     if shield.any():
@@ -614,7 +640,10 @@ def shoot(cx: Ctx, a, t, rows, divisor) -> None:
         blocked[idx] = cx.d100(idx.size) <= chance
         keep = ~blocked
         a, t, rows, slot, level = *at_each(keep, a, t, rows, slot), level[keep]
+        least = least[keep]
     rolled = roll_damage(cx, a, t, rows, slot, level, missile=True)
+    if least.any():
+        rolled = np.where(least, S.item_minimum[slot, a], rolled)
     wound(cx, a, t, rows, slot, rolled, level, missile=True)
 
 

@@ -55,13 +55,30 @@ from balance.rules.percentile.reference_strike import (
 # --- 1. knocked-out and stunned fighters ------------------------------------------------------
 
 
+def ambush(combat: Combat, *, rng: np.random.Generator) -> None:
+    """Seed 004, ambushes (before round 1): each ambusher needs a successful Move Quietly
+    (sneaking into position) or Hide (lying in wait); one failure gives the ambush away.
+    Otherwise each target rolls Search to spot the ambushers first, at half its Search
+    against hidden ones ("half as likely to be noticed"); a target who fails is surprised:
+    it neither acts nor parries nor dodges in round 1."""
+    for side, way in enumerate(combat.fight.ambush):
+        if not way:
+            continue
+        ambushers = [s for s in combat.fighters if s.side == side]
+        unseen = all([percentile_roll(combat, s.f.stealth, rng=rng) for s in ambushers])
+        for s in combat.fighters:
+            if s.side != side:
+                spot = rule(tb.spot_chance, s.f.search, way == 2)
+                if not percentile_roll(combat, spot, rng=rng) and unseen:
+                    s.surprised = True
+
+
 def wake(combat: Combat, round_no: int) -> None:
     """Seed 004: a knockout leaves the target unconscious for 1D10+10 rounds; then it comes
     to, on the ground (the lab's: it must stand up like any downed fighter)."""
     for s in combat.fighters:
         if s.status == UNCONSCIOUS and s.wake_at and s.wake_at <= round_no:
             s.status, s.down, s.wake_at = STANDING, True, 0
-
 
 
 def recover_from_stun(combat: Combat, *, rng: np.random.Generator) -> None:
@@ -81,6 +98,7 @@ def recover_from_stun(combat: Combat, *, rng: np.random.Generator) -> None:
 def can_move(s: FighterState, combat: Combat, round_no: int) -> bool:
     """Who moves: standing, on their feet, not entangled, stunned, exhausted or braced."""
     return (s.standing and s.target is not None and not s.down and not s.entangled
+            and not s.surprised
             and not s.stunned and not combat.exhausted(s, round_no) and not s.bracing)
 
 
@@ -232,7 +250,7 @@ def act(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
 def take_action(s: FighterState, combat: Combat, round_no: int, *,
                 rng: np.random.Generator) -> None:
     """One fighter's action for the round, by the first of these that applies."""
-    if combat.exhausted(s, round_no):
+    if combat.exhausted(s, round_no) or s.surprised:
         return
     if s.entangled:
         # Seed 004: held the rest of the round and all the next; then DEX x 3 frees.
@@ -361,6 +379,7 @@ def end_of_round(combat: Combat) -> None:
         s.no_parry, s.no_parry_next = s.no_parry_next, False
         s.reload_left = max(0, s.reload_left - 1)
         s.moved, s.charging, s.attacked = 0.0, False, False
+        s.surprised = False     # surprise lasts round 1 only
 
 
 # --- the whole fight -----------------------------------------------------------------------
@@ -378,6 +397,8 @@ def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> No
     combat.round_no = round_no
     for s in combat.fighters:   # this round's order among equal DEX ranks
         s.tiebreak = float(rng.random())
+    if round_no == 1:
+        ambush(combat, rng=rng)
     wake(combat, round_no)
     recover_from_stun(combat, rng=rng)
     choose_group_targets(combat, rng=rng)

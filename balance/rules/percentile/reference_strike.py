@@ -92,6 +92,7 @@ class FighterState:
     flank: bool = False               # strikes its target from the side this round
     major: bool = False               # has taken a major wound
     wake_at: int = 0                  # knocked out: comes to in this round (0: not waking)
+    surprised: bool = False           # caught by an ambush: no action, no defence (round 1)
 
     @property
     def side(self) -> int:
@@ -112,7 +113,8 @@ class FighterState:
     def can_strike(self) -> bool:
         """Able to swing this instant (for free attacks and ripostes)."""
         return (self.standing and not self.stunned and not self.entangled
-                and self.item().kind == MELEE and not (self.down and self.item().two_handed))
+                and not self.surprised and self.item().kind == MELEE
+                and not (self.down and self.item().two_handed))
 
     def fall(self) -> None:
         """Falls down; a rider is thrown from the saddle (seed 004)."""
@@ -326,6 +328,16 @@ def roll_level(s: FighterState, chance: int, combat: Combat, *,
                            combat.fumble_multiplier(s, combat.round_no))
 
 
+def against_the_helpless(t: FighterState, level: int, combat: Combat) -> tuple[int, bool]:
+    """Seed 004: "a target unable to resist is hit automatically; a fumble ... still does
+    only the weapon's minimum damage". In the lab a fighter unable to resist is an
+    exhausted one (fatigue: it cannot even lift a sword). Returns (level, minimum damage
+    only): a miss becomes a hit, a fumble a hit for the weapon's minimum."""
+    if not combat.exhausted(t, combat.round_no) or level >= tb.SUCCESS:
+        return level, False
+    return tb.SUCCESS, level == tb.FUMBLE
+
+
 # --- defence -------------------------------------------------------------------------------
 
 
@@ -354,7 +366,7 @@ def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodg
     fall.
     """
     if (not t.standing or t.defences >= combat.rules.defences
-            or combat.exhausted(t, combat.round_no)):
+            or combat.exhausted(t, combat.round_no) or t.surprised):
         return False, None
     slot = parry_slot(t) if parriable and not t.no_parry else None
     can_dodge = dodgeable and not t.down
@@ -530,6 +542,7 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
     if extra:
         chance = rule(tb.extra_attack_chance, chance)
     level = roll_level(s, chance, combat, rng=rng)
+    level, least = against_the_helpless(t, level, combat)
     if level == tb.FUMBLE:
         fumble(s, slot, combat, rng=rng)
         return False
@@ -560,7 +573,7 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
             if d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR, **table)):
                 lose_weapon(t, parried_with)
         return not stopped
-    rolled = roll_damage(s, t, slot, level, combat, rng=rng)
+    rolled = s.item(slot).minimum if least else roll_damage(s, t, slot, level, combat, rng=rng)
     if stopped:
         if parried_with is not None:
             excess = parry_takes(t, parried_with, rolled, combat)
@@ -643,6 +656,7 @@ def shoot(s: FighterState, t: FighterState, divisor: int, combat: Combat, *,
     slot = s.wield
     chance = missile_chance(s, t, slot, divisor)
     level = roll_level(s, chance, combat, rng=rng)
+    level, least = against_the_helpless(t, level, combat)
     if level == tb.FUMBLE:
         fumble(s, slot, combat, rng=rng)
         return
@@ -653,5 +667,6 @@ def shoot(s: FighterState, t: FighterState, divisor: int, combat: Combat, *,
         block = rule(tb.shield_block_chance, t.f.items[OFF].shield_size, t.bracing)
         if d100(rng) <= block:
             return
-    rolled = roll_damage(s, t, slot, level, combat, missile=True, rng=rng)
+    rolled = (s.item(slot).minimum if least else
+              roll_damage(s, t, slot, level, combat, missile=True, rng=rng))
     wound(s, t, slot, rolled, level, combat, missile=True, rng=rng)

@@ -126,6 +126,12 @@ def is_major_wound(damage, hp_max):
     return 2 * np.asarray(damage) >= hp_max
 
 
+def spot_chance(search, hidden):
+    """Seed 004: a target's Search roll to spot an ambush first; ambushers lying in wait
+    (hidden, not moving) are "only half as likely to be noticed" (halved, rounded up)."""
+    return np.where(hidden, ceil_div(search, 2), search)
+
+
 def extra_attack_chance(chance):
     """Seed 004, DEX x 3 extra attack: at 50 percentiles or the normal skill, the lower."""
     return np.minimum(50, chance)
