@@ -414,6 +414,7 @@ class Member(Strict):
     ammo: Annotated[int, Field(ge=0, le=1000)] | None = None   # None: enough for the fight
     humanoid: bool = True             # knockouts work on humans and humanoids only
     noisy: bool = False               # pitch darkness: foes may use half Listen
+    armour_damaged: bool = False      # partly destroyed armour: its roll halved (seed 004)
     smelly: bool = False              # pitch darkness: foes may use half Scent/Taste
     situation: Situation = Situation()
     policy: Policy = Policy()
@@ -458,6 +459,8 @@ class Rules(Strict):
     defences_per_round: Annotated[int, Field(ge=0, le=10)] = 1
     extra_defence_penalty: Annotated[int, Field(ge=0, le=100)] = 20
     faces: Annotated[int, Field(ge=1, le=20)] = 2          # attackers a fighter can face
+    critical_damages_armour: bool = False   # seed 004: a critical "could conceivably" ruin it
+    armour_balance_penalty: Annotated[int, Field(ge=0, le=100)] = 20   # only one side armoured
     # BRP family: an attack chance over 100 takes the excess off the defender's parry/dodge
     skill_over_100: Literal["reduces_defence", "none"] = "reduces_defence"
     side_attack_bonus: Annotated[int, Field(ge=0, le=100)] = 20   # for the others

@@ -232,3 +232,18 @@ def test_a_foe_unable_to_resist_is_hit_automatically() -> None:
     lost = 30 - st.hp[1]
     assert (lost >= 2).all()
     assert within_4se(float((lost == 2).mean()), 0.04)
+
+
+def test_partly_destroyed_armour_stops_half() -> None:
+    """Seed 004: partly destroyed armour: "roughly halve its defense roll, rounding in the
+    wearer's favor (1D6-1 becomes 1D3)"; fixed armour of 7 becomes 4.
+
+    A broadsword (1D8+1, STR 10 + SIZ 10: no bonus) at 60% against damaged chainmail (4) and
+    no defence: criticals (01-03) ignore armour and always wound; other hits (04-60) wound
+    if 1D8 + 1 > 4 (5 of 8). P(hurt) = 0.03 + 0.57 x 5/8 = 0.38625 (whole armour, 7:
+    0.03 + 0.57 x 2/8 = 0.1725).
+    """
+    sword = member(60, shield=None, characteristics={"STR": 10, "SIZ": 10, "DEX": 15})
+    foe = sitting_duck(40, armour="chainmail", armour_damaged=True)
+    st = one_round(duel(sword, foe))
+    assert within_4se(float((st.hp[1] < 40).mean()), 0.03 + 0.57 * 5 / 8)

@@ -125,10 +125,15 @@ class Fighter:
     half_db_text: str
     horse_db_text: str
     armour_text: str
+    armour_half_text: str         # ... partly destroyed (seed 004: the roll halved)
     db_own: int                   # ... and as PmfTable indices for the kernel
     db_half: int
     db_horse: int
     armour: int
+    armour_half: int
+    armour_damaged: bool          # starts with partly destroyed armour
+    armoured: bool                # wears armour at all (seed 004, the unarmoured's leap)
+    balance_penalty: int          # off its DEX rolls of balance (only its side armoured)
     light: int
     clearance: float              # yards of room to the sides; inf in the open
     depth: float                  # yards of room ahead; inf in the open
@@ -188,6 +193,7 @@ class FightRules:
     side_attack_bonus: int = 20   # percentiles for a blow from the side
     resistance: tuple[int, int, int, int] = (50, 5, 0, 100)   # base, step, floor, ceiling
     over_100_reduces_defence: bool = True   # an attack over 100% lowers the parry or dodge
+    critical_damages_armour: bool = False   # a critical hit halves the armour for good
 
 
 @dataclass(frozen=True)
@@ -221,6 +227,8 @@ class PercentileFight(FighterList):
         uses |= {"yield"} if any(f.yield_at > 0 or f.yield_major for f in fs) else set()
         uses |= {"morale"} if any(b is not None for b in self.breaks_at) else set()
         uses |= {"ambush"} if any(self.ambush) else set()
+        uses |= {"damaged_armour"} if self.rules.critical_damages_armour or any(
+            f.armour_damaged for f in fs) else set()
         foes = max(sum(g.side != f.side for g in fs) for f in fs)
         uses |= {"flank"} if self.rules.side_attack_bonus and foes > self.rules.faces \
             else set()
@@ -272,6 +280,7 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
                                          scenario.rules, tables, pmfs, side.ambush))
                 policies.append((policy, f"{path}.policy"))
     fighters, more = _with_priorities(fighters, policies)
+    fighters = _balance_penalties(fighters, scenario.rules.armour_balance_penalty)
     problems += more
     if problems:
         raise ScenarioError(problems)
@@ -292,12 +301,25 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
                          r.major_wound_roll, r.fatigue, r.reach, r.charge_run,
                          r.defences_per_round, r.extra_defence_penalty,
                          r.faces, r.side_attack_bonus, _resistance(tables),
-                         r.skill_over_100 == "reduces_defence"),
+                         r.skill_over_100 == "reduces_defence", r.critical_damages_armour),
         pmfs=pmfs,
         fumble_weights=tuple(weights),
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
         ambush=tuple(AMBUSHES[s.ambush] for s in scenario.sides),
     )
+
+
+def _balance_penalties(fighters: list[Fighter], penalty: int) -> list[Fighter]:
+    """Seed 004, the unarmoured's leap: when only one side is armoured, that side's chances
+    suffer in leaps and tests of balance. The lab: an armoured fighter none of whose foes
+    wears armour rolls its DEX tests of balance (slick footing, keeping its feet when
+    knocked back) at ``rules.armour_balance_penalty`` percentiles less."""
+    out = []
+    for f in fighters:
+        foes_bare = not any(g.armoured for g in fighters if g.side != f.side)
+        out.append(dataclasses.replace(f, balance_penalty=penalty if f.armoured and foes_bare
+                                       else 0))
+    return out
 
 
 def merged_policy(side_policy: Any, member_policy: Any) -> Any:
@@ -430,7 +452,10 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         smelly=member.smelly, scent=sk.scent,
         stealth={"none": 0, "move_quietly": sk.move_quietly, "hide": sk.hide}[ambush],
         db_text=db_text, half_db_text=dmg.half_bonus_text(db_text), horse_db_text=horse_text,
-        armour_text=armour_text,
+        armour_text=armour_text, armour_half_text=dmg.damaged_armour_text(armour_text),
+        armour_half=pmfs.add(parse(dmg.damaged_armour_text(armour_text)).pmf()),
+        armour_damaged=member.armour_damaged,
+        armoured=tables.armour[member.armour].weight != "none", balance_penalty=0,
         db_own=pmfs.add(parse(db_text).pmf()),
         db_half=pmfs.add(parse(dmg.half_bonus_text(db_text)).pmf()),
         db_horse=pmfs.add(parse(horse_text).pmf()),

@@ -65,6 +65,7 @@ class PercentileState(TrialState):
     ammo: np.ndarray          # int16
     reload: np.ndarray        # int8: rounds until the missile weapon can shoot again
     entangled: np.ndarray     # bool
+    netted: np.ndarray        # bool: entangled by a thrown net (a knife can cut it)
     held_until: np.ndarray    # int16: an entangled fighter is held through this round
     forfeit: np.ndarray       # bool: no attack this round
     forfeit_next: np.ndarray
@@ -77,6 +78,7 @@ class PercentileState(TrialState):
     volleyed: np.ndarray      # int16: rounds of volley fire
     target: np.ndarray        # int8, this round
     moved: np.ndarray         # float32, yards moved this round
+    backed: np.ndarray        # bool: moved away from its target this round (not straight ahead)
     charging: np.ndarray      # bool, this round
     bracing: np.ndarray       # bool, this round
     key: np.ndarray           # int16: 4 x DEX rank of this round's action
@@ -86,6 +88,7 @@ class PercentileState(TrialState):
     major: np.ndarray         # bool: has taken a major wound
     wake_at: np.ndarray       # int16: knocked out, comes to in this round (0: not waking)
     surprised: np.ndarray     # bool: caught by an ambush (acts and defends from round 2)
+    armour_damaged: np.ndarray   # bool: its armour is partly destroyed (halved roll)
     flank: np.ndarray         # bool: strikes its target from the side this round
 
 
@@ -116,7 +119,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         item_hp=per_item(np.minimum(S.item_hp, 30_000), np.int16),
         ammo=per_fighter(S.ammo, np.int16),
         reload=np.zeros((c, n), dtype=np.int8),
-        entangled=false.copy(),
+        entangled=false.copy(), netted=false.copy(),
         held_until=np.zeros((c, n), dtype=np.int16),
         forfeit=false.copy(), forfeit_next=false.copy(),
         no_parry=false.copy(), no_parry_next=false.copy(),
@@ -124,7 +127,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         item_loose=np.zeros((4, c, n), dtype=bool), no_draw=false.copy(),
         volleyed=np.zeros((c, n), dtype=np.int16),
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
-        moved=np.zeros((c, n), dtype=np.float32),
+        moved=np.zeros((c, n), dtype=np.float32), backed=false.copy(),
         charging=false.copy(), bracing=false.copy(),
         key=np.zeros((c, n), dtype=np.int16),
         aim=np.zeros((c, n), dtype=np.int8),
@@ -132,7 +135,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         order=np.zeros((c, n), dtype=np.int8),
         major=false.copy(),
         wake_at=np.zeros((c, n), dtype=np.int16),
-        surprised=false.copy(),
+        surprised=false.copy(), armour_damaged=per_fighter(S.armour_damaged, bool),
         flank=false.copy(),
     )
 
@@ -325,8 +328,10 @@ def move(cx: Ctx) -> None:
         p, r = p[m], rows[m]
         foe = st.target[p, r]
         old = st.pos[p, r]
-        new = step(old, st.pos[foe, r], policy[p, r], speed[p, r], near[p, r], far[p, r])
+        there = st.pos[foe, r]
+        new = step(old, there, policy[p, r], speed[p, r], near[p, r], far[p, r])
         st.moved[p, r] = np.abs(new - old)
+        st.backed[p, r] = np.abs(new - there) > np.abs(old - there)
         st.pos[p, r] = new
     if cx.uses("slick"):
         slip(cx, rows)
@@ -349,7 +354,7 @@ def slip(cx: Ctx, rows) -> None:
         return
     r = rows[idx]
     roll = cx.d100(idx.size)
-    falls = ~tb.roll_succeeds(roll, 5 * S.DEX[who], cx.levels)
+    falls = ~tb.roll_succeeds(roll, 5 * S.DEX[who] - S.balance_penalty[who], cx.levels)
     fall(cx, who[falls], r[falls])
     hurt = falls & (roll == 100)
     if hurt.any():
@@ -466,7 +471,12 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
             tries = cx.round_no > st.held_until[ep, er]
             ep, er = at_rows(ep, tries), er[tries]
             if er.size:
-                freed = cx.succeeds(3 * S.DEX[ep], er.size)
+                slot = st.wield[ep, er]
+                knife = ((S.item_kind[slot, ep] == MELEE) & S.item_thrusting[slot, ep]
+                         & (S.item_length[slot, ep] == tb.SHORT) & ~S.item_is_fist[slot, ep])
+                chance = tb.free_from_entangle_chance(
+                    S.DEX[ep], np.where(knife, S.item_attack[slot, ep], 0), st.netted[ep, er])
+                freed = cx.succeeds(chance, er.size)
                 st.entangled[at_rows(ep, freed), er[freed]] = False
             p, rows = at_rows(p, ~ent), rows[~ent]
     if cx.any_down:
@@ -652,6 +662,7 @@ def end_of_round(st: PercentileState) -> None:
     st.no_parry_next[:] = False
     np.maximum(st.reload - 1, 0, out=st.reload, casting="unsafe")
     st.moved[:] = 0
+    st.backed[:] = False
     st.charging[:] = False
     st.attacked[:] = False
 

@@ -413,8 +413,10 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
     """Armour, then the knockout rule if declared, else hit points (see reference)."""
     S, st = cx.S, cx.st
     ignores = level == tb.CRITICAL
-    armour = cx.fight.pmfs.sample(np.where(ignores, 0, S.armour[t]), cx.rng)
+    armour = cx.fight.pmfs.sample(np.where(ignores, 0, armour_index(cx, t, rows)), cx.rng)
     final = np.maximum(rolled - armour, 0)
+    if cx.fight.rules.critical_damages_armour:
+        st.armour_damaged[at_rows(t, ignores), rows[ignores]] = True
     if not missile and cx.uses("knockout"):
         ko = np.broadcast_to(S.knockout[a] & S.humanoid[t], rows.shape)
         if ko.any():
@@ -434,6 +436,13 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
             keep = ~ko
             a, t, rows, final = at_rows(a, keep), at_rows(t, keep), rows[keep], final[keep]
     raw_harm(cx, t, rows, final)
+
+
+def armour_index(cx: Ctx, t, rows):
+    """The pmf of each target's armour roll: whole, or partly destroyed (seed 004: halved)."""
+    if not cx.uses("damaged_armour"):
+        return cx.S.armour[t]
+    return np.where(cx.st.armour_damaged[t, rows], cx.S.armour_half[t], cx.S.armour[t])
 
 
 def stun_check(cx: Ctx, t, rows) -> None:
@@ -478,8 +487,8 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
                     kw, kr = at_rows(w, k), r[k]
                     rolled = roll_damage(cx, kw, kw, kr, at_rows(s, k),
                                          np.full(kr.size, tb.SUCCESS), missile=shot)
-                    armour = cx.fight.pmfs.sample(np.broadcast_to(S.armour[kw], kr.shape),
-                                                  cx.rng)
+                    armour = cx.fight.pmfs.sample(
+                        np.broadcast_to(armour_index(cx, kw, kr), kr.shape), cx.rng)
                     raw_harm(cx, kw, kr, np.maximum(rolled - armour, 0))
         elif code == FALL:
             fall(cx, w, r)
@@ -538,6 +547,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         go = ~stopped
         st.entangled[at_rows(t, go), rows[go]] = True
         st.held_until[at_rows(t, go), rows[go]] = cx.round_no + 1
+        st.netted[at_rows(t, go), rows[go]] = np.broadcast_to(
+            S.item_kind[slot, a] != MELEE, go.shape)[go]
         wrench = parried != NONE
         if wrench.any():
             wrench[wrench] = ~S.item_shield[parried[wrench], at_rows(t, wrench)]
@@ -610,7 +621,7 @@ def knock_back(cx: Ctx, a, t, rows) -> None:
     foot = ~rider
     if foot.any():
         ft, fr = at_rows(t, foot), rows[foot]
-        falls = ~cx.succeeds(5 * S.DEX[ft], fr.size)
+        falls = ~cx.succeeds(5 * S.DEX[ft] - S.balance_penalty[ft], fr.size)
         fall(cx, at_rows(ft, falls), fr[falls])
     stun_check(cx, t, rows)
 
@@ -653,6 +664,10 @@ def missile_volley(cx: Ctx, a, t, rows) -> np.ndarray:
     slot = st.wield[a, rows]
     ok = (~st.bracing[a, rows] & ~st.down[a, rows] & ~S.underwater[a]
           & (st.reload[a, rows] == 0) & (st.ammo[a, rows] > 0) & (S.cover[t] != 2))
+    # Seed 004: no shooting while running other than straight ahead; move half the
+    # round, then shoot.
+    speed = np.where(st.mounted[a, rows], S.mount_move[a], S.move[a])
+    ok &= ~(st.backed[a, rows] & (2 * st.moved[a, rows] > speed))
     divisor = tb.range_divisor(gap(cx, a, t, rows), S.item_range[slot, a],
                               S.item_max_multiple[slot, a])
     ok &= divisor != 0

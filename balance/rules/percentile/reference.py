@@ -142,6 +142,7 @@ def move(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
         new = step(np.float32(s.pos), np.float32(foe.pos), policy, np.float32(speed),
                    np.float32(near), np.float32(far))
         s.moved = abs(float(new) - s.pos)
+        s.backed = abs(float(new) - foe.pos) > abs(s.pos - foe.pos)
         s.pos = float(new)
     for s in movers:
         if s.moved > 0:
@@ -169,7 +170,7 @@ def slip(s: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
     if not s.f.slick:
         return
     roll = d100(rng)
-    if roll > thresholds(5 * s.f.DEX, combat.levels, 1)[2]:
+    if roll > thresholds(5 * s.f.DEX - s.f.balance_penalty, combat.levels, 1)[2]:
         s.fall()
         if roll == 100:
             raw_harm(s, int(rng.integers(1, 7)), combat, rng=rng)
@@ -254,7 +255,13 @@ def take_action(s: FighterState, combat: Combat, round_no: int, *,
         return
     if s.entangled:
         # Seed 004: held the rest of the round and all the next; then DEX x 3 frees.
-        if round_no > s.held_until and percentile_roll(combat, 3 * s.f.DEX, rng=rng):
+        # "(or a knife attack against a net)": the better of the two chances
+        item = s.item()
+        knife = (item.kind == MELEE and item.thrusting and item.length == tb.SHORT
+                 and item.name != "fist")
+        chance = rule(tb.free_from_entangle_chance, s.f.DEX, item.attack if knife else 0,
+                      s.netted)
+        if round_no > s.held_until and percentile_roll(combat, chance, rng=rng):
             s.entangled = False
         return
     if s.down and s.f.stand_up:
@@ -378,7 +385,7 @@ def end_of_round(combat: Combat) -> None:
         s.forfeit, s.forfeit_next = s.forfeit_next, False
         s.no_parry, s.no_parry_next = s.no_parry_next, False
         s.reload_left = max(0, s.reload_left - 1)
-        s.moved, s.charging, s.attacked = 0.0, False, False
+        s.moved, s.charging, s.attacked, s.backed = 0.0, False, False, False
         s.surprised = False     # surprise lasts round 1 only
 
 

@@ -71,6 +71,8 @@ class FighterState:
     reload_left: int = 0
     entangled: bool = False
     held_until: int = 0               # entangled: held through this round
+    netted: bool = False              # entangled by a thrown net (a knife can cut it)
+    armour_damaged: bool = False      # armour partly destroyed: its roll halved
     forfeit: bool = False             # no attack this round (extra attack, fumble)
     forfeit_next: bool = False
     no_parry: bool = False            # dropped weapon: no parry this round
@@ -83,6 +85,7 @@ class FighterState:
     # this round
     target: int | None = None
     moved: float = 0.0
+    backed: bool = False              # moved away from its target this round
     charging: bool = False
     bracing: bool = False
     key: int = 0
@@ -147,6 +150,7 @@ class Combat:
             states.append(FighterState(
                 index=i, f=f, pos=float(pos[i]), hp=f.hp, down=f.starts_down,
                 mounted=f.mounted, item_ok=[it.present for it in f.items],
+                armour_damaged=f.armour_damaged,
                 item_hp=[it.hp for it in f.items], ammo=f.ammo))
         return cls(states, fight)
 
@@ -470,8 +474,10 @@ def wound(s: FighterState, t: FighterState, slot: int, rolled: int, level: int,
     """Armour (rolled or fixed; none against a critical), then the knockout rule if
     declared, else hit points. A shot aimed at a small part keeps the armour: seed 004
     halves its chance and says nothing of armour (the lab has one suit, no locations)."""
-    armour = 0 if level == tb.CRITICAL else roll_dice(t.f.armour_text, rng)
+    armour = 0 if level == tb.CRITICAL else roll_dice(armour_text(t), rng)
     final = max(0, rolled - armour)
+    if level == tb.CRITICAL and combat.rules.critical_damages_armour:
+        t.armour_damaged = True     # seed 004: a critical could destroy a segment
     if s.f.knockout and t.f.humanoid and not missile:
         # Seed 004: major-wound damage knocks out harmlessly; less does the weapon's
         # minimum damage and may stun. "Armor defends as usual": a blow the armour stops
@@ -526,8 +532,13 @@ def fumble(s: FighterState, slot: int, combat: Combat, *, rng: np.random.Generat
 
 def wound_self(s: FighterState, rolled: int, combat: Combat, *,
                rng: np.random.Generator) -> None:
-    armour = roll_dice(s.f.armour_text, rng)
+    armour = roll_dice(armour_text(s), rng)
     raw_harm(s, max(0, rolled - armour), combat, rng=rng)
+
+
+def armour_text(t: FighterState) -> str:
+    """The armour roll: whole, or partly destroyed (seed 004: halved in the wearer's favour)."""
+    return t.f.armour_half_text if t.armour_damaged else t.f.armour_text
 
 
 # --- blows ---------------------------------------------------------------------------------
@@ -566,6 +577,7 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
     if mode == ENTANGLE:
         if not stopped:
             t.entangled, t.held_until = True, combat.round_no + 1
+            t.netted = s.item(slot).kind != MELEE
         elif parried_with is not None and not t.f.items[parried_with].shield:
             # Seed 004: STR against STR on the Resistance Table can use the entangling
             # weapon to wrench a parrying weapon from the defender's grip.
@@ -615,7 +627,7 @@ def knock_back(s: FighterState, t: FighterState, combat: Combat, *,
     t.pos = float(np.float32(t.pos + away * yards))
     if t.mounted:
         t.fall()
-    elif not percentile_roll(combat, 5 * t.f.DEX, rng=rng):
+    elif not percentile_roll(combat, 5 * t.f.DEX - t.f.balance_penalty, rng=rng):
         t.fall()
     stun_check(t, combat, rng=rng)
 
@@ -631,6 +643,11 @@ def missile_volley(s: FighterState, t: FighterState, combat: Combat, *,
     item = s.item()
     if (s.bracing or s.down or s.f.underwater or s.reload_left or s.ammo <= 0
             or t.f.cover == 2):
+        return False
+    # Seed 004: "running while throwing or firing to the side isn't possible at all"; one
+    # may "move for half the round, then throw or shoot" (straight ahead is fine).
+    speed = s.f.mount_move if s.mounted else s.f.move
+    if s.backed and 2 * s.moved > speed:
         return False
     divisor = rule(tb.range_divisor, gap(s, t), item.range, item.max_multiple)
     if divisor == 0:
