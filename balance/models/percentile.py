@@ -460,6 +460,8 @@ class Rules(Strict):
     extra_defence_penalty: Annotated[int, Field(ge=0, le=100)] = 20
     faces: Annotated[int, Field(ge=1, le=20)] = 2          # attackers a fighter can face
     critical_damages_armour: bool = False   # seed 004: a critical "could conceivably" ruin it
+    # seed 004: a longer weapon is clumsier up close: at close quarters the shorter goes first
+    up_close: Literal["shorter_first", "none"] = "shorter_first"
     armour_balance_penalty: Annotated[int, Field(ge=0, le=100)] = 20   # only one side armoured
     # BRP family: an attack chance over 100 takes the excess off the defender's parry/dodge
     skill_over_100: Literal["reduces_defence", "none"] = "reduces_defence"

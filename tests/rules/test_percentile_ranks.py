@@ -116,3 +116,15 @@ def test_knockouts_work_on_humanoids_only() -> None:
         out.append((st.wake_at[1] > 0).mean())
     assert out[0] > 0.3 and out[1] == 0.0
     assert (st.status[1] != UNCONSCIOUS).mean() < 1.0       # the blows still hurt
+
+
+def test_the_longer_weapon_is_clumsier_up_close() -> None:
+    """Seed 004: a longer weapon "is more likely to land the first blow ... but it's also
+    clumsier to use up close": once both stand in reach without closing (here from the
+    start), the shorter weapon strikes first whatever the DEX (rule ``up_close``)."""
+    spear = member(weapon="long_spear", shield=None, characteristics={"DEX": 16})
+    knife = member(weapon="dagger", shield=None, characteristics={"DEX": 8})
+    ranks = keys_after_moving(duel(spear, knife))
+    assert (ranks[0] < ranks[1]).all()
+    ranks = keys_after_moving(duel(spear, knife, rules={"up_close": "none"}))
+    assert (ranks[0] > ranks[1]).all()

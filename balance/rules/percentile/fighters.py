@@ -194,6 +194,7 @@ class FightRules:
     resistance: tuple[int, int, int, int] = (50, 5, 0, 100)   # base, step, floor, ceiling
     over_100_reduces_defence: bool = True   # an attack over 100% lowers the parry or dodge
     critical_damages_armour: bool = False   # a critical hit halves the armour for good
+    up_close: bool = True         # at close quarters the shorter weapon strikes first
 
 
 @dataclass(frozen=True)
@@ -301,7 +302,8 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
                          r.major_wound_roll, r.fatigue, r.reach, r.charge_run,
                          r.defences_per_round, r.extra_defence_penalty,
                          r.faces, r.side_attack_bonus, _resistance(tables),
-                         r.skill_over_100 == "reduces_defence", r.critical_damages_armour),
+                         r.skill_over_100 == "reduces_defence", r.critical_damages_armour,
+                         r.up_close == "shorter_first"),
         pmfs=pmfs,
         fumble_weights=tuple(weights),
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),

@@ -414,7 +414,30 @@ def declare(cx: Ctx) -> None:
             longer = (kind[t, rows] == MELEE) & (kind[p] == MELEE) & (length[t, rows] > length[p])
             set_spear = spear_set(cx, t, rows) & st.charging[p] if cx.uses("brace") else False
             key[p] = np.where(cand & (longer | set_spear), np.minimum(key[p], key_t - 2), key[p])
+    if cx.fight.rules.up_close:
+        up_close(cx, key, acting, tgt)
     st.key[:] = key
+
+
+def up_close(cx: Ctx, key: np.ndarray, acting: np.ndarray, tgt: np.ndarray) -> None:
+    """Seed 004: a longer weapon is "clumsier to use up close": between two fighters already
+    at close quarters (in reach, neither moved this round) the longer melee weapon strikes
+    after the shorter one (``rules.up_close``; see reference ``declare``)."""
+    st, S = cx.st, cx.S
+    c, n = key.shape
+    places = np.arange(c)[:, None]
+    length = np.where(S.item_kind[st.wield, places] == MELEE, S.item_length[st.wield, places], -1)
+    if (length == length[0]).all():
+        return
+    rows = np.arange(n)
+    still = acting & (st.moved == 0) & (length >= 0)
+    for p in range(c):
+        t = tgt[p]
+        cand = still[p] & (key[p] >= 4) & still[t, rows] & (length[p] > length[t, rows])
+        cand &= key[t, rows] >= 4
+        if cand.any():
+            cand &= in_reach(cx, p, t, rows)
+            key[p] = np.where(cand, np.minimum(key[p], key[t, rows] - 2), key[p])
 
 
 # --- 5. actions ----------------------------------------------------------------------------

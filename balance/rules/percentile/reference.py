@@ -232,6 +232,16 @@ def declare(combat: Combat) -> None:
         set_spear = target.spear_set() and s.charging
         if longer or set_spear:
             s.key = min(s.key, target.key - 2)
+    if combat.rules.up_close:
+        # Seed 004: a longer weapon is "clumsier to use up close": between two already at
+        # close quarters (in reach, neither moved this round) the longer strikes after.
+        for s in combat.fighters:
+            if s.key < 4 or s.target is None or s.moved > 0 or s.item().kind != MELEE:
+                continue
+            target = combat.fighters[s.target]
+            if (target.key >= 4 and target.moved == 0 and target.item().kind == MELEE
+                    and s.item().length > target.item().length and engaged(s, target, combat)):
+                s.key = min(s.key, target.key - 2)
 
 
 # --- 5. actions ------------------------------------------------------------------------------
