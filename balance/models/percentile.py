@@ -349,6 +349,7 @@ class Skills(Strict):
     scent: Pct = 10               # pitch darkness: half Scent/Taste against a smelly foe
     move_quietly: Pct = 10        # laying an ambush by sneaking into position
     hide: Pct = 10                # laying an ambush by lying in wait
+    fly: Pct = 0                  # a winged fighter's Fly (the pounce, seed 004)
     ride: Pct | None = None       # caps a rider's skills; required with a mount
 
 
@@ -389,6 +390,7 @@ class Policy(Targeting):
     entangle: bool = False        # attack with an entangling weapon first, then strike
     riposte: bool = True          # two weapons: a successful off-hand parry strikes back
     brace: bool = False           # kneel behind the shield against missiles; set a spear
+    pounce: bool = False          # start aloft and dive onto the target (pouncing stick)
     stand_up: bool = True         # when down, use the action to Dodge back to one's feet
     retrieve: bool = True         # disarmed, bare-handed: pick the weapon up (the action)
     break_off_at: HpOrMajor = 0   # try to leave at <= this HP (or "major_wound")
@@ -415,6 +417,8 @@ class Member(Strict):
     humanoid: bool = True             # knockouts work on humans and humanoids only
     noisy: bool = False               # pitch darkness: foes may use half Listen
     armour_damaged: bool = False      # partly destroyed armour: its roll halved (seed 004)
+    # seed 004: a giant's blow strikes every foe in reach for 1D6 per ten STR (or SIZ)
+    giant: Literal["none", "STR", "SIZ"] = "none"
     smelly: bool = False              # pitch darkness: foes may use half Scent/Taste
     situation: Situation = Situation()
     policy: Policy = Policy()

@@ -144,10 +144,16 @@ FIGHTS = {
                 policy={"movement": "keep_distance"}, situation={"slick": True})],
         side_keys=({"ambush": "hide"},), distance=14, max_rounds=40,
         rules={"critical_damages_armour": True, "fatigue": True}),
-    "net_and_knife": fight(
+    # a net (and a knife to cut it), a giant's sweeping blow, a clumsy long weapon, a pounce
+    "net_knife_and_giant": fight(
         [member(60, weapon="trident", shield=None, off_hand="net", skills={"off_hand": 65},
-                policy={"entangle": True}, characteristics={"DEX": 16})],
-        [member(70, weapon="dagger", shield=None, characteristics={"DEX": 7})],
+                policy={"entangle": True}, characteristics={"DEX": 16}),
+         member(55, weapon="long_spear", shield=None),
+         member(60, weapon="pouncing_stick", shield=None, sidearm="dagger",
+                skills={"fly": 50}, policy={"pounce": True})],
+        [member(70, weapon="dagger", shield=None, characteristics={"DEX": 7}),
+         member(60, weapon="club", shield=None, giant="STR",
+                characteristics={"STR": 30, "SIZ": 30, "CON": 20})],
         distance=2, max_rounds=30),
 }
 
@@ -198,7 +204,8 @@ def test_every_optional_rule_is_exercised() -> None:
                     "pull_blows", "entangle", "brace", "missiles", "mounts", "break_off",
                     "slick", "improvised", "fatigue", "distance", "groups", "dark",
                     "cramped", "underwater", "cover", "height", "two_weapons", "stun",
-                    "flank", "morale", "yield", "ambush", "damaged_armour", "loose"}
+                    "flank", "morale", "yield", "ambush", "damaged_armour", "loose",
+                    "giants", "pounce"}
 
 
 def test_pooling_keeps_a_real_difference() -> None:

@@ -16,6 +16,7 @@ import numpy as np
 
 import balance
 from balance.dice import Pmf
+from balance.engine.status import DEAD
 from balance.rules import get
 from balance.rules.percentile import damage as dmg
 from tests.rules.helpers import percentile_member as member
@@ -247,3 +248,22 @@ def test_partly_destroyed_armour_stops_half() -> None:
     foe = sitting_duck(40, armour="chainmail", armour_damaged=True)
     st = one_round(duel(sword, foe))
     assert within_4se(float((st.hp[1] < 40).mean()), 0.03 + 0.57 * 5 / 8)
+
+
+def test_the_pouncing_stick_doubles_and_triples() -> None:
+    """Seed 004: the Myyrrhn dives onto a foe with the pouncing stick, "which does double
+    damage on a success and triple on a critical"; a Fly roll afterwards, or a heap near
+    the foe (down, 1D6; 2D6 on a fumble); either way the stick is spent.
+
+    The stick (1D10+1; STR 10 + SIZ 10: no bonus) at 60%: criticals 01-03, other hits
+    04-60 (impales give way to the pounce's own multiplier). No defence, no armour, 13 hit
+    points: a hit kills if 2(1D10+1) >= 13 (a 6 or more: 5 of 10), a critical if
+    3(1D10+1) >= 13 (a 4 or more: 7 of 10). P(dead) = 0.03 x 0.7 + 0.57 x 0.5 = 0.306.
+    Fly 50: the flyer is down half the time.
+    """
+    flyer = member(60, weapon="pouncing_stick", shield=None, skills={"fly": 50},
+                   policy={"pounce": True}, characteristics={"STR": 10, "SIZ": 10, "DEX": 15})
+    st = one_round(duel(flyer, sitting_duck(13), distance=10))
+    assert within_4se(float((st.status[1] == DEAD).mean()), 0.306)
+    assert within_4se(float(st.down[0].mean()), 0.50)
+    assert not st.item_ok[0, 0].any() and not st.airborne.any()

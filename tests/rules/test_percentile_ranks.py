@@ -128,3 +128,19 @@ def test_the_longer_weapon_is_clumsier_up_close() -> None:
     assert (ranks[0] < ranks[1]).all()
     ranks = keys_after_moving(duel(spear, knife, rules={"up_close": "none"}))
     assert (ranks[0] > ranks[1]).all()
+
+
+def test_a_giant_strikes_every_foe_in_reach() -> None:
+    """Seed 004: giants "can strike several targets at once with a single step or a single
+    blow"; failing other guidance, "every ten points of it equal 1D6 points of damage dealt
+    to every target caught in the area". A giant of STR 40 (4D6 a foe, no other damage)
+    among three unarmoured men wounds more than one in a round, each by at least 4."""
+    giant = member(90, weapon="club", shield=None, giant="STR",
+                   characteristics={"STR": 40, "SIZ": 40, "CON": 40, "DEX": 18})
+    men = member(40, shield=None, armour="none", count=3, hit_points=60,
+                 policy={"defence": "none"})
+    fight, st, _cx = setup(duel(giant, men))
+    kernel.play_round(fight, st, np.random.default_rng(5), 1)
+    lost = 60 - st.hp[1:]
+    assert (lost > 0).sum(axis=0).mean() > 1.5
+    assert lost[lost > 0].min() >= 4 and 12.5 < lost[lost > 0].mean() < 15.5   # 4D6: 14

@@ -121,6 +121,9 @@ class Fighter:
     smelly: bool
     scent: int
     stealth: int                  # Move Quietly or Hide, as its side lays an ambush (0: none)
+    giant: bool                   # its main weapon's blow strikes every foe in reach
+    pounce: bool                  # starts aloft, dives onto its target with the main weapon
+    fly: int
     db_text: str                  # damage bonus, half of it, the mount's, armour: as dice
     half_db_text: str
     horse_db_text: str
@@ -228,6 +231,8 @@ class PercentileFight(FighterList):
         uses |= {"yield"} if any(f.yield_at > 0 or f.yield_major for f in fs) else set()
         uses |= {"morale"} if any(b is not None for b in self.breaks_at) else set()
         uses |= {"ambush"} if any(self.ambush) else set()
+        uses |= {"giants"} if any(f.giant for f in fs) else set()
+        uses |= {"pounce"} if any(f.pounce for f in fs) else set()
         uses |= {"damaged_armour"} if self.rules.critical_damages_armour or any(
             f.armour_damaged for f in fs) else set()
         foes = max(sum(g.side != f.side for g in fs) for f in fs)
@@ -432,6 +437,11 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
     space = situation["space"]
     clearance, depth = tables.spaces[space].clearance, tables.spaces[space].depth
     main = tables.weapons[member.weapon]
+    if member.giant != "none":
+        # Seed 004: failing other guidance, every ten points of STR or SIZ is 1D6 to every
+        # target caught in the area (the blow's whole damage: no weapon dice, no bonus).
+        dice = f"{max(1, getattr(ch, member.giant) // 10)}D6"
+        main = main.model_copy(update={"damage": dice, "db": "none"})
     attack = sk.attack if sk.attack is not None else main.skill
     items = (
         _weapon_item(member.weapon, main, attack, sk.parry if sk.parry is not None else attack,
@@ -453,6 +463,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         search=sk.search, listen=sk.listen, humanoid=member.humanoid, noisy=member.noisy,
         smelly=member.smelly, scent=sk.scent,
         stealth={"none": 0, "move_quietly": sk.move_quietly, "hide": sk.hide}[ambush],
+        giant=member.giant != "none", pounce=pol.pounce, fly=sk.fly,
         db_text=db_text, half_db_text=dmg.half_bonus_text(db_text), horse_db_text=horse_text,
         armour_text=armour_text, armour_half_text=dmg.damaged_armour_text(armour_text),
         armour_half=pmfs.add(parse(dmg.damaged_armour_text(armour_text)).pmf()),

@@ -40,11 +40,13 @@ from balance.rules.percentile.kernel_strike import (
     at_rows,
     can_strike,
     fall,
+    fall_back,
     gap,
     in_reach,
     melee_attack,
     missile_volley,
     raw_harm,
+    roll_level,
     spear_set,
     switch_to_melee,
 )
@@ -89,6 +91,7 @@ class PercentileState(TrialState):
     wake_at: np.ndarray       # int16: knocked out, comes to in this round (0: not waking)
     surprised: np.ndarray     # bool: caught by an ambush (acts and defends from round 2)
     armour_damaged: np.ndarray   # bool: its armour is partly destroyed (halved roll)
+    airborne: np.ndarray      # bool: aloft before its pounce (seed 004, the pouncing stick)
     flank: np.ndarray         # bool: strikes its target from the side this round
 
 
@@ -136,6 +139,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         major=false.copy(),
         wake_at=np.zeros((c, n), dtype=np.int16),
         surprised=false.copy(), armour_damaged=per_fighter(S.armour_damaged, bool),
+        airborne=per_fighter(S.pounce, bool),
         flank=false.copy(),
     )
 
@@ -305,6 +309,8 @@ def move(cx: Ctx) -> None:
               & ~st.stunned & ~st.bracing)
     if cx.round_no == 1 and cx.uses("ambush"):
         movers &= ~st.surprised
+    if cx.uses("pounce"):
+        movers &= ~st.airborne      # a pouncer's move is its dive
     if cx.fight.rules.fatigue:
         movers &= ~tb.exhausted(cx.round_no, S.CON)[:, None]
     if not movers.any():
@@ -604,6 +610,15 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             st.attacked[at_rows(sp, fired), r[fired]] = True
             keep = ~shot
             p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
+    if cx.uses("pounce") and rows.size:
+        dive = st.airborne[p, rows] & (slot == MAIN) & st.item_ok[MAIN, p, rows]
+        if dive.any():
+            pounce(cx, at_rows(p, dive), at_rows(t, dive), rows[dive])
+            keep = ~dive
+            p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
+        aloft = st.airborne[t, rows]     # nobody reaches a flyer still aloft hand to hand
+        if aloft.any():
+            p, rows, t, slot = at_rows(p, ~aloft), rows[~aloft], at_rows(t, ~aloft), slot[~aloft]
     if cx.uses("entangle") and rows.size and np.any(S.entangle[p]):
         tangler = entangle_slot(cx, p, rows)
         use = (tangler != NONE) & ~st.entangled[t, rows]
@@ -623,6 +638,12 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
     if not rows.size:
         return
     st.attacked[p, rows] = True
+    if cx.uses("giants") and np.any(S.giant[p] & (slot == MAIN)):
+        big = S.giant[p] & (slot == MAIN)
+        giant_blow(cx, at_rows(p, big), rows[big])
+        p, rows, t, slot = at_rows(p, ~big), rows[~big], at_rows(t, ~big), slot[~big]
+        if not rows.size:
+            return
     knockback, disarm = S.knockback[p], S.disarm[p]
     if not (np.any(knockback) or np.any(disarm)):
         melee_attack(cx, p, t, rows, slot, STRIKE)
@@ -646,6 +667,41 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             melee_attack(cx, mp, at_rows(t, m), rows[m], kslot, KNOCKBACK, parriable=False)
         else:
             melee_attack(cx, mp, at_rows(t, m), rows[m], slot[m], code)
+
+
+def pounce(cx: Ctx, p, t, rows: np.ndarray) -> None:
+    """Seed 004, the pouncing stick: the flyer dives feet-first onto its target, striking
+    with the stick's crossbar for double damage (triple on a critical); the stick is spent
+    (it stays with the foe), and a Fly roll decides the landing: a success (or a critical:
+    aloft again, but with no stick to pounce with) lands clear without a weapon in hand; a
+    failure collapses near the foe for 1D6 (a fumble 2D6), down (see reference ``pounce``)."""
+    st, S = cx.st, cx.S
+    st.airborne[p, rows] = False
+    st.pos[p, rows] = st.pos[t, rows]
+    melee_attack(cx, p, t, rows, np.full(rows.size, MAIN), STRIKE, pounce=True)
+    st.item_ok[MAIN, p, rows] = False
+    fall_back(cx, p, rows)
+    landing = roll_level(cx, p, np.broadcast_to(S.fly[p], rows.shape))
+    hard = landing <= tb.FAILURE
+    if hard.any():
+        hp, hr = at_rows(p, hard), rows[hard]
+        dice = np.where(landing[hard] == tb.FUMBLE, 2, 1)
+        harm = cx.rng.integers(1, 7, size=hr.size) + np.where(
+            dice == 2, cx.rng.integers(1, 7, size=hr.size), 0)
+        fall(cx, hp, hr)
+        raw_harm(cx, hp, hr, harm)
+
+
+def giant_blow(cx: Ctx, p, rows: np.ndarray) -> None:
+    """Seed 004: giants "can strike several targets at once with a single step or a single
+    blow": the blow is struck at every standing foe in reach, in scenario order (the lab:
+    one attack roll per foe, each defending on its own; see reference ``giant_blow``)."""
+    st, S = cx.st, cx.S
+    for q in range(st.status.shape[0]):
+        m = (S.side[p] != S.side[q]) & (st.status[q, rows] == STANDING)
+        m &= (st.status[p, rows] == STANDING) & in_reach(cx, p, q, rows)
+        if m.any():
+            melee_attack(cx, at_rows(p, m), q, rows[m], np.full(int(m.sum()), MAIN), STRIKE)
 
 
 # --- 6-7. extra attacks, end of round ------------------------------------------------------

@@ -498,8 +498,8 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
 
 
 def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True,
-                 defendable: bool = True, extra: bool = False,
-                 riposte: bool = False) -> np.ndarray | None:
+                 defendable: bool = True, extra: bool = False, riposte: bool = False,
+                 pounce: bool = False) -> np.ndarray | None:
     """Hand-to-hand attacks of one ``mode`` for a batch of rows (see reference); for a
     knock-back, which of the rows it landed in."""
     st, S = cx.st, cx.S
@@ -561,7 +561,12 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
             if won.any():
                 lose_weapon(cx, at_rows(wt, won), parried[wrench][won], wr[won])
         return
-    rolled = roll_damage(cx, a, t, rows, slot, level, missile=False)
+    if pounce:      # seed 004: double damage on a success, triple on a critical
+        plain = np.minimum(level, tb.SUCCESS)
+        rolled = roll_damage(cx, a, t, rows, slot, plain, missile=False) * np.where(
+            level == tb.CRITICAL, 3, 2)
+    else:
+        rolled = roll_damage(cx, a, t, rows, slot, level, missile=False)
     if least is not None and least.any():
         rolled = np.where(least, S.item_minimum[slot, a], rolled)
     by_parry = stopped & (parried != NONE)

@@ -26,6 +26,7 @@ from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import (
     DRAW_RANKS,
     FIST,
+    MAIN,
     MELEE,
     MOVE_AUTO,
     OFF,
@@ -42,11 +43,13 @@ from balance.rules.percentile.reference_strike import (
     d100,
     engaged,
     entangle_item,
+    fall_back,
     gap,
     melee_attack,
     missile_volley,
     percentile_roll,
     raw_harm,
+    roll_level,
     rule,
     switch_to_melee,
     thresholds,
@@ -98,7 +101,7 @@ def recover_from_stun(combat: Combat, *, rng: np.random.Generator) -> None:
 def can_move(s: FighterState, combat: Combat, round_no: int) -> bool:
     """Who moves: standing, on their feet, not entangled, stunned, exhausted or braced."""
     return (s.standing and s.target is not None and not s.down and not s.entangled
-            and not s.surprised
+            and not s.surprised and not s.airborne
             and not s.stunned and not combat.exhausted(s, round_no) and not s.bracing)
 
 
@@ -342,6 +345,11 @@ def attack_action(s: FighterState, combat: Combat, round_no: int, *,
         if missile_volley(s, target, combat, rng=rng):
             s.attacked = True
         return
+    if s.airborne and s.wield == MAIN and s.item_ok[MAIN]:
+        pounce(s, target, combat, rng=rng)
+        return
+    if target.airborne:
+        return      # nobody reaches a flyer still aloft hand to hand
     tangler = entangle_item(s)
     if tangler is not None and not target.entangled and \
             gap(s, target) <= s.f.items[tangler].range:
@@ -351,12 +359,45 @@ def attack_action(s: FighterState, combat: Combat, round_no: int, *,
     if not engaged(s, target, combat) or (s.down and item.two_handed):
         return  # out of reach, or a two-handed weapon on the ground
     s.attacked = True
-    if s.f.knockback and not target.down:
+    if s.f.giant and s.wield == MAIN:
+        giant_blow(s, combat, rng=rng)
+    elif s.f.knockback and not target.down:
         melee_attack(s, target, knockback_item(s), KNOCKBACK, combat, rng=rng, parriable=False)
     elif s.f.disarm and target.item().name != "fist" and target.wield != FIST:
         melee_attack(s, target, s.wield, DISARM, combat, rng=rng)
     else:
         melee_attack(s, target, s.wield, STRIKE, combat, rng=rng)
+
+
+def pounce(s: FighterState, target: FighterState, combat: Combat, *,
+           rng: np.random.Generator) -> None:
+    """Seed 004, the pouncing stick: "the Myyrrhn warrior dives feet-first onto a foe ...
+    double damage on a success and triple on a critical. It's a one-use weapon in this
+    style of attack." Then a Fly roll: a success lands clear, "without a weapon in hand" (a
+    critical is aloft again, but with no stick left to pounce with: the lab lands it too);
+    a failure collapses near the foe for 1D6, a fumble 2D6 (down). The lab does not
+    retrieve the stick (a Luck roll, from a fallen foe) within the fight."""
+    s.airborne = False
+    s.pos = target.pos
+    melee_attack(s, target, MAIN, STRIKE, combat, rng=rng, pounce=True)
+    s.item_ok[MAIN] = False
+    fall_back(s)
+    landing = roll_level(s, s.f.fly, combat, rng=rng)
+    if landing <= tb.FAILURE:
+        harm = int(rng.integers(1, 7))
+        if landing == tb.FUMBLE:
+            harm += int(rng.integers(1, 7))
+        s.fall()
+        raw_harm(s, harm, combat, rng=rng)
+
+
+def giant_blow(s: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
+    """Seed 004: a giant strikes "several targets at once with a single step or a single
+    blow", 1D6 per ten STR or SIZ to each: every standing foe in reach, in scenario order
+    (one attack roll per foe, each defending on its own: the lab's reading)."""
+    for foe in combat.fighters:
+        if foe.side != s.side and foe.standing and s.standing and engaged(s, foe, combat):
+            melee_attack(s, foe, MAIN, STRIKE, combat, rng=rng)
 
 
 def knockback_item(s: FighterState) -> int:

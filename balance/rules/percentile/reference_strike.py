@@ -96,6 +96,7 @@ class FighterState:
     major: bool = False               # has taken a major wound
     wake_at: int = 0                  # knocked out: comes to in this round (0: not waking)
     surprised: bool = False           # caught by an ambush: no action, no defence (round 1)
+    airborne: bool = False            # aloft before its pounce (the pouncing stick)
 
     @property
     def side(self) -> int:
@@ -150,7 +151,7 @@ class Combat:
             states.append(FighterState(
                 index=i, f=f, pos=float(pos[i]), hp=f.hp, down=f.starts_down,
                 mounted=f.mounted, item_ok=[it.present for it in f.items],
-                armour_damaged=f.armour_damaged,
+                armour_damaged=f.armour_damaged, airborne=f.pounce,
                 item_hp=[it.hp for it in f.items], ammo=f.ammo))
         return cls(states, fight)
 
@@ -546,7 +547,7 @@ def armour_text(t: FighterState) -> str:
 
 def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat: Combat, *,
                  rng: np.random.Generator, parriable: bool = True, defendable: bool = True,
-                 extra: bool = False, riposte: bool = False) -> bool:
+                 extra: bool = False, riposte: bool = False, pounce: bool = False) -> bool:
     """One hand-to-hand attack: roll, the defence, then the blow's effect. True if it
     landed (neither missed nor stopped)."""
     chance = melee_chance(s, t, slot, combat)
@@ -585,7 +586,13 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
             if d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR, **table)):
                 lose_weapon(t, parried_with)
         return not stopped
-    rolled = s.item(slot).minimum if least else roll_damage(s, t, slot, level, combat, rng=rng)
+    if least:
+        rolled = s.item(slot).minimum
+    elif pounce:    # seed 004: double damage on a success, triple on a critical
+        rolled = roll_damage(s, t, slot, min(level, tb.SUCCESS), combat, rng=rng) * (
+            3 if level == tb.CRITICAL else 2)
+    else:
+        rolled = roll_damage(s, t, slot, level, combat, rng=rng)
     if stopped:
         if parried_with is not None:
             excess = parry_takes(t, parried_with, rolled, combat)
