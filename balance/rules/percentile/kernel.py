@@ -428,22 +428,34 @@ def declare(cx: Ctx) -> None:
 def up_close(cx: Ctx, key: np.ndarray, acting: np.ndarray, tgt: np.ndarray) -> None:
     """Seed 004: a longer weapon is "clumsier to use up close": between two fighters already
     at close quarters (in reach, neither moved this round) the longer melee weapon strikes
-    after the shorter one (``rules.up_close``; see reference ``declare``)."""
+    after the shorter one (``rules.up_close``; see reference ``declare``). Only the trials
+    where some fighter's weapon may be longer than its target's are touched: when every
+    main weapon has one length, those where someone holds another item."""
     st, S = cx.st, cx.S
-    c, n = key.shape
-    places = np.arange(c)[:, None]
-    length = np.where(S.item_kind[st.wield, places] == MELEE, S.item_length[st.wield, places], -1)
-    if (length == length[0]).all():
+    c = key.shape[0]
+    if S.mains_one_length:
+        cols = np.flatnonzero((st.wield != MAIN).any(axis=0))
+        if not cols.size:
+            return
+    else:
+        cols = np.arange(key.shape[1])
+    wield = st.wield[:, cols]
+    length = np.stack([S.melee_length[:, p].take(wield[p]) for p in range(c)])
+    foe = length[::-1] if c == 2 else np.take_along_axis(length, tgt[:, cols], axis=0)
+    longer = length > foe
+    keep = longer.any(axis=0)
+    cols, longer = cols[keep], longer[:, keep]
+    if not cols.size:
         return
-    rows = np.arange(n)
-    still = acting & (st.moved == 0) & (length >= 0)
+    longer &= acting[:, cols] & (st.moved[:, cols] == 0) & (key[:, cols] >= 4)
     for p in range(c):
-        t = tgt[p]
-        cand = still[p] & (key[p] >= 4) & still[t, rows] & (length[p] > length[t, rows])
-        cand &= key[t, rows] >= 4
-        if cand.any():
-            cand &= in_reach(cx, p, t, rows)
-            key[p] = np.where(cand, np.minimum(key[p], key[t, rows] - 2), key[p])
+        r = cols[longer[p]]
+        if not r.size:
+            continue
+        t = tgt[p, r]
+        ok = (acting[t, r] & (st.moved[t, r] == 0) & (key[t, r] >= 4)
+              & (S.melee_length[st.wield[t, r], t] >= 0) & in_reach(cx, p, t, r))
+        key[p, r] = np.where(ok, np.minimum(key[p, r], key[t, r] - 2), key[p, r])
 
 
 # --- 5. actions ----------------------------------------------------------------------------
@@ -456,18 +468,19 @@ def act(cx: Ctx) -> None:
     In a trial no two places share a slot (key, then the round's order), and trials never
     touch each other, so a group fight acts in ``c`` batches: the k-th batch holds, in
     every trial, the place with the k-th highest slot (a per-row place array). A duel keeps
-    one scalar place per batch (cheaper indexing), slot value by slot value.
+    one scalar place per batch (cheaper indexing): the trials where place 0 goes first,
+    place 0 then place 1; then the others, place 1 then place 0 (four batches, however
+    many DEX ranks the trials use).
     """
     st = cx.st
     c, n = st.status.shape
     slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, -1)
     if c == 2:
-        counts = np.bincount(np.maximum(slot_key, 0).ravel())
-        for value in np.flatnonzero(counts)[::-1]:
-            if value < 2 * c:
-                break
-            for p in range(c):
-                rows = np.flatnonzero((slot_key[p] == value) & (st.status[p] == STANDING))
+        acts = slot_key >= 2 * c
+        first = slot_key[0] > slot_key[1]
+        for lead, trials in ((0, first), (1, ~first)):
+            for p in (lead, 1 - lead):
+                rows = np.flatnonzero(trials & acts[p] & (st.status[p] == STANDING))
                 if rows.size:
                     take_action(cx, p, rows)
         return

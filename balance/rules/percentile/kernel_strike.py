@@ -66,8 +66,11 @@ class Ctx:
         return self.rng.integers(1, 101, size=k, dtype=np.int16)
 
     def succeeds(self, chance, k: int) -> np.ndarray:
-        """``k`` plain percentile rolls (characteristic x N, Dodge) against ``chance``."""
-        return tb.roll_succeeds(self.d100(k), chance, self.levels)
+        """``k`` plain percentile rolls (characteristic x N, Dodge) against ``chance``
+        (``tables.roll_succeeds``, by lookup in the level table)."""
+        success = level_table(self.levels)[2]
+        i = np.minimum(np.maximum(chance, LEVEL_LO), LEVEL_HI) - LEVEL_LO
+        return self.d100(k) <= success.take(i)
 
     def caught_unaware(self, who, rows) -> np.ndarray | np.bool_:
         """Surprised by an ambush, in round 1 (seed 004): no action, no defence."""
@@ -256,18 +259,22 @@ def roll_level(cx: Ctx, who, chance) -> np.ndarray:
     """Roll d100 against ``chance`` for each row: the level, by table lookup (the same
     numbers as ``tables.success_level``; fatigue and water multiply fumbles)."""
     S = cx.S
-    mult = np.zeros(np.shape(chance), dtype=np.intp)     # log2 of the fumble multiplier
-    if cx.fight.rules.fatigue:
-        mult = mult + np.log2(tb.fatigue_fumble_multiplier(cx.round_no, S.CON[who])).astype(
-            np.intp)
-    if cx.uses("underwater"):
-        mult = mult + S.underwater[who]
     critical, special, success, fumble = level_table(cx.levels)
-    i = np.clip(chance, LEVEL_LO, LEVEL_HI) - LEVEL_LO
+    i = np.minimum(np.maximum(chance, LEVEL_LO), LEVEL_HI) - LEVEL_LO
+    if cx.fight.rules.fatigue or cx.uses("underwater"):
+        mult = np.zeros(np.shape(chance), dtype=np.intp)     # log2 of the fumble multiplier
+        if cx.fight.rules.fatigue:
+            mult = mult + np.log2(tb.fatigue_fumble_multiplier(cx.round_no, S.CON[who])
+                                  ).astype(np.intp)
+        if cx.uses("underwater"):
+            mult = mult + S.underwater[who]
+        fumbles = fumble[mult, i]
+    else:
+        fumbles = fumble[0].take(i)
     roll = cx.d100(np.size(chance))
-    level = (1 + (roll <= success[i]).view(np.int8) + (roll <= special[i]).view(np.int8)
-             + (roll <= critical[i]).view(np.int8))
-    return level - (roll > 100 - fumble[mult, i]).view(np.int8)
+    level = (1 + (roll <= success.take(i)).view(np.int8) + (roll <= special.take(i)).view(np.int8)
+             + (roll <= critical.take(i)).view(np.int8))
+    return level - (roll > 100 - fumbles).view(np.int8)
 
 
 def against_the_helpless(cx: Ctx, t, level) -> tuple[np.ndarray, np.ndarray]:
