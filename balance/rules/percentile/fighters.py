@@ -35,6 +35,7 @@ from balance.rules.percentile.tables import (
     SPACES,
     Levels,
     ceil_div,
+    deployable,
     hit_points_average,
     hit_points_con_adjusted,
 )
@@ -596,9 +597,15 @@ class Static:
             dtype = np.float64 if name in floats else (
                 bool if isinstance(values[0][0], bool) else np.int32)
             setattr(self, f"item_{name}", np.array(values, dtype=dtype))
+        # Seed 004: an item that cannot be deployed in its holder's space, or a
+        # non-thrusting one underwater, is used at a quarter of the skill (fixed per fight).
+        self.item_quartered = ~deployable(self.item_width, self.item_space, self.clearance,
+                                          self.depth) | (self.underwater
+                                                         & ~self.item_thrusting)
         # a weapon's length class if it is a melee weapon, else -1 (seed 004: up close)
         self.melee_length = np.where(self.item_kind == MELEE, self.item_length, -1)
         self.mains_one_length = len({int(x) for x in self.melee_length[0]}) == 1
+        self.fumble_cumulative = np.cumsum(fight.fumble_weights)
         self.item_is_fist = np.array([[f.items[k].name == "fist" for f in fs]
                                       for k in range(4)], dtype=bool)
         self.limits = np.array([[f.items[k].limits for f in fs] for k in range(4)],

@@ -452,7 +452,7 @@ def up_close(cx: Ctx, key: np.ndarray, acting: np.ndarray, tgt: np.ndarray) -> N
         r = cols[longer[p]]
         if not r.size:
             continue
-        t = tgt[p, r]
+        t = 1 - p if c == 2 else tgt[p, r]     # a duel: the one foe, a scalar place
         ok = (acting[t, r] & (st.moved[t, r] == 0) & (key[t, r] >= 4)
               & (S.melee_length[st.wield[t, r], t] >= 0) & in_reach(cx, p, t, r))
         key[p, r] = np.where(ok, np.minimum(key[p, r], key[t, r] - 2), key[p, r])

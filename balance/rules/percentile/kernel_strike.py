@@ -196,10 +196,7 @@ def situational_skill(cx: Ctx, who, rows, slot, skill, *, noisy, smelly=False,
     if weapon and cx.uses("mounts"):
         skill = np.where(st.mounted[who, rows], np.minimum(skill, S.ride[who]), skill)
     if weapon and (cx.uses("cramped") or cx.uses("underwater")):
-        bad = ~tb.deployable(S.item_width[slot, who], S.item_space[slot, who],
-                             S.clearance[who], S.depth[who]) | (
-            S.underwater[who] & ~S.item_thrusting[slot, who])
-        skill = np.where(bad, tb.quarter(skill), skill)
+        skill = np.where(S.item_quartered[slot, who], tb.quarter(skill), skill)
     if cx.uses("dark"):
         skill = tb.light_skill(skill, S.light[who], search=S.search[who], int_=S.INT[who],
                                pow_=S.POW[who], listen=S.listen[who], noisy=noisy,
@@ -467,7 +464,7 @@ def stun_check(cx: Ctx, t, rows) -> None:
 
 def fumble(cx: Ctx, who, slot, rows) -> None:
     """Draw fumble effects by weight for each row and apply them."""
-    weights = np.cumsum(cx.fight.fumble_weights)
+    weights = cx.S.fumble_cumulative
     total = int(weights[-1])
     if total == 0:
         return
