@@ -94,6 +94,8 @@ class Item:
     pulled: int = 0
     pulled_impale: int = 0
     minimum: int = 0
+    normal_db: int = 0            # ... the weapon plus its holder's usual damage bonus
+    impale_db: int = 0
     limits: tuple[int, int, int] = (1, 1, 1)   # attackers per target: open, cramped, corridor
     draw_free: bool = False
 
@@ -456,6 +458,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
                      sk.brawl if sk.brawl is not None else tables.weapons["fist"].skill,
                      None, tables, pmfs, can_parry=False),
     )
+    items = tuple(_with_bonus(item, db_text, pmfs) for item in items)
     return Fighter(
         side=side, name=name, STR=ch.STR, CON=ch.CON, SIZ=ch.SIZ, INT=ch.INT, POW=ch.POW,
         DEX=ch.DEX, hp=hp, move=member.move, mount_move=mount.move if mount else 0,
@@ -519,6 +522,19 @@ def _threats(items: tuple[Item, ...], db_text: str, pmfs: PmfTable) -> tuple[int
         mean = pmfs[item.normal].mean() + parse(bonus[item.db_mode]).pmf().mean()
         out.append(round(item.attack * max(mean, 0.0)) if item.present else 0)
     return tuple(out)
+
+
+def _with_bonus(item: Item, db_text: str, pmfs: PmfTable) -> Item:
+    """The item with the exact pmfs of a plain hit and an impale plus the damage bonus its
+    holder usually adds (full, half or none by the item's row), so the kernel rolls a
+    usual blow's damage in one table lookup."""
+    if not item.present:
+        return item
+    bonus = {DB_FULL: db_text, DB_HALF: dmg.half_bonus_text(db_text), DB_NONE: "0"}
+    extra = parse(bonus[item.db_mode]).pmf()
+    return dataclasses.replace(
+        item, normal_db=pmfs.add(dmg.weapon_pmf(item.damage) + extra),
+        impale_db=pmfs.add(dmg.impale_pmf(item.damage) + extra))
 
 
 def _off_item(member: Any, attack: int, tables: Any, pmfs: PmfTable) -> Item:

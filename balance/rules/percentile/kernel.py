@@ -169,7 +169,7 @@ def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Gener
         extra_attacks(cx)
     if cx.uses("morale"):
         rout(cx)
-    end_of_round(st)
+    end_of_round(st, cx.fight.uses)
 
 
 # --- 1-2. stun, targets ------------------------------------------------------------------------
@@ -182,11 +182,11 @@ def draw_order(cx: Ctx) -> None:
     c, n = st.status.shape
     if c == 1:
         return
-    u = cx.rng.random((c, n))
-    if c == 2:
-        st.order[0] = u[0] > u[1]
-        st.order[1] = ~st.order[0].astype(bool)
+    if c == 2:     # one fair coin a trial: which of the two goes first on equal ranks
+        st.order[0] = cx.rng.random(n) < 0.5
+        st.order[1] = 1 - st.order[0]
         return
+    u = cx.rng.random((c, n))
     # The sorting permutation of iid uniforms is itself a uniform random permutation: one
     # argsort gives each place a uniformly random rank (no need to invert it).
     st.order[:] = np.argsort(u, axis=0)
@@ -387,7 +387,10 @@ def declare(cx: Ctx) -> None:
                 close = in_reach(cx, p, tgt[p, r], r)
                 if close.any():
                     switch_to_melee(cx, np.full(int(close.sum()), p), r[close])
-    rank = S.DEX[:, None] - np.ceil(st.moved.astype(np.float64) - 1e-9).astype(np.int32)
+    if cx.uses("distance"):     # a DEX rank per yard moved (nobody moves otherwise)
+        rank = S.DEX[:, None] - np.ceil(st.moved.astype(np.float64) - 1e-9).astype(np.int32)
+    else:
+        rank = np.broadcast_to(S.DEX[:, None], (c, n)).astype(np.int32)
     draw = acting & st.draw_pending
     rank = rank - DRAW_RANKS * draw
     st.draw_pending &= ~acting
@@ -746,16 +749,20 @@ def extra_attacks(cx: Ctx) -> None:
             st.forfeit_next[p, rows[won]] = True
 
 
-def end_of_round(st: PercentileState) -> None:
+def end_of_round(st: PercentileState, uses: frozenset[str] | None = None) -> None:
+    """Defences reset; forfeits and dropped weapons carry one round; this round's marks
+    clear (only those the fight's rules can set, when ``uses`` is given)."""
     st.defences[:] = 0
     st.forfeit[:] = st.forfeit_next
     st.forfeit_next[:] = False
     st.no_parry[:] = st.no_parry_next
     st.no_parry_next[:] = False
-    np.maximum(st.reload - 1, 0, out=st.reload, casting="unsafe")
-    st.moved[:] = 0
-    st.backed[:] = False
-    st.charging[:] = False
+    if uses is None or "missiles" in uses:
+        np.maximum(st.reload - 1, 0, out=st.reload, casting="unsafe")
+    if uses is None or "distance" in uses:
+        st.moved[:] = 0
+        st.backed[:] = False
+        st.charging[:] = False
     st.attacked[:] = False
 
 

@@ -361,17 +361,26 @@ def roll_damage(cx: Ctx, a, t, rows, slot, level, *, missile: bool) -> np.ndarra
     S, st, pmfs = cx.S, cx.st, cx.fight.pmfs
     impale = (level >= tb.SPECIAL) & S.item_thrusting[slot, a]
     pull = S.pull_blows[a]
-    w_idx = np.where(pull, np.where(impale, S.item_pulled_impale[slot, a], S.item_pulled[slot, a]),
-                     np.where(impale, S.item_impale[slot, a], S.item_normal[slot, a]))
-    mode = S.item_db_mode[slot, a]
-    none = pull | (mode == DB_NONE)
-    if not missile and cx.any_down:
-        none = none | st.down[a, rows]
-    db = np.where(mode == DB_HALF, S.db_half[a], S.db_own[a])
-    if not missile and cx.uses("mounts"):
-        db = np.where(st.charging[a, rows], S.db_horse[a], db)
-    db = np.where(none, 0, db)
-    total = pmfs.sample(w_idx, cx.rng).astype(np.int32) + pmfs.sample(db, cx.rng)
+    usual = not np.any(pull)     # the weapon and its holder's usual bonus: one table roll
+    if usual and not missile:
+        usual = not ((cx.any_down and st.down[a, rows].any())
+                     or (cx.uses("mounts") and st.charging[a, rows].any()))
+    if usual:
+        idx = np.where(impale, S.item_impale_db[slot, a], S.item_normal_db[slot, a])
+        total = pmfs.sample(idx, cx.rng).astype(np.int32)
+    else:
+        w_idx = np.where(pull, np.where(impale, S.item_pulled_impale[slot, a],
+                                        S.item_pulled[slot, a]),
+                         np.where(impale, S.item_impale[slot, a], S.item_normal[slot, a]))
+        mode = S.item_db_mode[slot, a]
+        none = pull | (mode == DB_NONE)
+        if not missile and cx.any_down:
+            none = none | st.down[a, rows]
+        db = np.where(mode == DB_HALF, S.db_half[a], S.db_own[a])
+        if not missile and cx.uses("mounts"):
+            db = np.where(st.charging[a, rows], S.db_horse[a], db)
+        db = np.where(none, 0, db)
+        total = pmfs.sample(w_idx, cx.rng).astype(np.int32) + pmfs.sample(db, cx.rng)
     if not missile and cx.uses("mounts") and cx.uses("brace"):
         extra = spear_set(cx, a, rows) & st.charging[t, rows]
         if extra.any():
