@@ -1,9 +1,11 @@
 """``balance hazard KIND ...``: seed 004's hazards outside a fight, exactly.
 
-``poison`` (POT against CON on the Resistance Table), ``fall``, ``drowning``, ``fire`` and
-``disease`` each print the headline chance and the exact distribution of hit points lost
-(``--json``: one object, ``{"p_overcome": ..., "damage": {"<hp>": probability}}`` for
-poison, the chance named after its event for the others). ``--hp N`` adds the chance that
+``poison`` (POT against CON on the Resistance Table), ``fall``, ``drowning``, ``fire``,
+``disease``, ``acid``, ``explosion``, ``wine`` (the Wine of Bakshaan), ``shock`` (mental
+shock) and ``shed-armour`` (under water) each print the headline chance and the exact
+distribution of hit points lost (``--json``: one object, ``{"p_overcome": ...,
+"damage": {"<hp>": probability}}`` for poison, the chance named after its event for the
+others). ``--hp N`` adds the chance that
 the damage kills someone with N hit points. Names (``--poison arsenic``, ``--armour
 plate``, ``--source bonfire``) come from the percentile tables (``balance tables
 percentile``). The rules and the lab's assumptions: docs/rules/percentile.md, "Hazards".
@@ -65,6 +67,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--con", type=int, required=True, help="the victim's CON")
     p.add_argument("--major", action="store_true", help="a serious disease (1D3 hp an hour)")
     p.add_argument("--hours", type=int, default=8, help="hours a major disease runs (8)")
+    _common(p)
+
+    p = kinds.add_parser("acid", help="acid's damage per round of significant contact")
+    p.add_argument("--damage", metavar="DICE", required=True,
+                   help="per round, by dilution, e.g. 1D3 (dilute), 1D6, 2D6 (concentrated)")
+    p.add_argument("--rounds", type=int, default=1, help="rounds of contact (1)")
+    _common(p)
+
+    p = kinds.add_parser("explosion", help="D6s in expanding rings, one fewer per ring")
+    p.add_argument("--dice", type=int, required=True, help="D6s at the centre")
+    p.add_argument("--ring", type=float, default=2.0, help="yards per ring (2)")
+    p.add_argument("--distance", type=float, default=0.0, help="yards from the centre (0)")
+    _common(p)
+
+    for kind, text in (("wine", "the Wine of Bakshaan: madness on a failed POW x 5"),
+                       ("shock", "mental shock: a failed Luck (POW x 5) lets it linger")):
+        p = kinds.add_parser(kind, help=text)
+        p.add_argument("--pow", type=int, required=True, help="the victim's POW")
+        _common(p)
+
+    p = kinds.add_parser("shed-armour", help="removing armour under water: DEX, else Swim")
+    p.add_argument("--dex", type=int, required=True, help="the wearer's DEX")
+    p.add_argument("--swim", type=int, default=25, metavar="PCT", help="Swim skill (25)")
+    p.add_argument("--rounds", type=int, required=True,
+                   help="rounds the armour takes to put on (and so to take off)")
+    p.add_argument("--cut", action="store_true", help="cut the straps: off at once, lost")
     _common(p)
     parser.set_defaults(func=run)
 
@@ -128,6 +156,27 @@ def _compute(args: argparse.Namespace) -> tuple[hz.Hazard, str]:
         dice = args.damage if args.damage is not None else _fire(args.source)
         return (hz.fire(dice, args.rounds, armoured=args.armoured),
                 f"{args.rounds} rounds in a fire of {dice} a round")
+    if kind == "acid":
+        _count("--rounds", args.rounds)
+        _dice(args.damage)
+        return hz.acid(args.damage, args.rounds), f"{args.rounds} rounds of {args.damage} acid"
+    if kind == "explosion":
+        _count("--dice", args.dice)
+        if not (0 < args.ring <= 1000 and 0 <= args.distance <= 10_000):
+            raise OptionError("--ring must be in (0, 1000] and --distance in [0, 10000]")
+        return (hz.explosion(args.dice, args.ring, args.distance),
+                f"a {args.dice}D6 blast, {args.distance:g} yards away")
+    if kind in ("wine", "shock"):
+        _positive("--pow", args.pow)
+        fn = hz.wine_of_bakshaan if kind == "wine" else hz.mental_shock
+        return fn(args.pow), f"{'the Wine of Bakshaan' if kind == 'wine' else 'a shock'}, " \
+                             f"POW {args.pow}"
+    if kind == "shed-armour":
+        _positive("--dex", args.dex)
+        _percent("--swim", args.swim)
+        _count("--rounds", args.rounds)
+        return (hz.shed_armour(args.dex, args.swim, args.rounds, cut=args.cut),
+                f"shedding armour under water ({args.rounds} rounds)")
     _positive("--con", args.con)
     _count("--hours", args.hours)
     return (hz.disease(args.con, major=args.major, hours=args.hours),
@@ -161,6 +210,16 @@ def _fire(name: str) -> str:
     if name not in fires:
         raise OptionError(unknown_name("fire", name, fires))
     return fires[name].damage
+
+
+def _dice(text: str) -> None:
+    from balance.dice import parse
+    from balance.errors import DiceExpressionError
+
+    try:
+        parse(text)
+    except DiceExpressionError as err:
+        raise OptionError(f"--damage: {err}") from None
 
 
 def _positive(option: str, value: int) -> None:

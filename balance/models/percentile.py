@@ -347,6 +347,9 @@ class Skills(Strict):
     search: Pct = 25              # true darkness: half Search may replace a third of skill
     listen: Pct = 25              # pitch darkness: half Listen against a noisy foe
     scent: Pct = 10               # pitch darkness: half Scent/Taste against a smelly foe
+    move_quietly: Pct = 10        # laying an ambush by sneaking into position
+    hide: Pct = 10                # laying an ambush by lying in wait
+    fly: Pct = 0                  # a winged fighter's Fly (the pounce, seed 004)
     ride: Pct | None = None       # caps a rider's skills; required with a mount
 
 
@@ -387,6 +390,7 @@ class Policy(Targeting):
     entangle: bool = False        # attack with an entangling weapon first, then strike
     riposte: bool = True          # two weapons: a successful off-hand parry strikes back
     brace: bool = False           # kneel behind the shield against missiles; set a spear
+    pounce: bool = False          # start aloft and dive onto the target (pouncing stick)
     stand_up: bool = True         # when down, use the action to Dodge back to one's feet
     retrieve: bool = True         # disarmed, bare-handed: pick the weapon up (the action)
     break_off_at: HpOrMajor = 0   # try to leave at <= this HP (or "major_wound")
@@ -412,6 +416,9 @@ class Member(Strict):
     ammo: Annotated[int, Field(ge=0, le=1000)] | None = None   # None: enough for the fight
     humanoid: bool = True             # knockouts work on humans and humanoids only
     noisy: bool = False               # pitch darkness: foes may use half Listen
+    armour_damaged: bool = False      # partly destroyed armour: its roll halved (seed 004)
+    # seed 004: a giant's blow strikes every foe in reach for 1D6 per ten STR (or SIZ)
+    giant: Literal["none", "STR", "SIZ"] = "none"
     smelly: bool = False              # pitch darkness: foes may use half Scent/Taste
     situation: Situation = Situation()
     policy: Policy = Policy()
@@ -433,6 +440,8 @@ class Side(Strict):
     situation: Situation = Situation()
     policy: Policy = Policy()         # defaults for its members (theirs win, key by key)
     morale: Morale = Morale()         # when the whole side breaks and flees
+    # seed 004: an ambush laid by sneaking up (Move Quietly) or lying in wait (Hide)
+    ambush: Literal["none", "move_quietly", "hide"] = "none"
     members: Annotated[list[Member], Field(min_length=1, max_length=100)]
 
 
@@ -454,6 +463,10 @@ class Rules(Strict):
     defences_per_round: Annotated[int, Field(ge=0, le=10)] = 1
     extra_defence_penalty: Annotated[int, Field(ge=0, le=100)] = 20
     faces: Annotated[int, Field(ge=1, le=20)] = 2          # attackers a fighter can face
+    critical_damages_armour: bool = False   # seed 004: a critical "could conceivably" ruin it
+    # seed 004: a longer weapon is clumsier up close: at close quarters the shorter goes first
+    up_close: Literal["shorter_first", "none"] = "shorter_first"
+    armour_balance_penalty: Annotated[int, Field(ge=0, le=100)] = 20   # only one side armoured
     # BRP family: an attack chance over 100 takes the excess off the defender's parry/dodge
     skill_over_100: Literal["reduces_defence", "none"] = "reduces_defence"
     side_attack_bonus: Annotated[int, Field(ge=0, le=100)] = 20   # for the others

@@ -128,6 +128,33 @@ FIGHTS = {
          member(90, armour="half_plate", policy={"target": "weakest"})],
         side_keys=({"policy": {"target": "nearest"}, "morale": {"breaks_at": 0.4}},),
         situation={"space": "cramped"}, distance=10),
+    # Issue 14's rules: an ambush from hiding, a full-move charge, a disarm (the weapon
+    # retrieved), a knockout (the knocked-out wake), breaking off by a knock-back,
+    # partly destroyed armour (and criticals ruining more), a knife against a net, a
+    # shooter backing off, a 130% swordsman, an armoured fighter losing its balance.
+    "ambush_charge_disarm_knockout": fight(
+        [member(130, characteristics={"STR": 16}, skills={"hide": 70},
+                policy={"disarm": True}),
+         member(70, weapon="lance", shield=None, mount="warhorse", skills={"ride": 60}),
+         member(60, weapon="club", shield=None, policy={"knockout": True}, armour="none")],
+        [member(65, armour="chainmail", armour_damaged=True, skills={"search": 40},
+                policy={"break_off_at": 4, "break_off_by": "knockback"}),
+         member(55, weapon="dagger", shield=None, characteristics={"CON": 3}),
+         member(60, weapon="self_bow", shield=None, sidearm="dagger",
+                policy={"movement": "keep_distance"}, situation={"slick": True})],
+        side_keys=({"ambush": "hide"},), distance=14, max_rounds=40,
+        rules={"critical_damages_armour": True, "fatigue": True}),
+    # a net (and a knife to cut it), a giant's sweeping blow, a clumsy long weapon, a pounce
+    "net_knife_and_giant": fight(
+        [member(60, weapon="trident", shield=None, off_hand="net", skills={"off_hand": 65},
+                policy={"entangle": True}, characteristics={"DEX": 16}),
+         member(55, weapon="long_spear", shield=None),
+         member(60, weapon="pouncing_stick", shield=None, sidearm="dagger",
+                skills={"fly": 50}, policy={"pounce": True})],
+        [member(70, weapon="dagger", shield=None, characteristics={"DEX": 7}),
+         member(60, weapon="club", shield=None, giant="STR",
+                characteristics={"STR": 30, "SIZ": 30, "CON": 20})],
+        distance=2, max_rounds=30),
 }
 
 
@@ -177,7 +204,8 @@ def test_every_optional_rule_is_exercised() -> None:
                     "pull_blows", "entangle", "brace", "missiles", "mounts", "break_off",
                     "slick", "improvised", "fatigue", "distance", "groups", "dark",
                     "cramped", "underwater", "cover", "height", "two_weapons", "stun",
-                    "flank", "morale", "yield"}
+                    "flank", "morale", "yield", "ambush", "damaged_armour", "loose",
+                    "giants", "pounce"}
 
 
 def test_pooling_keeps_a_real_difference() -> None:

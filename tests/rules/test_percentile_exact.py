@@ -16,6 +16,7 @@ import numpy as np
 
 import balance
 from balance.dice import Pmf
+from balance.engine.status import DEAD
 from balance.rules import get
 from balance.rules.percentile import damage as dmg
 from tests.rules.helpers import percentile_member as member
@@ -79,13 +80,14 @@ def test_a_full_move_charge_strikes_with_the_horses_bonus() -> None:
     assert within_4se(got, p), (got, p)
 
 
-def one_round(scenario: dict, seed: int = 14):
-    """The kernel's state after round 1 of ``N`` trials of ``scenario``."""
+def one_round(scenario: dict, seed: int = 14, round_no: int = 1):
+    """The kernel's state after one round (``round_no``, played on fresh fighters) of ``N``
+    trials of ``scenario``."""
     loaded = balance.load_scenario(scenario)
     system = get("percentile")
     fight = system.compile(loaded.model, loaded.tables)
     state = system.start(fight, N, np.random.default_rng(seed))
-    system.play_round(fight, state, np.random.default_rng(seed + 1), 1)
+    system.play_round(fight, state, np.random.default_rng(seed + 1), round_no)
     return state
 
 
@@ -193,3 +195,75 @@ def test_an_attack_over_100_percent_lowers_the_parry() -> None:
     assert within_4se(got, 0.07 * 0.98 + 0.88 * 0.70), got
     off = status(duel(master, foe, rules={"skill_over_100": "none"})).get("dead", 0.0)
     assert within_4se(off, 0.07 * 0.97 + 0.88 * 0.40), off
+
+
+def test_an_ambush_surprises_those_who_do_not_spot_it() -> None:
+    """Seed 004, ambushes: ambushers "need a successful Move Quietly, or a successful Hide if
+    they're already lying in wait"; targets get a Search roll to spot them first; a hidden
+    target that is not moving "is only half as likely to be noticed".
+
+    One ambusher hides (Hide 60: 01-60); the target's Search of 50 is halved to 25 against
+    a hidden foe. P(surprised) = 0.60 x (1 - 0.25) = 0.45. Sneaking in instead (Move
+    Quietly 60), the full Search counts: 0.60 x 0.50 = 0.30.
+    """
+    ambusher = member(60, skills={"hide": 60, "move_quietly": 60})
+    target = member(60, skills={"search": 50})
+    for way, p in (("hide", 0.45), ("move_quietly", 0.30)):
+        scenario = duel(ambusher, target)
+        scenario["sides"][0]["ambush"] = way
+        st = one_round(scenario)
+        assert within_4se(float(st.surprised[1].mean()), p), way
+        assert not st.surprised[0].any()
+
+
+def test_a_foe_unable_to_resist_is_hit_automatically() -> None:
+    """Seed 004: "a target unable to resist is hit automatically; a fumble ... still does
+    only the weapon's minimum damage". In the lab that is an exhausted fighter (fatigue:
+    after CON x 10 rounds it cannot even lift a sword).
+
+    Round 12 of a fight under the fatigue rule: the foe (CON 1) is exhausted, the attacker
+    (CON 18) is not. Attack 30 with a broadsword (1D8+1) and +1D4 (STR 13 + SIZ 13): every
+    roll hits; the fumbles (97-00: ceil(70 / 20) = 4) do the sword's minimum, 2, which no
+    real blow can do (at least 1 + 1 + 1 = 3). No armour. P(exactly 2 lost) = 0.04, and
+    nobody is missed.
+    """
+    tired = sitting_duck(30, characteristics={"CON": 1})
+    fresh = member(30, characteristics={"CON": 18, "DEX": 15})
+    st = one_round(duel(fresh, tired, rules={"fatigue": True}), round_no=12)
+    lost = 30 - st.hp[1]
+    assert (lost >= 2).all()
+    assert within_4se(float((lost == 2).mean()), 0.04)
+
+
+def test_partly_destroyed_armour_stops_half() -> None:
+    """Seed 004: partly destroyed armour: "roughly halve its defense roll, rounding in the
+    wearer's favor (1D6-1 becomes 1D3)"; fixed armour of 7 becomes 4.
+
+    A broadsword (1D8+1, STR 10 + SIZ 10: no bonus) at 60% against damaged chainmail (4) and
+    no defence: criticals (01-03) ignore armour and always wound; other hits (04-60) wound
+    if 1D8 + 1 > 4 (5 of 8). P(hurt) = 0.03 + 0.57 x 5/8 = 0.38625 (whole armour, 7:
+    0.03 + 0.57 x 2/8 = 0.1725).
+    """
+    sword = member(60, shield=None, characteristics={"STR": 10, "SIZ": 10, "DEX": 15})
+    foe = sitting_duck(40, armour="chainmail", armour_damaged=True)
+    st = one_round(duel(sword, foe))
+    assert within_4se(float((st.hp[1] < 40).mean()), 0.03 + 0.57 * 5 / 8)
+
+
+def test_the_pouncing_stick_doubles_and_triples() -> None:
+    """Seed 004: the Myyrrhn dives onto a foe with the pouncing stick, "which does double
+    damage on a success and triple on a critical"; a Fly roll afterwards, or a heap near
+    the foe (down, 1D6; 2D6 on a fumble); either way the stick is spent.
+
+    The stick (1D10+1; STR 10 + SIZ 10: no bonus) at 60%: criticals 01-03, other hits
+    04-60 (impales give way to the pounce's own multiplier). No defence, no armour, 13 hit
+    points: a hit kills if 2(1D10+1) >= 13 (a 6 or more: 5 of 10), a critical if
+    3(1D10+1) >= 13 (a 4 or more: 7 of 10). P(dead) = 0.03 x 0.7 + 0.57 x 0.5 = 0.306.
+    Fly 50: the flyer is down half the time.
+    """
+    flyer = member(60, weapon="pouncing_stick", shield=None, skills={"fly": 50},
+                   policy={"pounce": True}, characteristics={"STR": 10, "SIZ": 10, "DEX": 15})
+    st = one_round(duel(flyer, sitting_duck(13), distance=10))
+    assert within_4se(float((st.status[1] == DEAD).mean()), 0.306)
+    assert within_4se(float(st.down[0].mean()), 0.50)
+    assert not st.item_ok[0, 0].any() and not st.airborne.any()

@@ -121,7 +121,12 @@ def test_every_hazard_prints_json(capsys) -> None:
                       (["drowning", "--con", "12", "--rounds", "3", "--armour", "plate"],
                        "p_injured"),
                       (["fire", "--damage", "2D6", "--rounds", "2", "--armoured"], "p_burned"),
-                      (["disease", "--con", "9", "--major", "--hours", "3"], "p_caught")):
+                      (["disease", "--con", "9", "--major", "--hours", "3"], "p_caught"),
+                      (["acid", "--damage", "1D6", "--rounds", "2"], "p_burned"),
+                      (["explosion", "--dice", "5", "--distance", "3"], "p_hurt"),
+                      (["wine", "--pow", "12"], "p_madness"),
+                      (["shock", "--pow", "12"], "p_lingers"),
+                      (["shed-armour", "--dex", "12", "--rounds", "4"], "p_drowning")):
         doc = json.loads(run(hazard_command, capsys, "hazard", *argv, "--json", "--hp", "10"))
         assert set(doc) == {key, "damage", "p_dead"}
         assert sum(doc["damage"].values()) == pytest.approx(1.0)
@@ -151,3 +156,21 @@ def test_dice_resistance_errors(argv, message) -> None:
     args = parser.parse_args(["dice", *argv])
     with pytest.raises(OptionError, match=message):
         args.func(args)
+
+
+def test_acid_explosions_wine_shock_and_shedding_armour() -> None:
+    """Seed 004's remaining hazards, exactly (their numbers are the lab's tables)."""
+    assert same(hz.acid("1D6", 2).damage, Pmf.ndm(2, 6))      # no armour against acid
+    assert hz.acid("1D3", 0).p == 0.0
+    # a 4D6 blast with 2-yard rings: 4D6 at 1 yard, 3D6 at 2, none from 8 yards on
+    assert same(hz.explosion(4, 2, 1).damage, Pmf.ndm(4, 6))
+    assert same(hz.explosion(4, 2, 2).damage, Pmf.ndm(3, 6))
+    assert hz.explosion(4, 2, 8).p == 0.0
+    # Wine of Bakshaan: madness on a failed POW x 5 (POW 11: 55%); mental shock lingers
+    # on a failed Luck (POW x 5)
+    assert hz.wine_of_bakshaan(11).p == pytest.approx(0.45)
+    assert hz.mental_shock(16).p == pytest.approx(0.20)
+    # three rounds to shed it, DEX 10 (50%), Swim 40: each round 0.5 progress,
+    # 0.5 x 0.6 = 0.3 drowning: 1 - (0.5 / 0.8)^3
+    assert hz.shed_armour(10, 40, 3).p == pytest.approx(1 - 0.625 ** 3)
+    assert hz.shed_armour(10, 40, 3, cut=True).p == 0.0

@@ -424,3 +424,37 @@ def test_breaking_off_by_a_knock_back() -> None:
     clumsy = run(duel(member(), member(60, policy=coward, skills={"shield": 5})))
     assert shove.fighter_status["b"]["fled"] > 0.75
     assert more(shove.fighter_status["b"]["fled"], clumsy.fighter_status["b"].get("fled", 0))
+
+
+def test_an_ambush_wins_fights() -> None:
+    """Seed 004: a surprised target neither acts nor defends in round 1, so a laid ambush
+    wins more fights than an open meeting (who reacts first otherwise: DEX ranks)."""
+    plain = duel(member(skills={"hide": 70}), member())
+    laid = copy.deepcopy(plain)
+    laid["sides"][0]["ambush"] = "hide"
+    assert more(wins(laid), wins(plain))
+
+
+def test_a_knife_cuts_a_net_and_the_armoured_lose_their_balance() -> None:
+    """Seed 004: "a DEX x3 roll (or a knife attack against a net) frees the target"; and
+    "when only one side is armored, reduce that side's chances" in tests of balance (the
+    lab: rules.armour_balance_penalty off DEX rolls on slick ground and against a shove)."""
+    from balance.rules import get
+
+    netter = member(60, weapon="trident", shield=None, off_hand="net", skills={"off_hand": 70},
+                    policy={"entangle": True}, characteristics={"DEX": 18})
+    still_held = []
+    for weapon in ("broadsword", "dagger"):     # DEX 6: DEX x 3 = 18; the knife: 90
+        foe = member(90, weapon=weapon, shield=None, characteristics={"DEX": 6})
+        loaded = balance.load_scenario(duel(netter, foe, distance=2))
+        system = get("percentile")
+        fight = system.compile(loaded.model, loaded.tables)
+        st = system.start(fight, N, np.random.default_rng(1))
+        for round_no in (1, 2, 3):
+            system.play_round(fight, st, np.random.default_rng(round_no + 1), round_no)
+        still_held.append(float(st.entangled[1].mean()))
+    assert more(still_held[0], still_held[1])
+    brute = member(60, policy={"knockback": True}, characteristics={"STR": 18}, armour="none")
+    plate = member(60, armour="plate")
+    assert more(wins(duel(brute, plate)),
+                wins(duel(brute, plate, rules={"armour_balance_penalty": 0})))

@@ -243,3 +243,9 @@ def test_hazard_tables() -> None:
     assert tb.fall_dice([0, 1, 3, 5.9, 6, 9, 10]).tolist() == [0, 1, 1, 1, 2, 3, 3]
     assert tb.drowning_multiplier(np.arange(7)).tolist() == [5, 4, 3, 2, 1, 1, 1]
     assert tb.drowning_multiplier(np.arange(4), breath=False).tolist() == [3, 2, 1, 1]
+
+
+def test_partly_destroyed_armour_halves_the_roll() -> None:
+    """Seed 004: "1D6-1 becomes 1D3"; the lab halves dice and fixed numbers, rounding up."""
+    assert [dmg.damaged_armour_text(t) for t in ("1D6-1", "1D10+2", "7", "2D6", "0", "1D8")] \
+        == ["1D3", "1D5+1", "4", "1D6", "0", "1D4"]

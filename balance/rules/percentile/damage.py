@@ -69,6 +69,25 @@ def half_bonus_text(text: str) -> str:
     return "".join(parts).removeprefix("+") or "0"
 
 
+def damaged_armour_text(text: str) -> str:
+    """Seed 004, partly destroyed armour: "roughly halve its defense roll, rounding in the
+    wearer's favor (1D6-1 becomes 1D3)". The lab halves the dice as a half damage bonus does
+    (1D6 -> 1D3, 2D6 -> 1D6, 1D10 -> 1D5) and each fixed number rounding up (-1 -> 0,
+    +2 -> +1, 7 -> 4), which gives the seed's example exactly."""
+    parts: list[str] = []
+    for sign, term in parse(text).terms:
+        if isinstance(term, Dice):
+            pieces = [f"{term.n // 2}D{term.m}"] if term.n // 2 else []
+            if term.n % 2:
+                pieces.append(f"1D{max(1, term.m // 2)}")
+            parts += [("-" if sign < 0 else "+") + p for p in pieces]
+        else:
+            value = -(-(sign * term.value) // 2)
+            if value:
+                parts.append(f"{value:+d}")
+    return "".join(parts).removeprefix("+") or "0"
+
+
 def minimum(text: str) -> int:
     """The least a damage expression can roll (seed 004: a knockout's minor-wound damage)."""
     return weapon_pmf(text).min_outcome

@@ -35,6 +35,7 @@ from balance.rules.percentile.tables import (
     SPACES,
     Levels,
     ceil_div,
+    deployable,
     hit_points_average,
     hit_points_con_adjusted,
 )
@@ -93,6 +94,8 @@ class Item:
     pulled: int = 0
     pulled_impale: int = 0
     minimum: int = 0
+    normal_db: int = 0            # ... the weapon plus its holder's usual damage bonus
+    impale_db: int = 0
     limits: tuple[int, int, int] = (1, 1, 1)   # attackers per target: open, cramped, corridor
     draw_free: bool = False
 
@@ -120,14 +123,23 @@ class Fighter:
     noisy: bool
     smelly: bool
     scent: int
+    stealth: int                  # Move Quietly or Hide, as its side lays an ambush (0: none)
+    giant: bool                   # its main weapon's blow strikes every foe in reach
+    pounce: bool                  # starts aloft, dives onto its target with the main weapon
+    fly: int
     db_text: str                  # damage bonus, half of it, the mount's, armour: as dice
     half_db_text: str
     horse_db_text: str
     armour_text: str
+    armour_half_text: str         # ... partly destroyed (seed 004: the roll halved)
     db_own: int                   # ... and as PmfTable indices for the kernel
     db_half: int
     db_horse: int
     armour: int
+    armour_half: int
+    armour_damaged: bool          # starts with partly destroyed armour
+    armoured: bool                # wears armour at all (seed 004, the unarmoured's leap)
+    balance_penalty: int          # off its DEX rolls of balance (only its side armoured)
     light: int
     clearance: float              # yards of room to the sides; inf in the open
     depth: float                  # yards of room ahead; inf in the open
@@ -187,6 +199,8 @@ class FightRules:
     side_attack_bonus: int = 20   # percentiles for a blow from the side
     resistance: tuple[int, int, int, int] = (50, 5, 0, 100)   # base, step, floor, ceiling
     over_100_reduces_defence: bool = True   # an attack over 100% lowers the parry or dodge
+    critical_damages_armour: bool = False   # a critical hit halves the armour for good
+    up_close: bool = True         # at close quarters the shorter weapon strikes first
 
 
 @dataclass(frozen=True)
@@ -202,6 +216,7 @@ class PercentileFight(FighterList):
     pmfs: PmfTable
     fumble_weights: tuple[int, ...]       # by effect (FUMBLE_EFFECTS order)
     breaks_at: tuple[float | None, ...] = ()   # each side's morale (None: never breaks)
+    ambush: tuple[int, ...] = ()          # each side's ambush: 0 none, 1 sneaking, 2 hiding
 
     @cached_property
     def uses(self) -> frozenset[str]:
@@ -218,6 +233,11 @@ class PercentileFight(FighterList):
                                      for f in fs) else set()
         uses |= {"yield"} if any(f.yield_at > 0 or f.yield_major for f in fs) else set()
         uses |= {"morale"} if any(b is not None for b in self.breaks_at) else set()
+        uses |= {"ambush"} if any(self.ambush) else set()
+        uses |= {"giants"} if any(f.giant for f in fs) else set()
+        uses |= {"pounce"} if any(f.pounce for f in fs) else set()
+        uses |= {"damaged_armour"} if self.rules.critical_damages_armour or any(
+            f.armour_damaged for f in fs) else set()
         foes = max(sum(g.side != f.side for g in fs) for f in fs)
         uses |= {"flank"} if self.rules.side_attack_bonus and foes > self.rules.faces \
             else set()
@@ -266,9 +286,10 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
             for k in range(member.count):
                 name = base if member.count == 1 else f"{base}#{k + 1}"
                 fighters.append(_fighter(side_index, name, member, policy, situation,
-                                         scenario.rules, tables, pmfs))
+                                         scenario.rules, tables, pmfs, side.ambush))
                 policies.append((policy, f"{path}.policy"))
     fighters, more = _with_priorities(fighters, policies)
+    fighters = _balance_penalties(fighters, scenario.rules.armour_balance_penalty)
     problems += more
     if problems:
         raise ScenarioError(problems)
@@ -289,11 +310,26 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
                          r.major_wound_roll, r.fatigue, r.reach, r.charge_run,
                          r.defences_per_round, r.extra_defence_penalty,
                          r.faces, r.side_attack_bonus, _resistance(tables),
-                         r.skill_over_100 == "reduces_defence"),
+                         r.skill_over_100 == "reduces_defence", r.critical_damages_armour,
+                         r.up_close == "shorter_first"),
         pmfs=pmfs,
         fumble_weights=tuple(weights),
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
+        ambush=tuple(AMBUSHES[s.ambush] for s in scenario.sides),
     )
+
+
+def _balance_penalties(fighters: list[Fighter], penalty: int) -> list[Fighter]:
+    """Seed 004, the unarmoured's leap: when only one side is armoured, that side's chances
+    suffer in leaps and tests of balance. The lab: an armoured fighter none of whose foes
+    wears armour rolls its DEX tests of balance (slick footing, keeping its feet when
+    knocked back) at ``rules.armour_balance_penalty`` percentiles less."""
+    out = []
+    for f in fighters:
+        foes_bare = not any(g.armoured for g in fighters if g.side != f.side)
+        out.append(dataclasses.replace(f, balance_penalty=penalty if f.armoured and foes_bare
+                                       else 0))
+    return out
 
 
 def merged_policy(side_policy: Any, member_policy: Any) -> Any:
@@ -388,7 +424,7 @@ def damage_bonus_text(total: int, rows: Any) -> str:
 
 
 def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, Any],
-             rules: Any, tables: Any, pmfs: PmfTable) -> Fighter:
+             rules: Any, tables: Any, pmfs: PmfTable, ambush: str = "none") -> Fighter:
     ch, sk = member.characteristics, member.skills
     if member.hit_points is not None:
         hp = member.hit_points
@@ -404,6 +440,11 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
     space = situation["space"]
     clearance, depth = tables.spaces[space].clearance, tables.spaces[space].depth
     main = tables.weapons[member.weapon]
+    if member.giant != "none":
+        # Seed 004: failing other guidance, every ten points of STR or SIZ is 1D6 to every
+        # target caught in the area (the blow's whole damage: no weapon dice, no bonus).
+        dice = f"{max(1, getattr(ch, member.giant) // 10)}D6"
+        main = main.model_copy(update={"damage": dice, "db": "none"})
     attack = sk.attack if sk.attack is not None else main.skill
     items = (
         _weapon_item(member.weapon, main, attack, sk.parry if sk.parry is not None else attack,
@@ -417,6 +458,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
                      sk.brawl if sk.brawl is not None else tables.weapons["fist"].skill,
                      None, tables, pmfs, can_parry=False),
     )
+    items = tuple(_with_bonus(item, db_text, pmfs) for item in items)
     return Fighter(
         side=side, name=name, STR=ch.STR, CON=ch.CON, SIZ=ch.SIZ, INT=ch.INT, POW=ch.POW,
         DEX=ch.DEX, hp=hp, move=member.move, mount_move=mount.move if mount else 0,
@@ -424,8 +466,13 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         dodge=sk.dodge if sk.dodge is not None else 2 * ch.DEX,
         search=sk.search, listen=sk.listen, humanoid=member.humanoid, noisy=member.noisy,
         smelly=member.smelly, scent=sk.scent,
+        stealth={"none": 0, "move_quietly": sk.move_quietly, "hide": sk.hide}[ambush],
+        giant=member.giant != "none", pounce=pol.pounce, fly=sk.fly,
         db_text=db_text, half_db_text=dmg.half_bonus_text(db_text), horse_db_text=horse_text,
-        armour_text=armour_text,
+        armour_text=armour_text, armour_half_text=dmg.damaged_armour_text(armour_text),
+        armour_half=pmfs.add(parse(dmg.damaged_armour_text(armour_text)).pmf()),
+        armour_damaged=member.armour_damaged,
+        armoured=tables.armour[member.armour].weight != "none", balance_penalty=0,
         db_own=pmfs.add(parse(db_text).pmf()),
         db_half=pmfs.add(parse(dmg.half_bonus_text(db_text)).pmf()),
         db_horse=pmfs.add(parse(horse_text).pmf()),
@@ -459,6 +506,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
 
 
 MAJOR = "major_wound"
+AMBUSHES = {"none": 0, "move_quietly": 1, "hide": 2}
 
 
 def _hp_or_zero(value: int | str) -> int:
@@ -474,6 +522,19 @@ def _threats(items: tuple[Item, ...], db_text: str, pmfs: PmfTable) -> tuple[int
         mean = pmfs[item.normal].mean() + parse(bonus[item.db_mode]).pmf().mean()
         out.append(round(item.attack * max(mean, 0.0)) if item.present else 0)
     return tuple(out)
+
+
+def _with_bonus(item: Item, db_text: str, pmfs: PmfTable) -> Item:
+    """The item with the exact pmfs of a plain hit and an impale plus the damage bonus its
+    holder usually adds (full, half or none by the item's row), so the kernel rolls a
+    usual blow's damage in one table lookup."""
+    if not item.present:
+        return item
+    bonus = {DB_FULL: db_text, DB_HALF: dmg.half_bonus_text(db_text), DB_NONE: "0"}
+    extra = parse(bonus[item.db_mode]).pmf()
+    return dataclasses.replace(
+        item, normal_db=pmfs.add(dmg.weapon_pmf(item.damage) + extra),
+        impale_db=pmfs.add(dmg.impale_pmf(item.damage) + extra))
 
 
 def _off_item(member: Any, attack: int, tables: Any, pmfs: PmfTable) -> Item:
@@ -552,6 +613,15 @@ class Static:
             dtype = np.float64 if name in floats else (
                 bool if isinstance(values[0][0], bool) else np.int32)
             setattr(self, f"item_{name}", np.array(values, dtype=dtype))
+        # Seed 004: an item that cannot be deployed in its holder's space, or a
+        # non-thrusting one underwater, is used at a quarter of the skill (fixed per fight).
+        self.item_quartered = ~deployable(self.item_width, self.item_space, self.clearance,
+                                          self.depth) | (self.underwater
+                                                         & ~self.item_thrusting)
+        # a weapon's length class if it is a melee weapon, else -1 (seed 004: up close)
+        self.melee_length = np.where(self.item_kind == MELEE, self.item_length, -1)
+        self.mains_one_length = len({int(x) for x in self.melee_length[0]}) == 1
+        self.fumble_cumulative = np.cumsum(fight.fumble_weights)
         self.item_is_fist = np.array([[f.items[k].name == "fist" for f in fs]
                                       for k in range(4)], dtype=bool)
         self.limits = np.array([[f.items[k].limits for f in fs] for k in range(4)],

@@ -1,5 +1,6 @@
 """Seed 004's hazards outside a fight, as exact distributions: poison, falls, drowning, fire,
-disease. Each returns a :class:`Hazard`: the headline chance and the exact distribution of
+disease, acid, explosions, the Wine of Bakshaan and mental shock, shedding armour under
+water. Each returns a :class:`Hazard`: the headline chance and the exact distribution of
 hit points lost (a :class:`~balance.dice.Pmf`). ``balance hazard`` prints them.
 
 Every percentile roll here (Jump, Swim, CON x N) follows the lab's success rule
@@ -121,16 +122,72 @@ def fire(damage: str, rounds: int, *, armoured: bool = False) -> Hazard:
     per_round = parse(damage).pmf()
 
     def burn(n: int) -> Pmf:
-        total = Pmf.constant(0)
-        for _ in range(max(0, n)):
-            total = total + per_round
-        return total
+        return rounds_of(per_round, n)
 
     if not armoured:
         pmf = burn(rounds)
     else:
         pmf = mixture([(1 / 6, burn(rounds - k)) for k in range(1, 7)])
     return Hazard("p_burned", 1 - float(pmf.probs[0]) if pmf.min_outcome == 0 else 1.0, pmf)
+
+
+def acid(damage: str, rounds: int) -> Hazard:
+    """Seed 004: an acid's harm "depends more on its dilution than on the type of acid";
+    only significant contact (a hand or arm immersed, the eyes) counts. ``damage`` is the
+    acid's dice per round of such contact (the ``acids`` table, the lab's); armour gives no
+    protection (the seed: acid can ruin armour outright). ``p`` is the chance of any harm."""
+    pmf = rounds_of(parse(damage).pmf(), rounds)
+    return Hazard("p_burned", 1 - float(pmf.probs[0]) if pmf.min_outcome == 0 else 1.0, pmf)
+
+
+def explosion(dice: int, ring: float, distance: float) -> Hazard:
+    """Seed 004: explosions do hit-point damage "in expanding rings, calculated in D6s". The
+    lab's reading: ``dice`` D6 within the first ``ring`` yards of the centre, one D6 fewer in
+    each further ring of ``ring`` yards (the ``explosions`` table). Damage before armour.
+    ``p`` is the chance of any harm."""
+    n = max(0, dice - int(distance // ring)) if ring > 0 else dice
+    pmf = d6s(n)
+    return Hazard("p_hurt", 1.0 if n else 0.0, pmf)
+
+
+def luck_fails(pow_: int, event: str) -> Hazard:
+    """A failed Luck roll (POW x 5, the family's Luck): no hit points, only the event."""
+    return Hazard(event, 1 - pct(5 * pow_), Pmf.constant(0))
+
+
+def wine_of_bakshaan(pow_: int) -> Hazard:
+    """Seed 004's poison table: the Wine of Bakshaan has no POT; it brings hallucinations,
+    "and madness on a failed POW x5 roll". ``p`` is the chance of madness."""
+    return luck_fails(pow_, "p_madness")
+
+
+def mental_shock(pow_: int) -> Hazard:
+    """Seed 004, mental shock: "a Luck roll ends the effect immediately; failure lets it
+    linger for days" (Luck is POW x 5 in the family). ``p`` is the chance it lingers."""
+    return luck_fails(pow_, "p_lingers")
+
+
+def shed_armour(dex: int, swim: int, rounds: int, *, cut: bool = False) -> Hazard:
+    """Seed 004: armour comes off under water in as many rounds as it takes to put on
+    (``rounds``), "with a successful Dexterity roll each round; failing that roll instead
+    requires a successful Swim roll or the wearer starts to drown"; cutting the straps
+    (``cut``) sheds it at once, lost for good. The lab's reading: a failed DEX roll (DEX x
+    5) makes no progress that round. ``p`` is the chance of starting to drown before the
+    armour is off: 1 - (d / (d + (1 - d)(1 - s)))^rounds for DEX roll d and Swim s."""
+    if cut or rounds <= 0:
+        return Hazard("p_drowning", 0.0, Pmf.constant(0))
+    d, s = pct(5 * dex), pct(swim)
+    drown = (1 - d) * (1 - s)
+    p = 1 - (d / (d + drown)) ** rounds
+    return Hazard("p_drowning", p, Pmf.constant(0))
+
+
+def rounds_of(per_round: Pmf, n: int) -> Pmf:
+    """The total of ``n`` independent rounds of ``per_round`` damage."""
+    total = Pmf.constant(0)
+    for _ in range(max(0, n)):
+        total = total + per_round
+    return total
 
 
 def disease(con: int, *, major: bool = False, hours: int = 8) -> Hazard:

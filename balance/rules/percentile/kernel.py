@@ -40,11 +40,13 @@ from balance.rules.percentile.kernel_strike import (
     at_rows,
     can_strike,
     fall,
+    fall_back,
     gap,
     in_reach,
     melee_attack,
     missile_volley,
     raw_harm,
+    roll_level,
     spear_set,
     switch_to_melee,
 )
@@ -65,6 +67,7 @@ class PercentileState(TrialState):
     ammo: np.ndarray          # int16
     reload: np.ndarray        # int8: rounds until the missile weapon can shoot again
     entangled: np.ndarray     # bool
+    netted: np.ndarray        # bool: entangled by a thrown net (a knife can cut it)
     held_until: np.ndarray    # int16: an entangled fighter is held through this round
     forfeit: np.ndarray       # bool: no attack this round
     forfeit_next: np.ndarray
@@ -77,6 +80,7 @@ class PercentileState(TrialState):
     volleyed: np.ndarray      # int16: rounds of volley fire
     target: np.ndarray        # int8, this round
     moved: np.ndarray         # float32, yards moved this round
+    backed: np.ndarray        # bool: moved away from its target this round (not straight ahead)
     charging: np.ndarray      # bool, this round
     bracing: np.ndarray       # bool, this round
     key: np.ndarray           # int16: 4 x DEX rank of this round's action
@@ -85,6 +89,9 @@ class PercentileState(TrialState):
     order: np.ndarray         # int8: this round's rank among equal DEX ranks (higher first)
     major: np.ndarray         # bool: has taken a major wound
     wake_at: np.ndarray       # int16: knocked out, comes to in this round (0: not waking)
+    surprised: np.ndarray     # bool: caught by an ambush (acts and defends from round 2)
+    armour_damaged: np.ndarray   # bool: its armour is partly destroyed (halved roll)
+    airborne: np.ndarray      # bool: aloft before its pounce (seed 004, the pouncing stick)
     flank: np.ndarray         # bool: strikes its target from the side this round
 
 
@@ -115,7 +122,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         item_hp=per_item(np.minimum(S.item_hp, 30_000), np.int16),
         ammo=per_fighter(S.ammo, np.int16),
         reload=np.zeros((c, n), dtype=np.int8),
-        entangled=false.copy(),
+        entangled=false.copy(), netted=false.copy(),
         held_until=np.zeros((c, n), dtype=np.int16),
         forfeit=false.copy(), forfeit_next=false.copy(),
         no_parry=false.copy(), no_parry_next=false.copy(),
@@ -123,7 +130,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         item_loose=np.zeros((4, c, n), dtype=bool), no_draw=false.copy(),
         volleyed=np.zeros((c, n), dtype=np.int16),
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
-        moved=np.zeros((c, n), dtype=np.float32),
+        moved=np.zeros((c, n), dtype=np.float32), backed=false.copy(),
         charging=false.copy(), bracing=false.copy(),
         key=np.zeros((c, n), dtype=np.int16),
         aim=np.zeros((c, n), dtype=np.int8),
@@ -131,6 +138,8 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         order=np.zeros((c, n), dtype=np.int8),
         major=false.copy(),
         wake_at=np.zeros((c, n), dtype=np.int16),
+        surprised=false.copy(), armour_damaged=per_fighter(S.armour_damaged, bool),
+        airborne=per_fighter(S.pounce, bool),
         flank=false.copy(),
     )
 
@@ -141,6 +150,8 @@ def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Gener
     cx = Ctx(fight, fight.static, st, rng, round_no, any_down=bool(st.down.any()),
              any_stunned=bool(st.stunned.any()))
     draw_order(cx)
+    if round_no == 1 and cx.uses("ambush"):
+        ambush(cx)
     if cx.uses("knockout"):
         wake(cx)
     if cx.uses("stun"):
@@ -158,7 +169,7 @@ def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Gener
         extra_attacks(cx)
     if cx.uses("morale"):
         rout(cx)
-    end_of_round(st)
+    end_of_round(st, cx.fight.uses)
 
 
 # --- 1-2. stun, targets ------------------------------------------------------------------------
@@ -171,14 +182,32 @@ def draw_order(cx: Ctx) -> None:
     c, n = st.status.shape
     if c == 1:
         return
-    u = cx.rng.random((c, n))
-    if c == 2:
-        st.order[0] = u[0] > u[1]
-        st.order[1] = ~st.order[0].astype(bool)
+    if c == 2:     # one fair coin a trial: which of the two goes first on equal ranks
+        st.order[0] = cx.rng.random(n) < 0.5
+        st.order[1] = 1 - st.order[0]
         return
+    u = cx.rng.random((c, n))
     # The sorting permutation of iid uniforms is itself a uniform random permutation: one
     # argsort gives each place a uniformly random rank (no need to invert it).
     st.order[:] = np.argsort(u, axis=0)
+
+
+def ambush(cx: Ctx) -> None:
+    """Seed 004, ambushes: every ambusher rolls its Move Quietly (sneaking) or Hide (lying in
+    wait); one failure gives the ambush away. Otherwise each foe rolls Search to spot it
+    first (halved against hidden ambushers: "half as likely to be noticed"); a foe who
+    fails is surprised: no action and no parry or dodge in round 1."""
+    st, S = cx.st, cx.S
+    n = st.status.shape[1]
+    for side, way in enumerate(cx.fight.ambush):
+        if not way:
+            continue
+        unseen = np.ones(n, dtype=bool)
+        for p in np.flatnonzero(S.side == side):
+            unseen &= cx.succeeds(S.stealth[p], n)
+        for q in np.flatnonzero(S.side != side):
+            spotted = cx.succeeds(tb.spot_chance(S.search[q], way == 2), n)
+            st.surprised[q] |= unseen & ~spotted
 
 
 def wake(cx: Ctx) -> None:
@@ -278,6 +307,10 @@ def move(cx: Ctx) -> None:
     c = st.status.shape[0]
     movers = ((st.status == STANDING) & (st.target != NO_TARGET) & ~st.down & ~st.entangled
               & ~st.stunned & ~st.bracing)
+    if cx.round_no == 1 and cx.uses("ambush"):
+        movers &= ~st.surprised
+    if cx.uses("pounce"):
+        movers &= ~st.airborne      # a pouncer's move is its dive
     if cx.fight.rules.fatigue:
         movers &= ~tb.exhausted(cx.round_no, S.CON)[:, None]
     if not movers.any():
@@ -301,8 +334,10 @@ def move(cx: Ctx) -> None:
         p, r = p[m], rows[m]
         foe = st.target[p, r]
         old = st.pos[p, r]
-        new = step(old, st.pos[foe, r], policy[p, r], speed[p, r], near[p, r], far[p, r])
+        there = st.pos[foe, r]
+        new = step(old, there, policy[p, r], speed[p, r], near[p, r], far[p, r])
         st.moved[p, r] = np.abs(new - old)
+        st.backed[p, r] = np.abs(new - there) > np.abs(old - there)
         st.pos[p, r] = new
     if cx.uses("slick"):
         slip(cx, rows)
@@ -325,7 +360,7 @@ def slip(cx: Ctx, rows) -> None:
         return
     r = rows[idx]
     roll = cx.d100(idx.size)
-    falls = ~tb.roll_succeeds(roll, 5 * S.DEX[who], cx.levels)
+    falls = ~tb.roll_succeeds(roll, 5 * S.DEX[who] - S.balance_penalty[who], cx.levels)
     fall(cx, who[falls], r[falls])
     hurt = falls & (roll == 100)
     if hurt.any():
@@ -352,7 +387,10 @@ def declare(cx: Ctx) -> None:
                 close = in_reach(cx, p, tgt[p, r], r)
                 if close.any():
                     switch_to_melee(cx, np.full(int(close.sum()), p), r[close])
-    rank = S.DEX[:, None] - np.ceil(st.moved.astype(np.float64) - 1e-9).astype(np.int32)
+    if cx.uses("distance"):     # a DEX rank per yard moved (nobody moves otherwise)
+        rank = S.DEX[:, None] - np.ceil(st.moved.astype(np.float64) - 1e-9).astype(np.int32)
+    else:
+        rank = np.broadcast_to(S.DEX[:, None], (c, n)).astype(np.int32)
     draw = acting & st.draw_pending
     rank = rank - DRAW_RANKS * draw
     st.draw_pending &= ~acting
@@ -385,7 +423,42 @@ def declare(cx: Ctx) -> None:
             longer = (kind[t, rows] == MELEE) & (kind[p] == MELEE) & (length[t, rows] > length[p])
             set_spear = spear_set(cx, t, rows) & st.charging[p] if cx.uses("brace") else False
             key[p] = np.where(cand & (longer | set_spear), np.minimum(key[p], key_t - 2), key[p])
+    if cx.fight.rules.up_close:
+        up_close(cx, key, acting, tgt)
     st.key[:] = key
+
+
+def up_close(cx: Ctx, key: np.ndarray, acting: np.ndarray, tgt: np.ndarray) -> None:
+    """Seed 004: a longer weapon is "clumsier to use up close": between two fighters already
+    at close quarters (in reach, neither moved this round) the longer melee weapon strikes
+    after the shorter one (``rules.up_close``; see reference ``declare``). Only the trials
+    where some fighter's weapon may be longer than its target's are touched: when every
+    main weapon has one length, those where someone holds another item."""
+    st, S = cx.st, cx.S
+    c = key.shape[0]
+    if S.mains_one_length:
+        cols = np.flatnonzero((st.wield != MAIN).any(axis=0))
+        if not cols.size:
+            return
+    else:
+        cols = np.arange(key.shape[1])
+    wield = st.wield[:, cols]
+    length = np.stack([S.melee_length[:, p].take(wield[p]) for p in range(c)])
+    foe = length[::-1] if c == 2 else np.take_along_axis(length, tgt[:, cols], axis=0)
+    longer = length > foe
+    keep = longer.any(axis=0)
+    cols, longer = cols[keep], longer[:, keep]
+    if not cols.size:
+        return
+    longer &= acting[:, cols] & (st.moved[:, cols] == 0) & (key[:, cols] >= 4)
+    for p in range(c):
+        r = cols[longer[p]]
+        if not r.size:
+            continue
+        t = 1 - p if c == 2 else tgt[p, r]     # a duel: the one foe, a scalar place
+        ok = (acting[t, r] & (st.moved[t, r] == 0) & (key[t, r] >= 4)
+              & (S.melee_length[st.wield[t, r], t] >= 0) & in_reach(cx, p, t, r))
+        key[p, r] = np.where(ok, np.minimum(key[p, r], key[t, r] - 2), key[p, r])
 
 
 # --- 5. actions ----------------------------------------------------------------------------
@@ -398,18 +471,19 @@ def act(cx: Ctx) -> None:
     In a trial no two places share a slot (key, then the round's order), and trials never
     touch each other, so a group fight acts in ``c`` batches: the k-th batch holds, in
     every trial, the place with the k-th highest slot (a per-row place array). A duel keeps
-    one scalar place per batch (cheaper indexing), slot value by slot value.
+    one scalar place per batch (cheaper indexing): the trials where place 0 goes first,
+    place 0 then place 1; then the others, place 1 then place 0 (four batches, however
+    many DEX ranks the trials use).
     """
     st = cx.st
     c, n = st.status.shape
     slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, -1)
     if c == 2:
-        counts = np.bincount(np.maximum(slot_key, 0).ravel())
-        for value in np.flatnonzero(counts)[::-1]:
-            if value < 2 * c:
-                break
-            for p in range(c):
-                rows = np.flatnonzero((slot_key[p] == value) & (st.status[p] == STANDING))
+        acts = slot_key >= 2 * c
+        first = slot_key[0] > slot_key[1]
+        for lead, trials in ((0, first), (1, ~first)):
+            for p in (lead, 1 - lead):
+                rows = np.flatnonzero(trials & acts[p] & (st.status[p] == STANDING))
                 if rows.size:
                     take_action(cx, p, rows)
         return
@@ -432,6 +506,9 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
     if cx.fight.rules.fatigue:
         rested = ~np.broadcast_to(cx.exhausted(p), rows.shape)
         p, rows = at_rows(p, rested), rows[rested]
+    if cx.round_no == 1 and cx.uses("ambush"):
+        aware = ~st.surprised[p, rows]
+        p, rows = at_rows(p, aware), rows[aware]
     if cx.uses("entangle"):
         ent = st.entangled[p, rows]
         if ent.any():
@@ -439,7 +516,12 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
             tries = cx.round_no > st.held_until[ep, er]
             ep, er = at_rows(ep, tries), er[tries]
             if er.size:
-                freed = cx.succeeds(3 * S.DEX[ep], er.size)
+                slot = st.wield[ep, er]
+                knife = ((S.item_kind[slot, ep] == MELEE) & S.item_thrusting[slot, ep]
+                         & (S.item_length[slot, ep] == tb.SHORT) & ~S.item_is_fist[slot, ep])
+                chance = tb.free_from_entangle_chance(
+                    S.DEX[ep], np.where(knife, S.item_attack[slot, ep], 0), st.netted[ep, er])
+                freed = cx.succeeds(chance, er.size)
                 st.entangled[at_rows(ep, freed), er[freed]] = False
             p, rows = at_rows(p, ~ent), rows[~ent]
     if cx.any_down:
@@ -544,6 +626,15 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             st.attacked[at_rows(sp, fired), r[fired]] = True
             keep = ~shot
             p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
+    if cx.uses("pounce") and rows.size:
+        dive = st.airborne[p, rows] & (slot == MAIN) & st.item_ok[MAIN, p, rows]
+        if dive.any():
+            pounce(cx, at_rows(p, dive), at_rows(t, dive), rows[dive])
+            keep = ~dive
+            p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
+        aloft = st.airborne[t, rows]     # nobody reaches a flyer still aloft hand to hand
+        if aloft.any():
+            p, rows, t, slot = at_rows(p, ~aloft), rows[~aloft], at_rows(t, ~aloft), slot[~aloft]
     if cx.uses("entangle") and rows.size and np.any(S.entangle[p]):
         tangler = entangle_slot(cx, p, rows)
         use = (tangler != NONE) & ~st.entangled[t, rows]
@@ -563,6 +654,12 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
     if not rows.size:
         return
     st.attacked[p, rows] = True
+    if cx.uses("giants") and np.any(S.giant[p] & (slot == MAIN)):
+        big = S.giant[p] & (slot == MAIN)
+        giant_blow(cx, at_rows(p, big), rows[big])
+        p, rows, t, slot = at_rows(p, ~big), rows[~big], at_rows(t, ~big), slot[~big]
+        if not rows.size:
+            return
     knockback, disarm = S.knockback[p], S.disarm[p]
     if not (np.any(knockback) or np.any(disarm)):
         melee_attack(cx, p, t, rows, slot, STRIKE)
@@ -586,6 +683,41 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             melee_attack(cx, mp, at_rows(t, m), rows[m], kslot, KNOCKBACK, parriable=False)
         else:
             melee_attack(cx, mp, at_rows(t, m), rows[m], slot[m], code)
+
+
+def pounce(cx: Ctx, p, t, rows: np.ndarray) -> None:
+    """Seed 004, the pouncing stick: the flyer dives feet-first onto its target, striking
+    with the stick's crossbar for double damage (triple on a critical); the stick is spent
+    (it stays with the foe), and a Fly roll decides the landing: a success (or a critical:
+    aloft again, but with no stick to pounce with) lands clear without a weapon in hand; a
+    failure collapses near the foe for 1D6 (a fumble 2D6), down (see reference ``pounce``)."""
+    st, S = cx.st, cx.S
+    st.airborne[p, rows] = False
+    st.pos[p, rows] = st.pos[t, rows]
+    melee_attack(cx, p, t, rows, np.full(rows.size, MAIN), STRIKE, pounce=True)
+    st.item_ok[MAIN, p, rows] = False
+    fall_back(cx, p, rows)
+    landing = roll_level(cx, p, np.broadcast_to(S.fly[p], rows.shape))
+    hard = landing <= tb.FAILURE
+    if hard.any():
+        hp, hr = at_rows(p, hard), rows[hard]
+        dice = np.where(landing[hard] == tb.FUMBLE, 2, 1)
+        harm = cx.rng.integers(1, 7, size=hr.size) + np.where(
+            dice == 2, cx.rng.integers(1, 7, size=hr.size), 0)
+        fall(cx, hp, hr)
+        raw_harm(cx, hp, hr, harm)
+
+
+def giant_blow(cx: Ctx, p, rows: np.ndarray) -> None:
+    """Seed 004: giants "can strike several targets at once with a single step or a single
+    blow": the blow is struck at every standing foe in reach, in scenario order (the lab:
+    one attack roll per foe, each defending on its own; see reference ``giant_blow``)."""
+    st, S = cx.st, cx.S
+    for q in range(st.status.shape[0]):
+        m = (S.side[p] != S.side[q]) & (st.status[q, rows] == STANDING)
+        m &= (st.status[p, rows] == STANDING) & in_reach(cx, p, q, rows)
+        if m.any():
+            melee_attack(cx, at_rows(p, m), q, rows[m], np.full(int(m.sum()), MAIN), STRIKE)
 
 
 # --- 6-7. extra attacks, end of round ------------------------------------------------------
@@ -617,15 +749,20 @@ def extra_attacks(cx: Ctx) -> None:
             st.forfeit_next[p, rows[won]] = True
 
 
-def end_of_round(st: PercentileState) -> None:
+def end_of_round(st: PercentileState, uses: frozenset[str] | None = None) -> None:
+    """Defences reset; forfeits and dropped weapons carry one round; this round's marks
+    clear (only those the fight's rules can set, when ``uses`` is given)."""
     st.defences[:] = 0
     st.forfeit[:] = st.forfeit_next
     st.forfeit_next[:] = False
     st.no_parry[:] = st.no_parry_next
     st.no_parry_next[:] = False
-    np.maximum(st.reload - 1, 0, out=st.reload, casting="unsafe")
-    st.moved[:] = 0
-    st.charging[:] = False
+    if uses is None or "missiles" in uses:
+        np.maximum(st.reload - 1, 0, out=st.reload, casting="unsafe")
+    if uses is None or "distance" in uses:
+        st.moved[:] = 0
+        st.backed[:] = False
+        st.charging[:] = False
     st.attacked[:] = False
 
 

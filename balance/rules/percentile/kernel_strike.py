@@ -66,8 +66,17 @@ class Ctx:
         return self.rng.integers(1, 101, size=k, dtype=np.int16)
 
     def succeeds(self, chance, k: int) -> np.ndarray:
-        """``k`` plain percentile rolls (characteristic x N, Dodge) against ``chance``."""
-        return tb.roll_succeeds(self.d100(k), chance, self.levels)
+        """``k`` plain percentile rolls (characteristic x N, Dodge) against ``chance``
+        (``tables.roll_succeeds``, by lookup in the level table)."""
+        success = level_table(self.levels)[2]
+        i = np.minimum(np.maximum(chance, LEVEL_LO), LEVEL_HI) - LEVEL_LO
+        return self.d100(k) <= success.take(i)
+
+    def caught_unaware(self, who, rows) -> np.ndarray | np.bool_:
+        """Surprised by an ambush, in round 1 (seed 004): no action, no defence."""
+        if self.round_no != 1 or not self.uses("ambush"):
+            return np.False_
+        return self.st.surprised[who, rows]
 
     def exhausted(self, who) -> np.ndarray:
         if not self.fight.rules.fatigue:
@@ -92,9 +101,10 @@ def can_strike(cx: Ctx, who, rows) -> np.ndarray:
     """Able to swing this instant (free attacks, ripostes, extra attacks)."""
     st, S = cx.st, cx.S
     slot = st.wield[who, rows]
-    return ((st.status[who, rows] == STANDING) & ~st.stunned[who, rows]
-            & ~st.entangled[who, rows] & (S.item_kind[slot, who] == MELEE)
-            & ~(st.down[who, rows] & S.item_two_handed[slot, who]))
+    ok = ((st.status[who, rows] == STANDING) & ~st.stunned[who, rows]
+          & ~st.entangled[who, rows] & (S.item_kind[slot, who] == MELEE)
+          & ~(st.down[who, rows] & S.item_two_handed[slot, who]))
+    return ok & ~cx.caught_unaware(who, rows)
 
 
 def spear_set(cx: Ctx, who, rows) -> np.ndarray:
@@ -186,10 +196,7 @@ def situational_skill(cx: Ctx, who, rows, slot, skill, *, noisy, smelly=False,
     if weapon and cx.uses("mounts"):
         skill = np.where(st.mounted[who, rows], np.minimum(skill, S.ride[who]), skill)
     if weapon and (cx.uses("cramped") or cx.uses("underwater")):
-        bad = ~tb.deployable(S.item_width[slot, who], S.item_space[slot, who],
-                             S.clearance[who], S.depth[who]) | (
-            S.underwater[who] & ~S.item_thrusting[slot, who])
-        skill = np.where(bad, tb.quarter(skill), skill)
+        skill = np.where(S.item_quartered[slot, who], tb.quarter(skill), skill)
     if cx.uses("dark"):
         skill = tb.light_skill(skill, S.light[who], search=S.search[who], int_=S.INT[who],
                                pow_=S.POW[who], listen=S.listen[who], noisy=noisy,
@@ -249,18 +256,31 @@ def roll_level(cx: Ctx, who, chance) -> np.ndarray:
     """Roll d100 against ``chance`` for each row: the level, by table lookup (the same
     numbers as ``tables.success_level``; fatigue and water multiply fumbles)."""
     S = cx.S
-    mult = np.zeros(np.shape(chance), dtype=np.intp)     # log2 of the fumble multiplier
-    if cx.fight.rules.fatigue:
-        mult = mult + np.log2(tb.fatigue_fumble_multiplier(cx.round_no, S.CON[who])).astype(
-            np.intp)
-    if cx.uses("underwater"):
-        mult = mult + S.underwater[who]
     critical, special, success, fumble = level_table(cx.levels)
-    i = np.clip(chance, LEVEL_LO, LEVEL_HI) - LEVEL_LO
+    i = np.minimum(np.maximum(chance, LEVEL_LO), LEVEL_HI) - LEVEL_LO
+    if cx.fight.rules.fatigue or cx.uses("underwater"):
+        mult = np.zeros(np.shape(chance), dtype=np.intp)     # log2 of the fumble multiplier
+        if cx.fight.rules.fatigue:
+            mult = mult + np.log2(tb.fatigue_fumble_multiplier(cx.round_no, S.CON[who])
+                                  ).astype(np.intp)
+        if cx.uses("underwater"):
+            mult = mult + S.underwater[who]
+        fumbles = fumble[mult, i]
+    else:
+        fumbles = fumble[0].take(i)
     roll = cx.d100(np.size(chance))
-    level = (1 + (roll <= success[i]).view(np.int8) + (roll <= special[i]).view(np.int8)
-             + (roll <= critical[i]).view(np.int8))
-    return level - (roll > 100 - fumble[mult, i]).view(np.int8)
+    level = (1 + (roll <= success.take(i)).view(np.int8) + (roll <= special.take(i)).view(np.int8)
+             + (roll <= critical.take(i)).view(np.int8))
+    return level - (roll > 100 - fumbles).view(np.int8)
+
+
+def against_the_helpless(cx: Ctx, t, level) -> tuple[np.ndarray, np.ndarray]:
+    """Seed 004: "a target unable to resist is hit automatically; a fumble ... still does
+    only the weapon's minimum damage". Unable to resist: exhausted (fatigue). Returns the
+    levels (a miss becomes a hit) and which rows do only the minimum damage."""
+    helpless = np.broadcast_to(cx.exhausted(t), level.shape)
+    least = helpless & (level == tb.FUMBLE)
+    return np.where(helpless & (level <= tb.FAILURE), tb.SUCCESS, level), least
 
 
 # --- defence -------------------------------------------------------------------------------
@@ -283,7 +303,7 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
     k = rows.size
     used = st.defences[t, rows]
     able = ((st.status[t, rows] == STANDING) & (used < cx.fight.rules.defences)
-            & ~cx.exhausted(t))
+            & ~cx.exhausted(t) & ~cx.caught_unaware(t, rows))
     slot = np.where(parriable & ~st.no_parry[t, rows], parry_slot(cx, t, rows), NONE)
     can_dodge = ~st.down[t, rows] if cx.any_down else True
     choice = S.defence[t]
@@ -341,17 +361,26 @@ def roll_damage(cx: Ctx, a, t, rows, slot, level, *, missile: bool) -> np.ndarra
     S, st, pmfs = cx.S, cx.st, cx.fight.pmfs
     impale = (level >= tb.SPECIAL) & S.item_thrusting[slot, a]
     pull = S.pull_blows[a]
-    w_idx = np.where(pull, np.where(impale, S.item_pulled_impale[slot, a], S.item_pulled[slot, a]),
-                     np.where(impale, S.item_impale[slot, a], S.item_normal[slot, a]))
-    mode = S.item_db_mode[slot, a]
-    none = pull | (mode == DB_NONE)
-    if not missile and cx.any_down:
-        none = none | st.down[a, rows]
-    db = np.where(mode == DB_HALF, S.db_half[a], S.db_own[a])
-    if not missile and cx.uses("mounts"):
-        db = np.where(st.charging[a, rows], S.db_horse[a], db)
-    db = np.where(none, 0, db)
-    total = pmfs.sample(w_idx, cx.rng).astype(np.int32) + pmfs.sample(db, cx.rng)
+    usual = not np.any(pull)     # the weapon and its holder's usual bonus: one table roll
+    if usual and not missile:
+        usual = not ((cx.any_down and st.down[a, rows].any())
+                     or (cx.uses("mounts") and st.charging[a, rows].any()))
+    if usual:
+        idx = np.where(impale, S.item_impale_db[slot, a], S.item_normal_db[slot, a])
+        total = pmfs.sample(idx, cx.rng).astype(np.int32)
+    else:
+        w_idx = np.where(pull, np.where(impale, S.item_pulled_impale[slot, a],
+                                        S.item_pulled[slot, a]),
+                         np.where(impale, S.item_impale[slot, a], S.item_normal[slot, a]))
+        mode = S.item_db_mode[slot, a]
+        none = pull | (mode == DB_NONE)
+        if not missile and cx.any_down:
+            none = none | st.down[a, rows]
+        db = np.where(mode == DB_HALF, S.db_half[a], S.db_own[a])
+        if not missile and cx.uses("mounts"):
+            db = np.where(st.charging[a, rows], S.db_horse[a], db)
+        db = np.where(none, 0, db)
+        total = pmfs.sample(w_idx, cx.rng).astype(np.int32) + pmfs.sample(db, cx.rng)
     if not missile and cx.uses("mounts") and cx.uses("brace"):
         extra = spear_set(cx, a, rows) & st.charging[t, rows]
         if extra.any():
@@ -397,8 +426,10 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
     """Armour, then the knockout rule if declared, else hit points (see reference)."""
     S, st = cx.S, cx.st
     ignores = level == tb.CRITICAL
-    armour = cx.fight.pmfs.sample(np.where(ignores, 0, S.armour[t]), cx.rng)
+    armour = cx.fight.pmfs.sample(np.where(ignores, 0, armour_index(cx, t, rows)), cx.rng)
     final = np.maximum(rolled - armour, 0)
+    if cx.fight.rules.critical_damages_armour:
+        st.armour_damaged[at_rows(t, ignores), rows[ignores]] = True
     if not missile and cx.uses("knockout"):
         ko = np.broadcast_to(S.knockout[a] & S.humanoid[t], rows.shape)
         if ko.any():
@@ -420,6 +451,13 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
     raw_harm(cx, t, rows, final)
 
 
+def armour_index(cx: Ctx, t, rows):
+    """The pmf of each target's armour roll: whole, or partly destroyed (seed 004: halved)."""
+    if not cx.uses("damaged_armour"):
+        return cx.S.armour[t]
+    return np.where(cx.st.armour_damaged[t, rows], cx.S.armour_half[t], cx.S.armour[t])
+
+
 def stun_check(cx: Ctx, t, rows) -> None:
     st = cx.st
     up = st.status[t, rows] == STANDING
@@ -435,7 +473,7 @@ def stun_check(cx: Ctx, t, rows) -> None:
 
 def fumble(cx: Ctx, who, slot, rows) -> None:
     """Draw fumble effects by weight for each row and apply them."""
-    weights = np.cumsum(cx.fight.fumble_weights)
+    weights = cx.S.fumble_cumulative
     total = int(weights[-1])
     if total == 0:
         return
@@ -462,8 +500,8 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
                     kw, kr = at_rows(w, k), r[k]
                     rolled = roll_damage(cx, kw, kw, kr, at_rows(s, k),
                                          np.full(kr.size, tb.SUCCESS), missile=shot)
-                    armour = cx.fight.pmfs.sample(np.broadcast_to(S.armour[kw], kr.shape),
-                                                  cx.rng)
+                    armour = cx.fight.pmfs.sample(
+                        np.broadcast_to(armour_index(cx, kw, kr), kr.shape), cx.rng)
                     raw_harm(cx, kw, kr, np.maximum(rolled - armour, 0))
         elif code == FALL:
             fall(cx, w, r)
@@ -473,8 +511,8 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
 
 
 def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True,
-                 defendable: bool = True, extra: bool = False,
-                 riposte: bool = False) -> np.ndarray | None:
+                 defendable: bool = True, extra: bool = False, riposte: bool = False,
+                 pounce: bool = False) -> np.ndarray | None:
     """Hand-to-hand attacks of one ``mode`` for a batch of rows (see reference); for a
     knock-back, which of the rows it landed in."""
     st, S = cx.st, cx.S
@@ -483,6 +521,9 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
     if extra:
         chance = tb.extra_attack_chance(chance)
     level = roll_level(cx, a, chance)
+    least = None
+    if cx.fight.rules.fatigue:
+        level, least = against_the_helpless(cx, t, level)
     fumbled = level == tb.FUMBLE
     if fumbled.any():
         fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
@@ -490,6 +531,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
     if not hit.any():
         return np.zeros(n_rows, dtype=bool) if mode == KNOCKBACK else None
     a, t, rows, slot, level = *at_each(hit, a, t, rows, slot), level[hit]
+    if least is not None:
+        least = least[hit]
     if defendable:
         excess = 0
         if cx.fight.rules.over_100_reduces_defence and np.any(chance > 100):
@@ -517,6 +560,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         go = ~stopped
         st.entangled[at_rows(t, go), rows[go]] = True
         st.held_until[at_rows(t, go), rows[go]] = cx.round_no + 1
+        st.netted[at_rows(t, go), rows[go]] = np.broadcast_to(
+            S.item_kind[slot, a] != MELEE, go.shape)[go]
         wrench = parried != NONE
         if wrench.any():
             wrench[wrench] = ~S.item_shield[parried[wrench], at_rows(t, wrench)]
@@ -529,7 +574,14 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
             if won.any():
                 lose_weapon(cx, at_rows(wt, won), parried[wrench][won], wr[won])
         return
-    rolled = roll_damage(cx, a, t, rows, slot, level, missile=False)
+    if pounce:      # seed 004: double damage on a success, triple on a critical
+        plain = np.minimum(level, tb.SUCCESS)
+        rolled = roll_damage(cx, a, t, rows, slot, plain, missile=False) * np.where(
+            level == tb.CRITICAL, 3, 2)
+    else:
+        rolled = roll_damage(cx, a, t, rows, slot, level, missile=False)
+    if least is not None and least.any():
+        rolled = np.where(least, S.item_minimum[slot, a], rolled)
     by_parry = stopped & (parried != NONE)
     if by_parry.any():
         pa, pt, pr, ps = at_each(by_parry, a, t, rows, slot)
@@ -587,7 +639,7 @@ def knock_back(cx: Ctx, a, t, rows) -> None:
     foot = ~rider
     if foot.any():
         ft, fr = at_rows(t, foot), rows[foot]
-        falls = ~cx.succeeds(5 * S.DEX[ft], fr.size)
+        falls = ~cx.succeeds(5 * S.DEX[ft] - S.balance_penalty[ft], fr.size)
         fall(cx, at_rows(ft, falls), fr[falls])
     stun_check(cx, t, rows)
 
@@ -597,13 +649,16 @@ def shoot(cx: Ctx, a, t, rows, divisor) -> None:
     st, S = cx.st, cx.S
     slot = st.wield[a, rows]
     level = roll_level(cx, a, missile_chance(cx, a, t, rows, slot, divisor))
+    least = np.zeros(rows.size, dtype=bool)
+    if cx.fight.rules.fatigue:
+        level, least = against_the_helpless(cx, t, level)
     fumbled = level == tb.FUMBLE
     if fumbled.any():
         fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
     hit = level >= tb.SUCCESS
     if not hit.any():
         return
-    a, t, rows, slot, level = *at_each(hit, a, t, rows, slot), level[hit]
+    a, t, rows, slot, level, least = *at_each(hit, a, t, rows, slot), level[hit], least[hit]
     shield = (st.item_ok[OFF, t, rows] & S.item_shield[OFF, t] & ~S.underwater[t]
               & tb.missile_blockable(level, S.item_thrusting[slot, a]))
     if shield.any():
@@ -614,7 +669,10 @@ def shoot(cx: Ctx, a, t, rows, divisor) -> None:
         blocked[idx] = cx.d100(idx.size) <= chance
         keep = ~blocked
         a, t, rows, slot, level = *at_each(keep, a, t, rows, slot), level[keep]
+        least = least[keep]
     rolled = roll_damage(cx, a, t, rows, slot, level, missile=True)
+    if least.any():
+        rolled = np.where(least, S.item_minimum[slot, a], rolled)
     wound(cx, a, t, rows, slot, rolled, level, missile=True)
 
 
@@ -624,6 +682,10 @@ def missile_volley(cx: Ctx, a, t, rows) -> np.ndarray:
     slot = st.wield[a, rows]
     ok = (~st.bracing[a, rows] & ~st.down[a, rows] & ~S.underwater[a]
           & (st.reload[a, rows] == 0) & (st.ammo[a, rows] > 0) & (S.cover[t] != 2))
+    # Seed 004: no shooting while running other than straight ahead; move half the
+    # round, then shoot.
+    speed = np.where(st.mounted[a, rows], S.mount_move[a], S.move[a])
+    ok &= ~(st.backed[a, rows] & (2 * st.moved[a, rows] > speed))
     divisor = tb.range_divisor(gap(cx, a, t, rows), S.item_range[slot, a],
                               S.item_max_multiple[slot, a])
     ok &= divisor != 0

@@ -26,6 +26,7 @@ from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import (
     DRAW_RANKS,
     FIST,
+    MAIN,
     MELEE,
     MOVE_AUTO,
     OFF,
@@ -42,11 +43,13 @@ from balance.rules.percentile.reference_strike import (
     d100,
     engaged,
     entangle_item,
+    fall_back,
     gap,
     melee_attack,
     missile_volley,
     percentile_roll,
     raw_harm,
+    roll_level,
     rule,
     switch_to_melee,
     thresholds,
@@ -55,13 +58,30 @@ from balance.rules.percentile.reference_strike import (
 # --- 1. knocked-out and stunned fighters ------------------------------------------------------
 
 
+def ambush(combat: Combat, *, rng: np.random.Generator) -> None:
+    """Seed 004, ambushes (before round 1): each ambusher needs a successful Move Quietly
+    (sneaking into position) or Hide (lying in wait); one failure gives the ambush away.
+    Otherwise each target rolls Search to spot the ambushers first, at half its Search
+    against hidden ones ("half as likely to be noticed"); a target who fails is surprised:
+    it neither acts nor parries nor dodges in round 1."""
+    for side, way in enumerate(combat.fight.ambush):
+        if not way:
+            continue
+        ambushers = [s for s in combat.fighters if s.side == side]
+        unseen = all([percentile_roll(combat, s.f.stealth, rng=rng) for s in ambushers])
+        for s in combat.fighters:
+            if s.side != side:
+                spot = rule(tb.spot_chance, s.f.search, way == 2)
+                if not percentile_roll(combat, spot, rng=rng) and unseen:
+                    s.surprised = True
+
+
 def wake(combat: Combat, round_no: int) -> None:
     """Seed 004: a knockout leaves the target unconscious for 1D10+10 rounds; then it comes
     to, on the ground (the lab's: it must stand up like any downed fighter)."""
     for s in combat.fighters:
         if s.status == UNCONSCIOUS and s.wake_at and s.wake_at <= round_no:
             s.status, s.down, s.wake_at = STANDING, True, 0
-
 
 
 def recover_from_stun(combat: Combat, *, rng: np.random.Generator) -> None:
@@ -81,6 +101,7 @@ def recover_from_stun(combat: Combat, *, rng: np.random.Generator) -> None:
 def can_move(s: FighterState, combat: Combat, round_no: int) -> bool:
     """Who moves: standing, on their feet, not entangled, stunned, exhausted or braced."""
     return (s.standing and s.target is not None and not s.down and not s.entangled
+            and not s.surprised and not s.airborne
             and not s.stunned and not combat.exhausted(s, round_no) and not s.bracing)
 
 
@@ -124,6 +145,7 @@ def move(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
         new = step(np.float32(s.pos), np.float32(foe.pos), policy, np.float32(speed),
                    np.float32(near), np.float32(far))
         s.moved = abs(float(new) - s.pos)
+        s.backed = abs(float(new) - foe.pos) > abs(s.pos - foe.pos)
         s.pos = float(new)
     for s in movers:
         if s.moved > 0:
@@ -151,7 +173,7 @@ def slip(s: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
     if not s.f.slick:
         return
     roll = d100(rng)
-    if roll > thresholds(5 * s.f.DEX, combat.levels, 1)[2]:
+    if roll > thresholds(5 * s.f.DEX - s.f.balance_penalty, combat.levels, 1)[2]:
         s.fall()
         if roll == 100:
             raw_harm(s, int(rng.integers(1, 7)), combat, rng=rng)
@@ -213,6 +235,16 @@ def declare(combat: Combat) -> None:
         set_spear = target.spear_set() and s.charging
         if longer or set_spear:
             s.key = min(s.key, target.key - 2)
+    if combat.rules.up_close:
+        # Seed 004: a longer weapon is "clumsier to use up close": between two already at
+        # close quarters (in reach, neither moved this round) the longer strikes after.
+        for s in combat.fighters:
+            if s.key < 4 or s.target is None or s.moved > 0 or s.item().kind != MELEE:
+                continue
+            target = combat.fighters[s.target]
+            if (target.key >= 4 and target.moved == 0 and target.item().kind == MELEE
+                    and s.item().length > target.item().length and engaged(s, target, combat)):
+                s.key = min(s.key, target.key - 2)
 
 
 # --- 5. actions ------------------------------------------------------------------------------
@@ -232,11 +264,17 @@ def act(combat: Combat, round_no: int, *, rng: np.random.Generator) -> None:
 def take_action(s: FighterState, combat: Combat, round_no: int, *,
                 rng: np.random.Generator) -> None:
     """One fighter's action for the round, by the first of these that applies."""
-    if combat.exhausted(s, round_no):
+    if combat.exhausted(s, round_no) or s.surprised:
         return
     if s.entangled:
         # Seed 004: held the rest of the round and all the next; then DEX x 3 frees.
-        if round_no > s.held_until and percentile_roll(combat, 3 * s.f.DEX, rng=rng):
+        # "(or a knife attack against a net)": the better of the two chances
+        item = s.item()
+        knife = (item.kind == MELEE and item.thrusting and item.length == tb.SHORT
+                 and item.name != "fist")
+        chance = rule(tb.free_from_entangle_chance, s.f.DEX, item.attack if knife else 0,
+                      s.netted)
+        if round_no > s.held_until and percentile_roll(combat, chance, rng=rng):
             s.entangled = False
         return
     if s.down and s.f.stand_up:
@@ -307,6 +345,11 @@ def attack_action(s: FighterState, combat: Combat, round_no: int, *,
         if missile_volley(s, target, combat, rng=rng):
             s.attacked = True
         return
+    if s.airborne and s.wield == MAIN and s.item_ok[MAIN]:
+        pounce(s, target, combat, rng=rng)
+        return
+    if target.airborne:
+        return      # nobody reaches a flyer still aloft hand to hand
     tangler = entangle_item(s)
     if tangler is not None and not target.entangled and \
             gap(s, target) <= s.f.items[tangler].range:
@@ -316,12 +359,45 @@ def attack_action(s: FighterState, combat: Combat, round_no: int, *,
     if not engaged(s, target, combat) or (s.down and item.two_handed):
         return  # out of reach, or a two-handed weapon on the ground
     s.attacked = True
-    if s.f.knockback and not target.down:
+    if s.f.giant and s.wield == MAIN:
+        giant_blow(s, combat, rng=rng)
+    elif s.f.knockback and not target.down:
         melee_attack(s, target, knockback_item(s), KNOCKBACK, combat, rng=rng, parriable=False)
     elif s.f.disarm and target.item().name != "fist" and target.wield != FIST:
         melee_attack(s, target, s.wield, DISARM, combat, rng=rng)
     else:
         melee_attack(s, target, s.wield, STRIKE, combat, rng=rng)
+
+
+def pounce(s: FighterState, target: FighterState, combat: Combat, *,
+           rng: np.random.Generator) -> None:
+    """Seed 004, the pouncing stick: "the Myyrrhn warrior dives feet-first onto a foe ...
+    double damage on a success and triple on a critical. It's a one-use weapon in this
+    style of attack." Then a Fly roll: a success lands clear, "without a weapon in hand" (a
+    critical is aloft again, but with no stick left to pounce with: the lab lands it too);
+    a failure collapses near the foe for 1D6, a fumble 2D6 (down). The lab does not
+    retrieve the stick (a Luck roll, from a fallen foe) within the fight."""
+    s.airborne = False
+    s.pos = target.pos
+    melee_attack(s, target, MAIN, STRIKE, combat, rng=rng, pounce=True)
+    s.item_ok[MAIN] = False
+    fall_back(s)
+    landing = roll_level(s, s.f.fly, combat, rng=rng)
+    if landing <= tb.FAILURE:
+        harm = int(rng.integers(1, 7))
+        if landing == tb.FUMBLE:
+            harm += int(rng.integers(1, 7))
+        s.fall()
+        raw_harm(s, harm, combat, rng=rng)
+
+
+def giant_blow(s: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
+    """Seed 004: a giant strikes "several targets at once with a single step or a single
+    blow", 1D6 per ten STR or SIZ to each: every standing foe in reach, in scenario order
+    (one attack roll per foe, each defending on its own: the lab's reading)."""
+    for foe in combat.fighters:
+        if foe.side != s.side and foe.standing and s.standing and engaged(s, foe, combat):
+            melee_attack(s, foe, MAIN, STRIKE, combat, rng=rng)
 
 
 def knockback_item(s: FighterState) -> int:
@@ -360,7 +436,8 @@ def end_of_round(combat: Combat) -> None:
         s.forfeit, s.forfeit_next = s.forfeit_next, False
         s.no_parry, s.no_parry_next = s.no_parry_next, False
         s.reload_left = max(0, s.reload_left - 1)
-        s.moved, s.charging, s.attacked = 0.0, False, False
+        s.moved, s.charging, s.attacked, s.backed = 0.0, False, False, False
+        s.surprised = False     # surprise lasts round 1 only
 
 
 # --- the whole fight -----------------------------------------------------------------------
@@ -378,6 +455,8 @@ def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> No
     combat.round_no = round_no
     for s in combat.fighters:   # this round's order among equal DEX ranks
         s.tiebreak = float(rng.random())
+    if round_no == 1:
+        ambush(combat, rng=rng)
     wake(combat, round_no)
     recover_from_stun(combat, rng=rng)
     choose_group_targets(combat, rng=rng)

@@ -71,6 +71,8 @@ class FighterState:
     reload_left: int = 0
     entangled: bool = False
     held_until: int = 0               # entangled: held through this round
+    netted: bool = False              # entangled by a thrown net (a knife can cut it)
+    armour_damaged: bool = False      # armour partly destroyed: its roll halved
     forfeit: bool = False             # no attack this round (extra attack, fumble)
     forfeit_next: bool = False
     no_parry: bool = False            # dropped weapon: no parry this round
@@ -83,6 +85,7 @@ class FighterState:
     # this round
     target: int | None = None
     moved: float = 0.0
+    backed: bool = False              # moved away from its target this round
     charging: bool = False
     bracing: bool = False
     key: int = 0
@@ -92,6 +95,8 @@ class FighterState:
     flank: bool = False               # strikes its target from the side this round
     major: bool = False               # has taken a major wound
     wake_at: int = 0                  # knocked out: comes to in this round (0: not waking)
+    surprised: bool = False           # caught by an ambush: no action, no defence (round 1)
+    airborne: bool = False            # aloft before its pounce (the pouncing stick)
 
     @property
     def side(self) -> int:
@@ -112,7 +117,8 @@ class FighterState:
     def can_strike(self) -> bool:
         """Able to swing this instant (for free attacks and ripostes)."""
         return (self.standing and not self.stunned and not self.entangled
-                and self.item().kind == MELEE and not (self.down and self.item().two_handed))
+                and not self.surprised and self.item().kind == MELEE
+                and not (self.down and self.item().two_handed))
 
     def fall(self) -> None:
         """Falls down; a rider is thrown from the saddle (seed 004)."""
@@ -145,6 +151,7 @@ class Combat:
             states.append(FighterState(
                 index=i, f=f, pos=float(pos[i]), hp=f.hp, down=f.starts_down,
                 mounted=f.mounted, item_ok=[it.present for it in f.items],
+                armour_damaged=f.armour_damaged, airborne=f.pounce,
                 item_hp=[it.hp for it in f.items], ammo=f.ammo))
         return cls(states, fight)
 
@@ -326,6 +333,16 @@ def roll_level(s: FighterState, chance: int, combat: Combat, *,
                            combat.fumble_multiplier(s, combat.round_no))
 
 
+def against_the_helpless(t: FighterState, level: int, combat: Combat) -> tuple[int, bool]:
+    """Seed 004: "a target unable to resist is hit automatically; a fumble ... still does
+    only the weapon's minimum damage". In the lab a fighter unable to resist is an
+    exhausted one (fatigue: it cannot even lift a sword). Returns (level, minimum damage
+    only): a miss becomes a hit, a fumble a hit for the weapon's minimum."""
+    if not combat.exhausted(t, combat.round_no) or level >= tb.SUCCESS:
+        return level, False
+    return tb.SUCCESS, level == tb.FUMBLE
+
+
 # --- defence -------------------------------------------------------------------------------
 
 
@@ -354,7 +371,7 @@ def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodg
     fall.
     """
     if (not t.standing or t.defences >= combat.rules.defences
-            or combat.exhausted(t, combat.round_no)):
+            or combat.exhausted(t, combat.round_no) or t.surprised):
         return False, None
     slot = parry_slot(t) if parriable and not t.no_parry else None
     can_dodge = dodgeable and not t.down
@@ -458,8 +475,10 @@ def wound(s: FighterState, t: FighterState, slot: int, rolled: int, level: int,
     """Armour (rolled or fixed; none against a critical), then the knockout rule if
     declared, else hit points. A shot aimed at a small part keeps the armour: seed 004
     halves its chance and says nothing of armour (the lab has one suit, no locations)."""
-    armour = 0 if level == tb.CRITICAL else roll_dice(t.f.armour_text, rng)
+    armour = 0 if level == tb.CRITICAL else roll_dice(armour_text(t), rng)
     final = max(0, rolled - armour)
+    if level == tb.CRITICAL and combat.rules.critical_damages_armour:
+        t.armour_damaged = True     # seed 004: a critical could destroy a segment
     if s.f.knockout and t.f.humanoid and not missile:
         # Seed 004: major-wound damage knocks out harmlessly; less does the weapon's
         # minimum damage and may stun. "Armor defends as usual": a blow the armour stops
@@ -514,8 +533,13 @@ def fumble(s: FighterState, slot: int, combat: Combat, *, rng: np.random.Generat
 
 def wound_self(s: FighterState, rolled: int, combat: Combat, *,
                rng: np.random.Generator) -> None:
-    armour = roll_dice(s.f.armour_text, rng)
+    armour = roll_dice(armour_text(s), rng)
     raw_harm(s, max(0, rolled - armour), combat, rng=rng)
+
+
+def armour_text(t: FighterState) -> str:
+    """The armour roll: whole, or partly destroyed (seed 004: halved in the wearer's favour)."""
+    return t.f.armour_half_text if t.armour_damaged else t.f.armour_text
 
 
 # --- blows ---------------------------------------------------------------------------------
@@ -523,13 +547,14 @@ def wound_self(s: FighterState, rolled: int, combat: Combat, *,
 
 def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat: Combat, *,
                  rng: np.random.Generator, parriable: bool = True, defendable: bool = True,
-                 extra: bool = False, riposte: bool = False) -> bool:
+                 extra: bool = False, riposte: bool = False, pounce: bool = False) -> bool:
     """One hand-to-hand attack: roll, the defence, then the blow's effect. True if it
     landed (neither missed nor stopped)."""
     chance = melee_chance(s, t, slot, combat)
     if extra:
         chance = rule(tb.extra_attack_chance, chance)
     level = roll_level(s, chance, combat, rng=rng)
+    level, least = against_the_helpless(t, level, combat)
     if level == tb.FUMBLE:
         fumble(s, slot, combat, rng=rng)
         return False
@@ -553,6 +578,7 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
     if mode == ENTANGLE:
         if not stopped:
             t.entangled, t.held_until = True, combat.round_no + 1
+            t.netted = s.item(slot).kind != MELEE
         elif parried_with is not None and not t.f.items[parried_with].shield:
             # Seed 004: STR against STR on the Resistance Table can use the entangling
             # weapon to wrench a parrying weapon from the defender's grip.
@@ -560,7 +586,13 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
             if d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR, **table)):
                 lose_weapon(t, parried_with)
         return not stopped
-    rolled = roll_damage(s, t, slot, level, combat, rng=rng)
+    if least:
+        rolled = s.item(slot).minimum
+    elif pounce:    # seed 004: double damage on a success, triple on a critical
+        rolled = roll_damage(s, t, slot, min(level, tb.SUCCESS), combat, rng=rng) * (
+            3 if level == tb.CRITICAL else 2)
+    else:
+        rolled = roll_damage(s, t, slot, level, combat, rng=rng)
     if stopped:
         if parried_with is not None:
             excess = parry_takes(t, parried_with, rolled, combat)
@@ -602,7 +634,7 @@ def knock_back(s: FighterState, t: FighterState, combat: Combat, *,
     t.pos = float(np.float32(t.pos + away * yards))
     if t.mounted:
         t.fall()
-    elif not percentile_roll(combat, 5 * t.f.DEX, rng=rng):
+    elif not percentile_roll(combat, 5 * t.f.DEX - t.f.balance_penalty, rng=rng):
         t.fall()
     stun_check(t, combat, rng=rng)
 
@@ -618,6 +650,11 @@ def missile_volley(s: FighterState, t: FighterState, combat: Combat, *,
     item = s.item()
     if (s.bracing or s.down or s.f.underwater or s.reload_left or s.ammo <= 0
             or t.f.cover == 2):
+        return False
+    # Seed 004: "running while throwing or firing to the side isn't possible at all"; one
+    # may "move for half the round, then throw or shoot" (straight ahead is fine).
+    speed = s.f.mount_move if s.mounted else s.f.move
+    if s.backed and 2 * s.moved > speed:
         return False
     divisor = rule(tb.range_divisor, gap(s, t), item.range, item.max_multiple)
     if divisor == 0:
@@ -643,6 +680,7 @@ def shoot(s: FighterState, t: FighterState, divisor: int, combat: Combat, *,
     slot = s.wield
     chance = missile_chance(s, t, slot, divisor)
     level = roll_level(s, chance, combat, rng=rng)
+    level, least = against_the_helpless(t, level, combat)
     if level == tb.FUMBLE:
         fumble(s, slot, combat, rng=rng)
         return
@@ -653,5 +691,6 @@ def shoot(s: FighterState, t: FighterState, divisor: int, combat: Combat, *,
         block = rule(tb.shield_block_chance, t.f.items[OFF].shield_size, t.bracing)
         if d100(rng) <= block:
             return
-    rolled = roll_damage(s, t, slot, level, combat, missile=True, rng=rng)
+    rolled = (s.item(slot).minimum if least else
+              roll_damage(s, t, slot, level, combat, missile=True, rng=rng))
     wound(s, t, slot, rolled, level, combat, missile=True, rng=rng)

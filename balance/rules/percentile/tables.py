@@ -126,6 +126,19 @@ def is_major_wound(damage, hp_max):
     return 2 * np.asarray(damage) >= hp_max
 
 
+def spot_chance(search, hidden):
+    """Seed 004: a target's Search roll to spot an ambush first; ambushers lying in wait
+    (hidden, not moving) are "only half as likely to be noticed" (halved, rounded up)."""
+    return np.where(hidden, ceil_div(search, 2), search)
+
+
+def free_from_entangle_chance(dex, knife_skill, netted):
+    """Seed 004: after the hold "a DEX x3 roll (or a knife attack against a net) frees the
+    target": the better of DEX x 3 and, caught in a net with a knife in hand, the knife's
+    attack skill (``knife_skill`` 0 when there is none)."""
+    return np.where(netted, np.maximum(3 * np.asarray(dex), knife_skill), 3 * np.asarray(dex))
+
+
 def extra_attack_chance(chance):
     """Seed 004, DEX x 3 extra attack: at 50 percentiles or the normal skill, the lower."""
     return np.minimum(50, chance)
