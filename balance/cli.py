@@ -14,7 +14,7 @@ import sys
 from balance.errors import BalanceError
 
 COMMANDS = ("run", "dice", "validate", "schema", "tables", "demo", "lanchester", "sweep", "report",
-            "check", "hazard", "solve", "sensitivity", "exchange")
+            "check", "hazard", "solve", "sensitivity", "exchange", "compare")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from balance.analysis.survival import survival
 from balance.report.figures import DASHES, OKABE_ITO, _note
@@ -32,6 +33,7 @@ def survival_figure(hists: Mapping[str, np.ndarray], *, title: str, note: str = 
                 color=OKABE_ITO[n % len(OKABE_ITO)], linestyle=DASHES[n % len(DASHES)],
                 linewidth=1.4)
     ax.set_xlim(0, last)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylim(0, 102)
     ax.set_xlabel("round")
     ax.set_ylabel("fights still open after the round, %")
