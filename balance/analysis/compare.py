@@ -19,7 +19,7 @@ from typing import Any
 
 from balance.analysis import words
 from balance.analysis.panel import z_value
-from balance.analysis.sensitivity import _p_value, holm
+from balance.analysis.sensitivities import _p_value, holm
 from balance.errors import OptionError
 from balance.sweep.baseline import delta_stats, resolve_baseline, rounds_delta
 

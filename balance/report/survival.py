@@ -1,7 +1,7 @@
 """The survival curve figure: the share of fights still open after each round.
 
 One line per scenario or cell (or group of cells), drawn as steps from the rounds histogram
-(see :mod:`balance.analysis.survival`): the area under each curve is the mean length.
+(see :mod:`balance.analysis.lengths`): the area under each curve is the mean length.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from balance.analysis.survival import survival
+from balance.analysis.lengths import survival
 from balance.report.figures import DASHES, OKABE_ITO, _note
 
 MAX_LINES = 10

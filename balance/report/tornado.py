@@ -14,7 +14,7 @@ MAX_FIELDS = 30
 
 
 def tornado(result: Any) -> Figure:
-    """The chart of a :class:`~balance.analysis.sensitivity.Sensitivity`."""
+    """The chart of a :class:`~balance.analysis.sensitivities.Sensitivity`."""
     paths: dict[str, dict[str, Any]] = {}
     for r in result.rows:
         paths.setdefault(r.name, {})["up" if r.to > r.from_ else "down"] = r

@@ -1,4 +1,4 @@
-"""balance run --explain: the numbers before the first roll (balance.analysis.explain)."""
+"""balance run --explain: the numbers before the first roll (balance.analysis.explaining)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from balance.analysis.explain import explain, explain_text
+from balance.analysis.explaining import explain, explain_text
 from balance.cli import main
 from tests.analysis.conftest import MIRRORS, YAGS, mirror
 

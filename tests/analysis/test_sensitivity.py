@@ -1,4 +1,4 @@
-"""balance sensitivity: ranked paired changes of one step (balance.analysis.sensitivity)."""
+"""balance sensitivity: ranked paired changes of one step (balance.analysis.sensitivities)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from balance.analysis.sensitivity import holm, sensitivity
+from balance.analysis.sensitivities import holm, sensitivity
 from balance.cli import main
 from balance.errors import OptionError
 from tests.analysis.conftest import MIRRORS, YAGS, mirror

@@ -1,4 +1,4 @@
-"""balance solve: the value of a field that meets a target (balance.analysis.solve)."""
+"""balance solve: the value of a field that meets a target (balance.analysis.solving)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from balance.analysis.solve import solve
+from balance.analysis.solving import solve
 from balance.cli import main
 from balance.errors import OptionError
 from tests.analysis.conftest import MIRRORS, YAGS, mirror

@@ -26,7 +26,7 @@ import numpy as np
 from balance.analysis import words
 from balance.analysis.panel import BLOCK_TRIALS, Runner, bad_value, pool, z_value
 from balance.analysis.progress import Progress
-from balance.analysis.sensitivity import CHUNK_BLOCKS, Change, _p_value
+from balance.analysis.sensitivities import CHUNK_BLOCKS, Change, _p_value
 from balance.analysis.subject import Subject
 from balance.errors import OptionError
 from balance.sweep.paths import show
