@@ -92,12 +92,16 @@ class Solution:
         fmt = words.fmt(self.metric)
         lines = [f"{self.scenario}: {self.label or self.path} for {what} = "
                  f"{fmt(self.target)}", ""]
-        lines.append(f"  value      {self.value}   ({what} {fmt(self.estimate)} "
+        lines.append(f"  value      {words.value(self.value)}   ({what} {fmt(self.estimate)} "
                      f"[{fmt(self.ci95[0])}, {fmt(self.ci95[1])}])")
         lines.append(f"  crossing   {self.crossing:.3g}   (where the estimates cross the target)")
         lo, hi = self.interval
         lines.append(f"  interval   [{words.value(lo)}, {words.value(hi)}]   (values "
                      "consistent with the target at 95%)")
+        if not self.ci95[0] <= self.target <= self.ci95[1] and self.below and self.above:
+            lines.append(f"  (no value tried is consistent with the target at 95%: the metric "
+                         f"jumps across it between {words.value(self.below.value)} and "
+                         f"{words.value(self.above.value)})")
         if self.integer and self.below is not None and self.above is not None:
             lines += ["", "  bracketing values:"]
             for p in sorted((self.below, self.above), key=lambda p: p.value):
