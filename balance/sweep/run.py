@@ -105,7 +105,7 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
     jobs = [CellJob(c.id, plan.ruleset, fights[c.id], seed, c.stream, block_trials, trials,
                     precision, max_trials or 0) for c in plan.cells]
     records = {cid: rec for cid, rec in done.items() if cid in fights}
-    jobs = _paired_jobs(plan, jobs, records, partial)
+    jobs = _paired_jobs(plan, jobs, records, partial, on_cell)
     if isinstance(executor, Executor):
         ctx = _given(executor, workers)
     else:
@@ -187,7 +187,8 @@ def _record(result: CellResult) -> dict[str, Any]:
 
 
 def _paired_jobs(plan: Plan, jobs: list[CellJob], records: dict[str, dict[str, Any]],
-                 partial: Partial | None) -> list[CellJob]:
+                 partial: Partial | None,
+                 on_cell: Callable[[CellResult], None] | None) -> list[CellJob]:
     """The jobs still to run; with a baseline that shares its streams with other cells, the
     baseline is played here first, keeping its per-trial outcomes, and those cells are
     given them to count paired outcomes (done cells keep their saved counts)."""
@@ -204,6 +205,8 @@ def _paired_jobs(plan: Plan, jobs: list[CellJob], records: dict[str, dict[str, A
         records[base.id] = _record(result)
         if partial is not None:
             partial.save(base.id, records[base.id])
+        if on_cell is not None:
+            on_cell(result)
     return [dataclasses.replace(j, pair=result.kept) if j.cell_id in shared else j
             for j in todo if j.cell_id != base.id]
 
