@@ -32,6 +32,7 @@ COMMANDS: dict[str, str] = {
     "solve": "the value of a field that brings a side's metric to a target",
     "sensitivity": "which single step of which field moves a side's win chance most",
     "exchange": "how many steps of one field equal one step of another",
+    "compare": "rank a sweep run's cells against its baseline, with significance",
     "metagame": "equilibrium mix, dominated options and cycles of a round robin",
     "autobalance": "search table values that bring a round robin closest to a target",
 }

@@ -62,14 +62,14 @@ class RunResult:
     @property
     def survival(self) -> list[float]:
         """P(fight still open after round r), r = 0, 1, ...; sums to the mean length."""
-        from balance.analysis.survival import survival
+        from balance.analysis.lengths import survival
 
         return survival(self.tally.rounds)
 
     @property
     def hazard(self) -> list[float | None]:
         """P(decided in round r | open after round r - 1), r = 1, 2, ..."""
-        from balance.analysis.survival import hazard
+        from balance.analysis.lengths import hazard
 
         return hazard(self.tally.rounds)
 
@@ -191,7 +191,7 @@ class RunResult:
         r = self.rounds
         lines += ["", f"  rounds: mean {r['mean']:.2f}, median {r['p50']}, 95th percentile "
                       f"{r['p95']}"]
-        from balance.analysis.survival import survival_text
+        from balance.analysis.lengths import survival_text
 
         lines += ["", "  how long fights last (survival curve)", *survival_text(self.tally.rounds)]
         if max(self.side_sizes) > 1:

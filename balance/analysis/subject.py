@@ -68,6 +68,13 @@ class Subject:
         except PathError as err:
             raise OptionError(f"{option}: {err}") from None
 
+    def name_of(self, path: FieldPath) -> str:
+        """A short name for tables and charts, as sweeps name their axes:
+        ``knight.skills.single_weapon``, ``long_sword.damage``, ``success_step``."""
+        from balance.sweep.plan import _path_name
+
+        return _path_name(path, self.data)
+
     def current(self, path: FieldPath) -> Any:
         """The scenario's value at ``path``: as written, or the model's or table's default."""
         node: Any = self.base.tables if path[0] == "tables" else self.base.model

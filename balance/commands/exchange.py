@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from balance.analysis.exchange import exchange
+    from balance.analysis.exchange_rate import exchange
 
     def step(v: float) -> int | float:
         return int(v) if float(v).is_integer() else v

@@ -19,10 +19,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--engine", choices=ENGINES, default="vector",
                    help="'reference' plays the readable scalar rules (slow; for checking)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--explain", action="store_true",
+                   help="print each fighter's numbers before the first roll and where they "
+                        "come from (table rows, overrides, patches); runs nothing")
     p.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.explain:
+        from balance.analysis.explaining import explain, explain_text
+        from balance.commands.question_options import print_json
+
+        doc = explain(args.file)
+        if args.json:
+            print_json(doc)
+        else:
+            sys.stdout.write(explain_text(doc) + "\n")
+        return 0
     result = run(args.file, trials=args.trials, seed=args.seed, engine=args.engine,
                  progress=not args.quiet)
     sys.stdout.write((result.to_json() if args.json else result.to_text()) + "\n")

@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from balance.analysis.sensitivity import sensitivity
+    from balance.analysis.sensitivities import sensitivity
 
     step = int(args.step) if float(args.step).is_integer() else args.step
     result = sensitivity(args.file, paths=args.paths, rows=args.rows,

@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from balance.analysis.solve import solve
+    from balance.analysis.solving import solve
 
     result = solve(args.file, args.vary, args.target, side=args.side, metric=args.metric,
                    range=tuple(args.range) if args.range else None, trials=args.trials,

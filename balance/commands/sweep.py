@@ -28,6 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--crn", action=argparse.BooleanOptionalAction, default=None,
                    help="common random numbers: every cell shares the same random streams "
                         "(default: the file's crn:)")
+    p.add_argument("--baseline", metavar="CELL",
+                   help="the cell others are compared with (delta columns; balance compare): "
+                        "a cell index or axis=value,... (default: the file's baseline:)")
     p.add_argument("--out", default="results", help="results folder (default: results)")
     p.add_argument("--run-id", help="name of the run's folder (default: the file's name)")
     p.add_argument("--executor", choices=EXECUTORS, default="local",
@@ -54,7 +57,9 @@ def main(args: argparse.Namespace) -> int:
 
     if args.precision is not None and args.trials is not None:
         raise OptionError("give --trials or --precision, not both")
-    plan = load_plan(args.file, crn=args.crn)
+    from balance.analysis.compare import parse_baseline
+
+    plan = load_plan(args.file, crn=args.crn, baseline=parse_baseline(args.baseline))
     if args.list:
         for cell in plan.cells:
             sys.stdout.write(f"{cell.id}  {cell.describe()}\n")

@@ -94,12 +94,14 @@ class Tally:
 def run_fight(system, fight, trials: int, seed: int, *, cell: tuple[int, ...] = (),
               blocks: Iterable[int] | None = None,
               on_block: Callable[[int], None] | None = None,
-              block_trials: int = BLOCK_TRIALS) -> Tally:
+              block_trials: int = BLOCK_TRIALS,
+              observe: Callable[[int, BlockOutcome], None] | None = None) -> Tally:
     """Simulate ``trials`` fights with the vectorised engine, block by block.
 
     ``blocks`` restricts the run to some block indices (for splitting work); ``on_block`` is
     called with each finished block's trial count (for progress bars). ``block_trials``
     changes the block size (sweeps use smaller blocks so adaptive precision stops sooner).
+    ``observe`` sees each block's index and per-trial outcomes (paired comparisons).
     """
     sizes = block_sizes(trials, block_trials)
     tally = Tally(len(fight.side_names), len(fight.side_of), fight.max_rounds)
@@ -108,6 +110,8 @@ def run_fight(system, fight, trials: int, seed: int, *, cell: tuple[int, ...] = 
         rng = block_rng(seed, b, cell)
         out = simulate(system, fight, sizes[b], rng)
         tally.add_block(out, fight.side_of)
+        if observe is not None:
+            observe(b, out)
         if after:  # who survives the hours after the fight (e.g. Yags untended wounds)
             tally.add_alive_after(system.after_battle(fight, out, rng))
         if on_block is not None:

@@ -133,8 +133,10 @@ class Partial:
 
 
 def write_run(run_dir: str | os.PathLike, table, manifest: Mapping[str, Any],
-              tallies: Mapping[str, Mapping[str, Any]]) -> Path:
-    """Write a finished run's folder whole: Parquet and CSV tables, tallies, manifest."""
+              tallies: Mapping[str, Mapping[str, Any]],
+              extra: Mapping[str, Any] | None = None) -> Path:
+    """Write a finished run's folder whole: Parquet and CSV tables, tallies, manifest, and
+    ``extra`` JSON files by name (``paired.json``: counts paired with the baseline)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -147,6 +149,8 @@ def write_run(run_dir: str | os.PathLike, table, manifest: Mapping[str, Any],
         table.to_csv(tmp / CSV, index=False)
         (tmp / TALLIES).write_text(jsonout.dumps(tallies) + "\n", encoding="utf-8")
         (tmp / MANIFEST).write_text(jsonout.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        for name, data in (extra or {}).items():
+            (tmp / name).write_text(jsonout.dumps(data) + "\n", encoding="utf-8")
         os.chmod(tmp, 0o755)
     return run_dir
 

@@ -1,7 +1,7 @@
 """The survival curve figure: the share of fights still open after each round.
 
 One line per scenario or cell (or group of cells), drawn as steps from the rounds histogram
-(see :mod:`balance.analysis.survival`): the area under each curve is the mean length.
+(see :mod:`balance.analysis.lengths`): the area under each curve is the mean length.
 """
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ from collections.abc import Mapping
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
-from balance.analysis.survival import survival
+from balance.analysis.lengths import survival
 from balance.report.figures import DASHES, OKABE_ITO, _note
 
 MAX_LINES = 10
@@ -32,6 +33,7 @@ def survival_figure(hists: Mapping[str, np.ndarray], *, title: str, note: str = 
                 color=OKABE_ITO[n % len(OKABE_ITO)], linestyle=DASHES[n % len(DASHES)],
                 linewidth=1.4)
     ax.set_xlim(0, last)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylim(0, 102)
     ax.set_xlabel("round")
     ax.set_ylabel("fights still open after the round, %")

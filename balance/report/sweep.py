@@ -27,6 +27,7 @@ import pandas as pd
 
 from balance.engine.run import Tally
 from balance.report import figures
+from balance.report.baseline import baseline_section
 from balance.report.document import Document, Picture, Section, Table
 from balance.report.roundrobin import equilibrium, round_robin
 from balance.report.survival import survival_figure
@@ -48,6 +49,9 @@ def sweep_document(table: pd.DataFrame, manifest: Mapping[str, Any],
     if manifest.get("round_robin") and len(sides) == 2:
         doc.sections.append(_round_robin_section(ctx))
     doc.sections.append(_win_section(ctx))
+    if manifest.get("baseline") and f"delta_{side}" in table:
+        doc.sections.append(baseline_section(table, manifest, side, ctx.plain_note,
+                                             ctx.name("baseline")))
     doc.sections.append(_rounds_section(ctx))
     if any(t.n_fighters > t.n_sides for t in tallies.values()):
         doc.sections.append(_casualty_section(ctx))

@@ -14,10 +14,10 @@ MAX_FIELDS = 30
 
 
 def tornado(result: Any) -> Figure:
-    """The chart of a :class:`~balance.analysis.sensitivity.Sensitivity`."""
+    """The chart of a :class:`~balance.analysis.sensitivities.Sensitivity`."""
     paths: dict[str, dict[str, Any]] = {}
     for r in result.rows:
-        paths.setdefault(r.path, {})["up" if r.to > r.from_ else "down"] = r
+        paths.setdefault(r.name, {})["up" if r.to > r.from_ else "down"] = r
     ranked = sorted(paths, key=lambda p: -max(abs(r.delta) for r in paths[p].values()))
     ranked = ranked[:MAX_FIELDS][::-1]                  # largest at the top
     scale = 100 if result.metric in ("win", "draw", "survival", "standing") else 1

@@ -17,18 +17,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from balance.errors import Problem, ScenarioError
+from balance.errors import OptionError, Problem, ScenarioError
 from balance.io.scenario import DICT_SOURCE, LoadedScenario, load_scenario, read_text
 from balance.io.tables import shipped_rows
 from balance.io.yamlfile import PathIndex, read_yaml
 from balance.models import SCENARIO_MODELS
+from balance.sweep.baseline import resolve_baseline
 from balance.sweep.cells import Axis, Cell, expand
 from balance.sweep.paths import FieldPath, PathError, assign, resolve_path, show
 from balance.sweep.spec import AxisSpec, SweepSpec, parse_sweep
 
 RESERVED = {"cell", "stream", "trials", "seed", "blocks", "rounds_mean", "rounds_p50",
-            "rounds_p95", "precision_met"}
-RESERVED_PREFIXES = ("p_", "lo_", "hi_", "n_", "dead_", "fallen_", "alive_after_")
+            "rounds_p95", "precision_met", "paired", "baseline"}
+RESERVED_PREFIXES = ("p_", "lo_", "hi_", "n_", "dead_", "fallen_", "alive_after_", "delta_")
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Plan:
     mirror: bool
     text: str                            # the file's text (JSON for a mapping or new sweep)
     path: str | None
+    baseline: Cell | None = None         # the cell deltas are measured from
 
     @property
     def side_names(self) -> tuple[str, ...]:
@@ -67,11 +69,11 @@ class Plan:
 
 def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
               sweep: Mapping[str, Any] | None = None,
-              crn: bool | list[str] | None = None) -> Plan:
+              crn: bool | list[str] | None = None, baseline: Any = None) -> Plan:
     """Read a scenario with a ``sweep:`` block (a file path or a mapping) and check it all.
 
-    ``sweep`` replaces the file's block (for notebooks); ``crn`` overrides its ``crn:``. A
-    scenario without a sweep block is a plan of one cell.
+    ``sweep`` replaces the file's block (for notebooks); ``crn`` overrides its ``crn:`` and
+    ``baseline`` its ``baseline:``. A scenario without a sweep block is a plan of one cell.
     """
     if isinstance(source, Mapping):
         data, index, label, text, path = dict(source), PathIndex(), DICT_SOURCE, None, None
@@ -96,11 +98,20 @@ def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
     crn_axes = _crn_axes(spec.crn, axes, label, index_block)
     cells = expand(axes, crn=crn_axes, mirror=spec.mirror)
     scenarios = _check_cells(axes, cells, base_data, base, label, index_block)
+    base_cell = None
+    if baseline is not None or spec.baseline is not None:
+        base_cell, message = resolve_baseline(spec.baseline if baseline is None else baseline,
+                                              axes, cells)
+        if base_cell is None:
+            if baseline is not None:
+                raise OptionError(f"--{message}")
+            raise ScenarioError([_problem(index_block, message, ("sweep", "baseline"),
+                                          label)])
     if text is None or sweep is not None:   # the exact inputs, for the manifest and its hash
         whole = {**base_data, **({"sweep": block} if block is not None else {})}
         text = json.dumps(whole, indent=2, default=str) + "\n"
     return Plan(base.model.name, base.ruleset, base, base_data, axes, tuple(cells),
-                tuple(scenarios), crn_axes, spec.mirror, text, path)
+                tuple(scenarios), crn_axes, spec.mirror, text, path, base_cell)
 
 
 def _load_base(data: dict[str, Any], text: str | None, label: str,

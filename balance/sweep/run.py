@@ -8,6 +8,7 @@ resumed sweep equals an uninterrupted one.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sys
@@ -31,7 +32,7 @@ from balance.io.store import (
 )
 from balance.sweep.executors import ExecutorInfo, check_executor, open_executor
 from balance.sweep.plan import Plan, load_plan
-from balance.sweep.table import build_table
+from balance.sweep.table import add_deltas, build_table
 from balance.sweep.task import CellJob, CellResult, run_cell
 
 SWEEP_BLOCK_TRIALS = 16_384
@@ -53,7 +54,7 @@ class SweepResult:
 def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None,
               precision: float | None = None, max_trials: int | None = None,
               block_trials: int = SWEEP_BLOCK_TRIALS, crn: bool | list[str] | None = None,
-              sweep: Mapping[str, Any] | None = None,
+              sweep: Mapping[str, Any] | None = None, baseline: Any = None,
               executor: str | Executor = "local", scheduler: str | None = None,
               workers: int | None = None, out: str | os.PathLike | None = "results",
               run_id: str | None = None, resume: bool = False, progress: bool = False,
@@ -63,10 +64,13 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
     ``source`` is a sweep file, a mapping, or a :class:`Plan`. ``trials``/``seed`` override
     the scenario's; ``precision`` runs each cell in blocks until every outcome's 95% interval
     half-width is at most that (up to ``max_trials``). ``crn`` overrides the file's common
-    random numbers. ``executor`` is ``local``, ``processes``, ``dask`` or an Executor you
-    made. ``out=None`` keeps the results in memory. ``on_cell`` sees each finished cell.
+    random numbers; ``baseline`` (a cell index or ``{axis: value}``) its baseline, the cell
+    every other is compared with (``delta_*`` columns). ``executor`` is ``local``,
+    ``processes``, ``dask`` or an Executor you made. ``out=None`` keeps the results in
+    memory. ``on_cell`` sees each finished cell.
     """
-    plan = source if isinstance(source, Plan) else load_plan(source, sweep=sweep, crn=crn)
+    plan = source if isinstance(source, Plan) else load_plan(source, sweep=sweep, crn=crn,
+                                                             baseline=baseline)
     model = plan.base.model
     seed = _count("seed", model.seed if seed is None else seed, 0)
     block_trials = _count("block_trials", block_trials, 1)
@@ -89,6 +93,7 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
     fingerprint = {"scenario_sha256": sha256_text(_scenario_text(plan)), "seed": seed,
                    "trials": trials, "precision": precision, "max_trials": max_trials,
                    "block_trials": block_trials, "crn": list(plan.crn),
+                   "baseline": plan.baseline.id if plan.baseline else None,
                    "version": __version__}
     partial = Partial(out, run_id, fingerprint, resume=resume) if out is not None else None
     done = partial.finished() if partial is not None else {}
@@ -98,8 +103,9 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
     fights = {c.id: system.compile(sc.model, sc.tables)
               for c, sc in zip(plan.cells, plan.scenarios, strict=True)}
     jobs = [CellJob(c.id, plan.ruleset, fights[c.id], seed, c.stream, block_trials, trials,
-                    precision, max_trials or 0) for c in plan.cells if c.id not in done]
+                    precision, max_trials or 0) for c in plan.cells]
     records = {cid: rec for cid, rec in done.items() if cid in fights}
+    jobs = _paired_jobs(plan, jobs, records, partial, on_cell)
     if isinstance(executor, Executor):
         ctx = _given(executor, workers)
     else:
@@ -118,13 +124,19 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
                         side_of={cid: f.side_of for cid, f in fights.items()}, seed=seed,
                         adaptive=None if precision is None else
                         {cid: rec["precision_met"] for cid, rec in records.items()})
+    if plan.baseline is not None:
+        add_deltas(table, plan.baseline.id, tallies,
+                   {cid: rec.get("paired") for cid, rec in records.items()},
+                   [*plan.side_names, "draw"])
     manifest = _manifest(plan, run_id, fingerprint, info, started, time.perf_counter() - clock,
                          resumed=len(done), seconds_cells=sum(r["seconds"] for r in
                                                               records.values()))
     raw = {c.id: records[c.id]["tally"] for c in plan.cells}
     run_dir = None
     if out is not None:
-        run_dir = write_run(Path(out) / run_id, table, manifest, raw)
+        paired = {cid: rec["paired"] for cid, rec in records.items() if rec.get("paired")}
+        run_dir = write_run(Path(out) / run_id, table, manifest, raw,
+                            {"paired.json": paired} if paired else None)
         partial.remove()
     table.attrs["manifest"] = manifest
     return SweepResult(table, manifest, raw, run_dir, plan)
@@ -148,8 +160,7 @@ def _drive(pool: Executor, jobs: list[CellJob], records: dict[str, dict[str, Any
     try:
         for future in as_completed(futures):
             result = future.result()
-            record = {"tally": tally_to_dict(result.tally), "blocks": result.blocks,
-                      "seconds": result.seconds, "precision_met": result.precision_met}
+            record = _record(result)
             records[result.cell_id] = record
             if partial is not None:
                 partial.save(result.cell_id, record)
@@ -166,6 +177,38 @@ def _drive(pool: Executor, jobs: list[CellJob], records: dict[str, dict[str, Any
     finally:
         if bar is not None:
             bar.close()
+
+
+def _record(result: CellResult) -> dict[str, Any]:
+    """What is saved of a finished cell (partial file and tallies)."""
+    return {"tally": tally_to_dict(result.tally), "blocks": result.blocks,
+            "seconds": result.seconds, "precision_met": result.precision_met,
+            "paired": result.paired}
+
+
+def _paired_jobs(plan: Plan, jobs: list[CellJob], records: dict[str, dict[str, Any]],
+                 partial: Partial | None,
+                 on_cell: Callable[[CellResult], None] | None) -> list[CellJob]:
+    """The jobs still to run; with a baseline that shares its streams with other cells, the
+    baseline is played here first, keeping its per-trial outcomes, and those cells are
+    given them to count paired outcomes (done cells keep their saved counts)."""
+    todo = [j for j in jobs if j.cell_id not in records]
+    base = plan.baseline
+    if base is None:
+        return todo
+    shared = {c.id for c in plan.cells if c.stream == base.stream and c.id != base.id}
+    if not shared & {j.cell_id for j in todo}:
+        return todo
+    result = run_cell(dataclasses.replace(next(j for j in jobs if j.cell_id == base.id),
+                                          keep=True))
+    if base.id not in records:
+        records[base.id] = _record(result)
+        if partial is not None:
+            partial.save(base.id, records[base.id])
+        if on_cell is not None:
+            on_cell(result)
+    return [dataclasses.replace(j, pair=result.kept) if j.cell_id in shared else j
+            for j in todo if j.cell_id != base.id]
 
 
 class _given:
@@ -210,6 +253,9 @@ def _manifest(plan: Plan, run_id: str, fingerprint: dict[str, Any], info: Execut
         "axes": [{"name": a.name, "paths": [".".join(map(str, p)) for p in a.paths],
                   "kind": a.kind, "labels": list(a.labels)} for a in plan.axes],
         "round_robin": list(plan.round_robin) if plan.round_robin else None,
+        "baseline": None if plan.baseline is None else {
+            "cell": plan.baseline.id, "index": plan.baseline.index,
+            "values": dict(plan.baseline.values)},
         "mirror": plan.mirror,
         "crn_note": _crn_note(plan),
         "python": sys.version.split()[0],
@@ -225,7 +271,8 @@ def _crn_note(plan: Plan) -> str | None:
         return None
     return (f"common random numbers: cells that differ only in {', '.join(plan.crn)} share "
             "random streams, so differences between them are measured with less noise than "
-            "their separate intervals suggest (use balance.sweep.compare for paired intervals)")
+            "their separate intervals suggest (a baseline: and balance compare give paired "
+            "intervals)")
 
 
 def _scenario_text(plan: Plan) -> str:

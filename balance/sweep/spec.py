@@ -17,6 +17,7 @@ round robin, plus which axes share random streams.
         paths: [sides.0.members.0.weapon, sides.1.members.0.weapon]
         values: [long_sword, spear, mace]
       crn: true                                    # or a list of axis names
+      baseline: {weapon: long_sword}               # or a cell index: deltas against it
 
 Parsing only checks the block's shape; :mod:`balance.sweep.plan` resolves the paths against
 the scenario model and validates every cell.
@@ -33,7 +34,7 @@ from balance.errors import Problem, a_or_an, closest
 from balance.io.yamlfile import PathIndex
 from balance.sweep.paths import FieldPath, PathError, parse_path
 
-SECTIONS = ("grid", "zip", "round_robin", "crn")
+SECTIONS = ("grid", "zip", "round_robin", "crn", "baseline")
 AXIS_KEYS = ("path", "paths", "values", "labels")
 ROUND_ROBIN_KEYS = ("paths", "values", "labels", "names", "mirror")
 MAX_CELLS = 100_000
@@ -60,6 +61,7 @@ class SweepSpec:
     axes: tuple[AxisSpec, ...]
     crn: bool | tuple[str, ...] = False
     mirror: bool = True        # round robin: include each option against itself
+    baseline: Any = None       # a cell index or {axis: value}: what deltas are measured from
 
     @property
     def round_robin(self) -> tuple[int, int] | None:
@@ -142,7 +144,7 @@ def parse_sweep(block: Any, label: str, index: PathIndex,
         if isinstance(block.get("round_robin"), Mapping) else True
     if problems:
         return None, problems
-    spec = SweepSpec(tuple(axes), crn, bool(mirror))
+    spec = SweepSpec(tuple(axes), crn, bool(mirror), block.get("baseline"))
     cells = 1
     for f in {a.factor: a for a in spec.axes}.values():
         cells *= len(f.values) ** (2 if f.kind == "round_robin" else 1)

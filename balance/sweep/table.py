@@ -6,7 +6,10 @@ outcome ``o`` (every side, then ``draw``) ``p_o``, ``lo_o``, ``hi_o`` (Wilson 95
 ``n_o`` (count); ``rounds_mean``, ``rounds_p50``, ``rounds_p95``; for each side ``dead_s``
 and ``fallen_s`` (mean fighters dead, and not standing, at the end: casualties in group
 fights), and ``alive_after_s`` when the scenario plays an aftermath; ``trials``,
-``blocks``, ``seed``; and ``precision_met`` under adaptive precision.
+``blocks``, ``seed``; and ``precision_met`` under adaptive precision. With a baseline,
+for each outcome ``delta_o`` (cell minus baseline) with its 95% interval
+``delta_ci95_lo_o``/``delta_ci95_hi_o``, the same for ``rounds_mean``, and ``paired`` (the
+interval comes from per-trial differences on shared random streams).
 """
 
 from __future__ import annotations
@@ -77,3 +80,35 @@ def _stats(tally: Tally, side_names: Sequence[str], side_of: np.ndarray) -> dict
         if tally.alive_after is not None:
             out[f"alive_after_{name}"] = float(tally.alive_after[members].sum()) / n
     return out
+
+
+def add_deltas(table, baseline: str, tallies: Mapping[str, Tally],
+               paired: Mapping[str, dict | None], outcomes: Sequence[str]) -> None:
+    """Add the ``delta_*`` columns against the baseline cell (in place)."""
+    from balance.sweep.baseline import delta_stats, rounds_delta
+
+    base = tallies[baseline]
+    cols: dict[str, list[Any]] = {}
+    pairs = []
+    for cid in table["cell"]:
+        t, pair = tallies[cid], paired.get(cid)
+        same = cid == baseline
+        for o, name in enumerate(outcomes):
+            if same:
+                d, lo, hi = 0.0, 0.0, 0.0
+            else:
+                d, lo, hi, _ = delta_stats(
+                    o, pair, int(t.wins[o]) / t.trials, t.trials,
+                    int(base.wins[o]) / base.trials, base.trials)
+            for key, v in ((f"delta_{name}", d), (f"delta_ci95_lo_{name}", lo),
+                           (f"delta_ci95_hi_{name}", hi)):
+                cols.setdefault(key, []).append(v)
+        d, lo, hi = (0.0, 0.0, 0.0) if same else rounds_delta(pair, t.rounds, base.rounds)
+        for key, v in (("delta_rounds_mean", d), ("delta_ci95_lo_rounds_mean", lo),
+                       ("delta_ci95_hi_rounds_mean", hi)):
+            cols.setdefault(key, []).append(v)
+        pairs.append(bool(same or (pair is not None and pair["trials"] > 1)))
+    for key, values in cols.items():
+        table[key] = values
+    table["paired"] = pairs
+    table["baseline"] = [cid == baseline for cid in table["cell"]]

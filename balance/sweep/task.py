@@ -16,6 +16,7 @@ from typing import Any
 
 from balance import rules
 from balance.engine.run import Tally, block_sizes, run_fight
+from balance.sweep.baseline import PairWith, add_pairing, new_pairing, outcome_codes
 
 Z95 = 1.959963984540054
 
@@ -35,6 +36,8 @@ class CellJob:
     max_trials: int = 0                # the cap under ``precision``
     blocks_done: int = 0               # resume after these blocks, merging onto ``tally``
     tally: Tally | None = None
+    pair: PairWith | None = None       # the baseline's outcomes: count paired with them
+    keep: bool = False                 # keep this cell's outcomes (it is the baseline)
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,8 @@ class CellResult:
     blocks: int
     seconds: float
     precision_met: bool | None = None
+    paired: dict[str, Any] | None = None     # counts paired with the baseline's trials
+    kept: PairWith | None = None             # this cell's outcomes (when asked to keep)
 
 
 def run_cell(job: CellJob) -> CellResult:
@@ -56,21 +61,36 @@ def run_cell(job: CellJob) -> CellResult:
     tally = job.tally or Tally(len(fight.side_names), len(fight.side_of), fight.max_rounds)
     b = job.blocks_done
     met = None
+    n_sides = len(fight.side_names)
+    paired = new_pairing(n_sides) if job.pair is not None else None
+    kept = PairWith(n_sides, {}, {}) if job.keep else None
+
+    def observe(block: int, out: Any) -> None:
+        codes = outcome_codes(out.winner, n_sides)
+        if kept is not None:
+            kept.outcomes[block], kept.rounds[block] = codes, out.rounds.copy()
+        if paired is not None and block in job.pair.outcomes:
+            add_pairing(paired, codes, out.rounds, job.pair.outcomes[block],
+                        job.pair.rounds[block], n_sides)
+
+    watch = observe if (paired is not None or kept is not None) else None
     if job.precision is None:
         b = len(block_sizes(job.trials, job.block_trials))
         if b > job.blocks_done:
             more = run_fight(system, fight, job.trials, job.seed, cell=job.stream,
-                             blocks=range(job.blocks_done, b), block_trials=job.block_trials)
+                             blocks=range(job.blocks_done, b), block_trials=job.block_trials,
+                             observe=watch)
             tally = tally.merge(more)
     else:
         while not (met := half_width(tally) <= job.precision) and \
                 tally.trials + job.block_trials <= job.max_trials:
             # block b of a run cut into equal blocks: the same stream a fixed run would use
             more = run_fight(system, fight, (b + 1) * job.block_trials, job.seed,
-                             cell=job.stream, blocks=[b], block_trials=job.block_trials)
+                             cell=job.stream, blocks=[b], block_trials=job.block_trials,
+                             observe=watch)
             tally = tally.merge(more)
             b += 1
-    return CellResult(job.cell_id, tally, b, time.perf_counter() - start, met)
+    return CellResult(job.cell_id, tally, b, time.perf_counter() - start, met, paired, kept)
 
 
 def half_width(tally: Tally) -> float:

@@ -1,4 +1,4 @@
-"""balance exchange: what one step of a field is worth in another (balance.analysis.exchange)."""
+"""balance exchange: one step of a field priced in another (balance.analysis.exchange_rate)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from balance.analysis.exchange import exchange, fieller
-from balance.analysis.sensitivity import sensitivity
+from balance.analysis.exchange_rate import exchange, fieller
+from balance.analysis.sensitivities import sensitivity
 from balance.cli import main
 from balance.errors import OptionError
 from tests.analysis.conftest import GROUP, YAGS, YMLAD, percentile

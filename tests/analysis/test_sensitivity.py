@@ -1,4 +1,4 @@
-"""balance sensitivity: ranked paired changes of one step (balance.analysis.sensitivity)."""
+"""balance sensitivity: ranked paired changes of one step (balance.analysis.sensitivities)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from balance.analysis.sensitivity import holm, sensitivity
+from balance.analysis.sensitivities import holm, sensitivity
 from balance.cli import main
 from balance.errors import OptionError
 from tests.analysis.conftest import MIRRORS, YAGS, mirror
@@ -83,3 +83,21 @@ def test_cli_writes_json_markdown_and_tornado(tmp_path, capsys) -> None:
     assert (out / "tornado.png").read_bytes()[:4] == b"\x89PNG"
     assert "| rank |" in (out / "sensitivity.md").read_text()
     assert json.loads((out / "sensitivity.json").read_text()) == doc
+
+
+def test_a_process_pool_gives_the_same_numbers() -> None:
+    """Blocks shipped to worker processes (compiled fights pickled, as sweeps do) come back
+    with the very sums the serial run makes."""
+    kwargs = {"paths": ["sides.red.members.0.skills.single_weapon"], "both": False,
+              "trials": 2048, "block_trials": 1024, "seed": 9}
+    assert sensitivity(YAGS, executor="processes", workers=2, **kwargs).to_dict() == \
+        sensitivity(YAGS, **kwargs).to_dict()
+
+
+def test_the_worker_task_is_light() -> None:
+    """Workers import the question's block task: numpy, the rules and the engine only."""
+    from tests.sweep.test_imports import imported_after
+
+    heavy = {"pandas", "pydantic", "yaml", "matplotlib", "dask", "distributed", "scipy",
+             "pyarrow", "tqdm"}
+    assert not imported_after("import balance.analysis.task") & heavy

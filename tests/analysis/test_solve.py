@@ -1,4 +1,4 @@
-"""balance solve: the value of a field that meets a target (balance.analysis.solve)."""
+"""balance solve: the value of a field that meets a target (balance.analysis.solving)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from balance.analysis.solve import solve
+from balance.analysis.solving import solve
 from balance.cli import main
 from balance.errors import OptionError
 from tests.analysis.conftest import MIRRORS, YAGS, mirror
@@ -71,3 +71,16 @@ def test_cli_json_is_strict_and_has_the_issue_keys(tmp_path, capsys) -> None:
     captured = capsys.readouterr()
     assert "bracketing values" in captured.out and "solve" in captured.err   # a line a step
     assert "P(red wins) 5" in captured.out and "function" not in captured.out
+
+
+def test_a_float_field_is_bisected_to_its_tolerance() -> None:
+    """The archer's starting distance (metres, a float): more distance, more arrows before
+    the swordsman arrives, so P(archer wins) rises with it and crosses 50% inside [10, 200];
+    the bracket ends up within the tolerance and straddles the target."""
+    from tests.analysis.conftest import SCENARIOS
+
+    res = solve(str(SCENARIOS / "yags" / "archer_vs_charging_swordsman.yaml"), "distance", 0.5,
+                range=(10, 200), tolerance=8.0, trials=4096, block_trials=4096, seed=3)
+    assert not res.integer and 10 <= res.value <= 200
+    assert res.above.value - res.below.value <= 8.0
+    assert res.below.estimate < 0.5 <= res.above.estimate

@@ -1,4 +1,4 @@
-"""Survival curves and hazards of fight lengths (balance.analysis.survival)."""
+"""Survival curves and hazards of fight lengths (balance.analysis.lengths)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from balance.analysis.survival import hazard, survival, survival_text
+from balance.analysis.lengths import hazard, survival, survival_text
 from balance.api import run
 from balance.cli import main
 

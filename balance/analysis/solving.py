@@ -74,9 +74,11 @@ class Solution:
     seed: int
     scenario: str
     evaluations: list[Point] = field(default_factory=list)
+    label: str = ""             # a short name (knight.skills.single_weapon)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"scenario": self.scenario, "path": self.path, "for": self.side,
+        return {"scenario": self.scenario, "path": self.path, "label": self.label or self.path,
+                "for": self.side,
                 "metric": self.metric, "target": self.target, "value": self.value,
                 "interval": [words.num(v) for v in self.interval],
                 "estimate": words.num(self.estimate), "ci95": [words.num(v) for v in self.ci95],
@@ -88,13 +90,18 @@ class Solution:
     def to_text(self) -> str:
         what = words.what(self.metric, self.side)
         fmt = words.fmt(self.metric)
-        lines = [f"{self.scenario}: {self.path} for {what} = {fmt(self.target)}", ""]
-        lines.append(f"  value      {self.value}   ({what} {fmt(self.estimate)} "
+        lines = [f"{self.scenario}: {self.label or self.path} for {what} = "
+                 f"{fmt(self.target)}", ""]
+        lines.append(f"  value      {words.value(self.value)}   ({what} {fmt(self.estimate)} "
                      f"[{fmt(self.ci95[0])}, {fmt(self.ci95[1])}])")
         lines.append(f"  crossing   {self.crossing:.3g}   (where the estimates cross the target)")
         lo, hi = self.interval
         lines.append(f"  interval   [{words.value(lo)}, {words.value(hi)}]   (values "
                      "consistent with the target at 95%)")
+        if not self.ci95[0] <= self.target <= self.ci95[1] and self.below and self.above:
+            lines.append(f"  (no value tried is consistent with the target at 95%: the metric "
+                         f"jumps across it between {words.value(self.below.value)} and "
+                         f"{words.value(self.above.value)})")
         if self.integer and self.below is not None and self.above is not None:
             lines += ["", "  bracketing values:"]
             for p in sorted((self.below, self.above), key=lambda p: p.value):
@@ -136,7 +143,7 @@ def solve(scenario: str | os.PathLike | Mapping[str, Any] | Subject, vary: str, 
     elif not integer:
         raise OptionError(f"--range LO HI is needed for {show(path)}, a non-integer field")
     with pool(executor, scheduler, workers) as executor_, \
-            Progress(f"solve {show(path)}", enabled=progress) as bar:
+            Progress(f"solve {subject.name_of(path)}", enabled=progress) as bar:
         runner = Runner(subject, metric=metric, side=side, seed=seed,
                         block_trials=block_trials, executor=executor_, on_trials=bar.trials)
         cap = runner.blocks_for(subject.base.model.trials if trials is None else trials)
@@ -295,7 +302,8 @@ class _Search:
             estimate=mv.mean(), ci95=mv.interval(0), below=self._point(a),
             above=self._point(b), integer=self.integer,
             trials=self.cap * self.runner.block_trials, seed=self.runner.seed,
-            scenario=self.runner.subject.base.model.name, evaluations=fmt_pts)
+            scenario=self.runner.subject.base.model.name, evaluations=fmt_pts,
+            label=self.runner.subject.name_of(self.path))
 
     def _excludes(self, v: Any, outside: int) -> bool:
         """Does the 95% interval at ``v`` lie wholly on the ``outside`` side of the target?"""

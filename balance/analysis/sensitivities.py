@@ -11,6 +11,7 @@ most" is answered with how sure that is.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from collections.abc import Mapping, Sequence
@@ -40,9 +41,14 @@ class Change:
     ci95: tuple[float, float]
     p_value: float
     significant: bool = False
+    label: str = ""            # a short name (knight.skills.single_weapon)
+
+    @property
+    def name(self) -> str:
+        return self.label or self.path
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "from": self.from_, "to": self.to,
+        return {"path": self.path, "label": self.name, "from": self.from_, "to": self.to,
                 "delta": words.num(self.delta), "ci95": [words.num(v) for v in self.ci95],
                 "p_value": words.num(self.p_value), "significant": self.significant}
 
@@ -62,6 +68,7 @@ class Sensitivity:
     rows: list[Change]
     skipped: list[dict[str, Any]] = field(default_factory=list)
     best: dict[str, Any] | None = None
+    both: bool = True          # moved down as well as up
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "for": self.side, "metric": self.metric,
@@ -78,7 +85,7 @@ class Sensitivity:
         unit = words.unit(self.metric)
         head = ["rank", "path", "from", "to", f"change {unit}".strip(), "95% interval",
                 "significant"]
-        rows = [[str(i + 1), r.path, words.value(r.from_), words.value(r.to), change(r.delta),
+        rows = [[str(i + 1), r.name, words.value(r.from_), words.value(r.to), change(r.delta),
                  f"[{change(r.ci95[0])}, {change(r.ci95[1])}]",
                  "yes" if r.significant else "no"] for i, r in enumerate(self.rows)]
         return head, rows
@@ -87,14 +94,15 @@ class Sensitivity:
         what = words.what(self.metric, self.side)
         fmt = words.fmt(self.metric)
         lines = [f"{self.scenario}: {what} {fmt(self.estimate)} [{fmt(self.ci95[0])}, "
-                 f"{fmt(self.ci95[1])}] as written; each field moved by ±{words.value(self.step)}"
+                 f"{fmt(self.ci95[1])}] as written; each field moved by "
+                 f"{'±' if self.both else '+'}{words.value(self.step)}"
                  f" ({self.trials:,} trials, seed {self.seed}, common random numbers)"]
         if self.best:
             change = words.fmt_change(self.metric)
             b = self.best
             lo, hi = b["ci95"]
             real = "a real difference" if b["significant"] else "not a clear difference"
-            lines.append(f"Largest gain: {b['path']} {words.value(b['from'])} -> "
+            lines.append(f"Largest gain: {b['label']} {words.value(b['from'])} -> "
                          f"{words.value(b['to'])}, ahead of the next ({b['next']}) by "
                          f"{change(b['margin'])} [{change(lo)}, {change(hi)}] "
                          f"{words.unit(self.metric)} (paired): {real}.")
@@ -110,7 +118,7 @@ class Sensitivity:
                 for r in rows]
         out += ["", "  significant: the paired 95% interval excludes 0 after Holm's correction "
                     f"over the {len(self.rows)} changes"]
-        out += [f"  skipped {s['path']} -> {words.value(s['to'])}: {s['why']}"
+        out += [f"  skipped {s['label']} -> {words.value(s['to'])}: {s['why']}"
                 for s in self.skipped]
         if len(self.headline()) > 1:
             out += ["", self.headline()[1]]
@@ -125,7 +133,7 @@ class Sensitivity:
                 "Each change is the mean of the per-trial differences from the scenario as "
                 "written, both played from the same random streams; significant means its "
                 "paired 95% interval excludes 0 after Holm's correction over all the changes."]
-        text += [f"- skipped {s['path']} -> {s['to']}: {s['why']}" for s in self.skipped]
+        text += [f"- skipped {s['label']} -> {s['to']}: {s['why']}" for s in self.skipped]
         return "\n".join(text) + "\n"
 
 
@@ -166,10 +174,11 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
                     to = int(to)
                 why = bad_value(runner, ((path, to),))
                 if why:
-                    skipped.append({"path": show(path), "from": start, "to": to, "why": why})
+                    skipped.append({"path": show(path), "label": subject.name_of(path),
+                                    "from": start, "to": to, "why": why})
                     continue
                 variants.append(((path, to),))
-                moves.append((show(path), start, to))
+                moves.append((show(path), start, to, subject.name_of(path)))
         if not moves:
             raise OptionError("no field could be moved: " + "; ".join(
                 f"{s['path']} -> {s['to']}: {s['why']}" for s in skipped))
@@ -179,25 +188,24 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
             runner.extend(m, variants, min(blocks, m.blocks + CHUNK_BLOCKS))
             top = max(range(1, len(variants)), key=lambda k: abs(m.diff(0, k)[0]))
             bar.step(f"{m.trials:,} of {blocks * runner.block_trials:,} trials; largest so "
-                     f"far {moves[top - 1][0]} -> {words.value(moves[top - 1][2])}: "
+                     f"far {moves[top - 1][3]} -> {words.value(moves[top - 1][2])}: "
                      f"{words.fmt_change(metric)(m.diff(0, top)[0])}")
-    return _ranked(subject, runner, m, moves, skipped, step)
+    return _ranked(subject, runner, m, moves, skipped, step, both)
 
 
-def _ranked(subject: Subject, runner: Runner, m: Moments, moves: list[tuple[str, Any, Any]],
-            skipped: list[dict[str, Any]], step: float) -> Sensitivity:
+def _ranked(subject: Subject, runner: Runner, m: Moments, moves: list[tuple[str, Any, Any, str]],
+            skipped: list[dict[str, Any]], step: float, both: bool) -> Sensitivity:
     changes = []
-    for k, (path, start, to) in enumerate(moves, start=1):
+    for k, (path, start, to, label) in enumerate(moves, start=1):
         delta, ci, se = m.diff(0, k)
-        changes.append(Change(path, start, to, delta, ci, _p_value(delta, se)))
+        changes.append(Change(path, start, to, delta, ci, _p_value(delta, se), label=label))
     flags = holm([c.p_value for c in changes])
-    changes = [Change(c.path, c.from_, c.to, c.delta, c.ci95, c.p_value, f)
-               for c, f in zip(changes, flags, strict=True)]
+    changes = [dataclasses.replace(c, significant=f) for c, f in zip(changes, flags, strict=True)]
     order = sorted(range(len(changes)), key=lambda i: -abs(changes[i].delta))
     return Sensitivity(subject.base.model.name,
                        runner.side_name if runner.side is not None else None, runner.metric,
                        step, m.trials, runner.seed, m.mean(0), m.interval(0),
-                       [changes[i] for i in order], skipped, _best(m, changes))
+                       [changes[i] for i in order], skipped, _best(m, changes), both)
 
 
 def _best(m: Moments, changes: list[Change]) -> dict[str, Any] | None:
@@ -209,8 +217,8 @@ def _best(m: Moments, changes: list[Change]) -> dict[str, Any] | None:
     i, j = up[0], up[1]
     margin, ci, _ = m.diff(j + 1, i + 1)
     top = changes[i]
-    return {"path": top.path, "from": top.from_, "to": top.to,
-            "next": f"{changes[j].path} -> {words.value(changes[j].to)}",
+    return {"path": top.path, "label": top.name, "from": top.from_, "to": top.to,
+            "next": f"{changes[j].name} -> {words.value(changes[j].to)}",
             "margin": words.num(margin), "ci95": [words.num(v) for v in ci],
             "significant": bool(ci[0] > 0 or ci[1] < 0)}
 

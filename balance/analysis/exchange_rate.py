@@ -26,7 +26,7 @@ import numpy as np
 from balance.analysis import words
 from balance.analysis.panel import BLOCK_TRIALS, Runner, bad_value, pool, z_value
 from balance.analysis.progress import Progress
-from balance.analysis.sensitivity import CHUNK_BLOCKS, Change, _p_value
+from balance.analysis.sensitivities import CHUNK_BLOCKS, Change, _p_value
 from balance.analysis.subject import Subject
 from balance.errors import OptionError
 from balance.sweep.paths import show
@@ -62,14 +62,14 @@ class Exchange:
         take_step = self.take.to - self.take.from_
         amount = self.rate * take_step
         if not math.isfinite(amount):
-            return f"{self.take.path} moves {words.what(self.metric, self.side)} too little " \
+            return f"{self.take.name} moves {words.what(self.metric, self.side)} too little " \
                    "to set a rate"
         span = ""
         if self.interval is not None:
             lo, hi = sorted(v * take_step for v in self.interval)
             span = f" [{lo:+.2g}, {hi:+.2g}]"
-        return (f"{give_step:+g} {self.give.path} is worth {amount:+.2g}{span} "
-                f"{self.take.path} in {words.what(self.metric, self.side)}")
+        return (f"{give_step:+g} {self.give.name} is worth {amount:+.2g}{span} "
+                f"{self.take.name} in {words.what(self.metric, self.side)}")
 
     def to_text(self) -> str:
         change = words.fmt_change(self.metric)
@@ -77,7 +77,7 @@ class Exchange:
         lines = [f"{self.scenario}: {words.what(self.metric, self.side)} "
                  f"{words.fmt(self.metric)(self.estimate)} as written", ""]
         for name, c in (("give", self.give), ("take", self.take)):
-            lines.append(f"  {name}  {c.path} {words.value(c.from_)} -> {words.value(c.to)}: "
+            lines.append(f"  {name}  {c.name} {words.value(c.from_)} -> {words.value(c.to)}: "
                          f"{change(c.delta)} [{change(c.ci95[0])}, {change(c.ci95[1])}] {unit}")
         lines += ["", "  " + self.sentence()]
         if self.interval is None:
@@ -128,7 +128,7 @@ def exchange(scenario: str | os.PathLike | Mapping[str, Any] | Subject, give: st
     for k, (path, start, to, _) in enumerate(moves, start=1):
         delta, ci, se = m.diff(0, k)
         changes.append(Change(show(path), start, to, delta, ci, _p_value(delta, se),
-                              bool(ci[0] > 0 or ci[1] < 0)))
+                              bool(ci[0] > 0 or ci[1] < 0), subject.name_of(path)))
     cov = m.cov()
     w = np.array([[-1.0, 1.0, 0.0], [-1.0, 0.0, 1.0]])
     v = w @ cov @ w.T

@@ -1,0 +1,51 @@
+"""balance run --explain: the numbers before the first roll (balance.analysis.explaining)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from balance.analysis.explaining import explain, explain_text
+from balance.cli import main
+from tests.analysis.conftest import MIRRORS, YAGS, mirror
+
+
+@pytest.mark.parametrize("name", list(MIRRORS))
+def test_every_fighter_is_explained_in_strict_json(name: str) -> None:
+    scenario, _, _ = mirror(name)
+    doc = explain(scenario)
+    json.dumps(doc, allow_nan=False)
+    n = 4 if name == "yags-group" else 2
+    assert len(doc["fighters"]) == n
+    for f in doc["fighters"]:
+        assert f["headline"] and all(k in f["numbers"] for k in f["headline"])
+        assert f["rows"] and "scenario" in f
+    assert "fights with" in explain_text(doc)
+
+
+def test_a_patched_row_is_marked_and_moves_the_compiled_number() -> None:
+    """Seed 000: damage is strength x 4 + the weapon's damage, so patching the long sword's
+    damage from 6 to 8 raises the compiled damage of its wielders by exactly 2, and the
+    patch is listed with its shipped value."""
+    patched = copy.deepcopy(YAGS)
+    patched["tables"] = {"weapons": {"long_sword": {"damage": 8}}}
+    before, after = explain(YAGS), explain(patched)
+    assert after["patched"] == [{"table": "weapons", "row": "long_sword", "field": "damage",
+                                 "shipped": 6, "now": 8}]
+    assert before["patched"] == []
+    for b, a in zip(before["fighters"], after["fighters"], strict=True):
+        assert a["numbers"]["damage"] - b["numbers"]["damage"] == 2
+        assert a["rows"]["weapons.long_sword"]["patched"] == ["damage"]
+    assert "damage*" in explain_text(after)
+
+
+def test_cli(tmp_path, capsys) -> None:
+    path = tmp_path / "duel.yaml"
+    path.write_text(json.dumps(YAGS))
+    assert main(["run", str(path), "--explain", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["ruleset"] == "yags" and len(doc["fighters"]) == 2
+    assert main(["run", str(path), "--explain"]) == 0
+    assert "the numbers before the first roll" in capsys.readouterr().out
