@@ -154,9 +154,13 @@ def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike =
     first, second, options = _round_robin(plan)
     fields = tuple(varied_fields(plan, vary, bounds or {}))
     goal = target_matrix(options, target)
+    index = {o: i for i, o in enumerate(options)}
+    # only the cells the target fixes matter to the search (the confirmation plays them all)
     pairings = [Pairing(c.id, c.stream, str(c.values[first]), str(c.values[second]),
                         plan.cell_data(c)) for c in plan.cells
-                if str(c.values[first]) != str(c.values[second])]
+                if not np.isnan(goal[index[str(c.values[first])], index[str(c.values[second])]])]
+    if not pairings:
+        raise OptionError(f"--target {target}: every cell is blank; nothing to aim at")
     budget = _positive("budget", BUDGET_EVALUATIONS * trials * len(pairings)
                        if budget is None else budget)
     t0 = max(1, math.ceil(trials / (2 ** RUNGS - 1)))
