@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from balance.analysis.games import SAME_WEIGHT
 from balance.analysis.matrix import Matrix
 from balance.analysis.metagame import Metagame
 from balance.io.atomic import new_directory
@@ -63,7 +64,7 @@ def metagame_document(g: Metagame, title: str | None = None) -> Document:
     mix.pictures.append(Picture("01-mix.png", fig, title))
     rows = []
     for i in order:
-        span = "" if eq.high[i] - eq.low[i] <= 1e-6 else \
+        span = "" if eq.high[i] - eq.low[i] <= SAME_WEIGHT else \
             f"{pct(eq.low[i])}–{pct(eq.high[i])}"
         rows.append([names[i], pct(eq.mix[i]), span or "—", pct(eq.payoff[i]),
                      pct(g.without[i]), f"{100 * (eq.value - g.without[i]):.1f}"])
