@@ -102,7 +102,8 @@ def dumps(doc: dict) -> str:
 
 def text(result) -> str:
     """The analysis as a few aligned lines and the findings."""
-    from balance.report.metagame import pct
+    def pct(x: float) -> str:
+        return f"{100 * x:.1f}"
 
     m, eq = result.matrix, result.equilibrium
     s = m.source
