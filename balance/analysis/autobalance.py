@@ -115,7 +115,7 @@ class Autobalance:
 
     def yaml_snippet(self) -> str:
         """The suggested rows, ready to paste under ``tables:`` (old values in comments)."""
-        import json
+        from balance.io.jsonout import dumps
 
         was = {f.parts[1:]: f.cast(f.start) for f in self.fields}
         lines = [f"# balance autobalance: {self.scenario}, target {self.target}",
@@ -130,7 +130,7 @@ class Autobalance:
                 for name, value in fields.items():
                     old = was.get((table, row, name))
                     note = f"   # was {old:g}" if old is not None and old != value else ""
-                    lines.append(f"    {name}: {json.dumps(value)}{note}")
+                    lines.append(f"    {name}: {dumps(value)}{note}")
         return "\n".join(lines) + "\n"
 
 

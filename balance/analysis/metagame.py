@@ -18,6 +18,7 @@ import numpy as np
 
 from balance.analysis import games
 from balance.analysis.matrix import Z95, Matrix, holm
+from balance.io.jsonout import strict
 
 ALPHA = 0.05         # family-wise error of the "A beats B" edges that make a cycle (Holm)
 
@@ -95,7 +96,7 @@ class Metagame:
             "within_noise": self.within_noise()}
         if not eq.symmetric:
             nash["opponent_mix"] = dict(zip(names, eq.opponent.tolist(), strict=True))
-        return _finite({
+        return strict({
             **m.describe(),
             "nash": nash,
             "dominated": [{"option": d.option, "kind": "strict" if d.strict else "weak",
@@ -223,16 +224,3 @@ def _non_unique_note(g: Metagame) -> str:
              for i in range(len(names)) if eq.high[i] - eq.low[i] > games.SAME_WEIGHT]
     return ("The equilibrium is not unique: other mixes are equally good; the weights can "
             "range over " + ", ".join(loose) + " (the mix shown is one of them).")
-
-
-def _finite(value: Any) -> Any:
-    """Numbers as plain floats, NaN and infinities as None (strict JSON)."""
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not np.isfinite(value):
-        return None
-    return value

@@ -4,7 +4,6 @@ intransitive cycles, restricted play and a ranking for a round robin."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -97,7 +96,9 @@ def load_matrix(args: argparse.Namespace):
 
 def dumps(doc: dict) -> str:
     """Strict JSON (no NaN or Infinity)."""
-    return json.dumps(doc, indent=2, allow_nan=False)
+    from balance.io.jsonout import dumps
+
+    return dumps(doc, indent=2)
 
 
 def text(result) -> str:
