@@ -13,18 +13,17 @@ from __future__ import annotations
 import copy
 import math
 import os
-import types
-import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from balance.analysis.fields import varied_fields
 from balance.analysis.matrix import from_run
 from balance.analysis.racing import RUNGS, Evaluator, Field, Measured, Pairing, measure, search
 from balance.errors import OptionError
-from balance.sweep.paths import PathError, assign, parse_path, resolve_path
+from balance.sweep.paths import assign
 
 BUDGET_EVALUATIONS = 20      # default budget: this many full round robins at --trials
 
@@ -116,7 +115,7 @@ class Autobalance:
 
     def yaml_snippet(self) -> str:
         """The suggested rows, ready to paste under ``tables:`` (old values in comments)."""
-        import json
+        from balance.io.jsonout import dumps
 
         was = {f.parts[1:]: f.cast(f.start) for f in self.fields}
         lines = [f"# balance autobalance: {self.scenario}, target {self.target}",
@@ -131,7 +130,7 @@ class Autobalance:
                 for name, value in fields.items():
                     old = was.get((table, row, name))
                     note = f"   # was {old:g}" if old is not None and old != value else ""
-                    lines.append(f"    {name}: {json.dumps(value)}{note}")
+                    lines.append(f"    {name}: {dumps(value)}{note}")
         return "\n".join(lines) + "\n"
 
 
@@ -154,9 +153,13 @@ def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike =
     first, second, options = _round_robin(plan)
     fields = tuple(varied_fields(plan, vary, bounds or {}))
     goal = target_matrix(options, target)
+    index = {o: i for i, o in enumerate(options)}
+    # only the cells the target fixes matter to the search (the confirmation plays them all)
     pairings = [Pairing(c.id, c.stream, str(c.values[first]), str(c.values[second]),
                         plan.cell_data(c)) for c in plan.cells
-                if str(c.values[first]) != str(c.values[second])]
+                if not np.isnan(goal[index[str(c.values[first])], index[str(c.values[second])]])]
+    if not pairings:
+        raise OptionError(f"--target {target}: every cell is blank; nothing to aim at")
     budget = _positive("budget", BUDGET_EVALUATIONS * trials * len(pairings)
                        if budget is None else budget)
     t0 = max(1, math.ceil(trials / (2 ** RUNGS - 1)))
@@ -200,57 +203,6 @@ def sweep_block(plan: Any) -> dict[str, Any]:
     if plan.crn:
         block["crn"] = list(plan.crn)
     return block
-
-
-def varied_fields(plan: Any, texts: Sequence[str],
-                  bounds: Mapping[str, tuple[float, float]]) -> list[Field]:
-    """The ``--vary`` paths checked against the tables: numeric fields, start values, bounds."""
-    from balance.io.tables import shipped_rows
-    from balance.models import ROW_MODELS, SCENARIO_MODELS
-
-    if not texts:
-        raise OptionError("--vary: name at least one table field, e.g. "
-                          "tables.weapons.spear.damage")
-    rows = shipped_rows(plan.ruleset)
-    fields = []
-    for text in texts:
-        try:
-            parts = parse_path(text)
-            if parts[0] != "tables" or len(parts) != 4:
-                hint = f" (did you mean tables.{text}?)" if parts[0] in rows else ""
-                raise PathError(f"{text}: expected a table field, tables.<table>.<row>."
-                                f"<field> (e.g. tables.weapons.spear.damage){hint}")
-            parts = resolve_path(parts, SCENARIO_MODELS[plan.ruleset], plan.data,
-                                 {t: list(r) for t, r in rows.items()})
-        except PathError as err:
-            raise OptionError(f"--vary: {err}") from None
-        _, table, row, name = parts
-        info = ROW_MODELS[plan.ruleset][table].model_fields[name]
-        integer, lo, hi = _numeric(info.annotation, info.metadata, f"--vary {text}")
-        patch = ((plan.data.get("tables") or {}).get(table) or {}).get(row)
-        start = patch.get(name) if isinstance(patch, dict) else None
-        if start is None:
-            start = rows.get(table, {}).get(row, {}).get(name, info.default)
-        if not isinstance(start, int | float) or isinstance(start, bool):
-            raise OptionError(f"--vary {text}: the row has no number here to start from; set "
-                              "one in the scenario's tables: first")
-        low, high = bounds.get(text) or _default_bounds(start, integer)
-        if low > high:
-            raise OptionError(f"--bounds {text}: {low:g} is above {high:g}")
-        low, high = max(low, lo), min(high, hi)
-        if low > high:
-            raise OptionError(f"--bounds {text}: outside the field's range {lo:g} to {hi:g}")
-        if integer and (low != int(low) or high != int(high)):
-            raise OptionError(f"--bounds {text}: the field holds whole numbers; give whole "
-                              f"bounds, not {low:g}:{high:g}")
-        fields.append(Field(text, parts, float(start), float(low), float(high), integer))
-    unknown = sorted(set(bounds) - {f.path for f in fields})
-    if unknown:
-        raise OptionError(f"--bounds: {', '.join(unknown)} is not one of the --vary fields")
-    seen = [f.parts for f in fields]
-    if len(set(seen)) < len(seen):
-        raise OptionError("--vary: a field is named twice")
-    return fields
 
 
 def target_matrix(options: list[str], target: str | os.PathLike) -> np.ndarray:
@@ -300,50 +252,6 @@ def _round_robin(plan: Any) -> tuple[str, str, list[str]]:
     if first.paths[0][:2] == ("sides", 1) and second.paths[0][:2] == ("sides", 0):
         first, second = second, first
     return first.name, second.name, list(dict.fromkeys(str(v) for v in first.labels))
-
-
-def _numeric(annotation: Any, metadata: list[Any], where: str) -> tuple[bool, float, float]:
-    """Whether a row field is an integer (else a float), and its allowed range."""
-    lo, hi = -math.inf, math.inf
-    tp = annotation
-    metadata = list(metadata)
-    while True:
-        origin = typing.get_origin(tp)
-        if origin is typing.Annotated:
-            args = typing.get_args(tp)
-            tp = args[0]
-            for extra in args[1:]:
-                metadata += list(getattr(extra, "metadata", [extra]))
-        elif origin in (typing.Union, types.UnionType):
-            numbers = [a for a in typing.get_args(tp) if _base(a) in (int, float)]
-            if not numbers:
-                break
-            tp = numbers[0]
-        else:
-            break
-    if tp not in (int, float):
-        raise OptionError(f"{where}: not a number field (autobalance varies numbers; "
-                          "dice expressions and names are not searched)")
-    for m in metadata:
-        if getattr(m, "ge", None) is not None:
-            lo = max(lo, m.ge)
-        if getattr(m, "gt", None) is not None:
-            lo = max(lo, m.gt + (1 if tp is int else 1e-6))
-        if getattr(m, "le", None) is not None:
-            hi = min(hi, m.le)
-        if getattr(m, "lt", None) is not None:
-            hi = min(hi, m.lt - (1 if tp is int else 1e-6))
-    return tp is int, lo, hi
-
-
-def _base(tp: Any) -> Any:
-    return typing.get_args(tp)[0] if typing.get_origin(tp) is typing.Annotated else tp
-
-
-def _default_bounds(start: float, integer: bool) -> tuple[float, float]:
-    """Half the value either side, at least 2 (integers) or 1 (numbers with a fraction)."""
-    half = max(2, math.ceil(abs(start) / 2)) if integer else max(1.0, abs(start) / 2)
-    return start - half, start + half
 
 
 def _positive(name: str, value: Any) -> int:

@@ -18,6 +18,7 @@ from numpy.typing import NDArray
 
 TOL = 1e-9            # payoffs closer than this are equal
 RANGE_TOL = 1e-7      # the optimal set: mixes within this of the value (the LP's precision)
+SAME_WEIGHT = 1e-4    # weight ranges narrower than this are one equilibrium (LP round-off)
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class Equilibrium:
 
     @property
     def unique(self) -> bool:
-        return bool(np.all(self.high - self.low <= 1e-6))
+        return bool(np.all(self.high - self.low <= SAME_WEIGHT))
 
     def gap(self, matrix: NDArray[np.float64]) -> float:
         """How far from an equilibrium (0 at one): the best reply's gain over the guarantee."""
@@ -101,6 +102,8 @@ def solve(matrix: NDArray[np.float64]) -> Equilibrium:
     symmetric = is_symmetric(m)
     y = x if symmetric else maximin(1.0 - m.T)[0]          # the opponent maximises 1 - M
     low, high = weight_ranges(m, v)
+    same = high - low <= SAME_WEIGHT      # the LP's round-off is not a second equilibrium
+    low, high = np.where(same, x, np.minimum(low, x)), np.where(same, x, np.maximum(high, x))
     return Equilibrium(x, y, v, m @ y, low, high, symmetric)
 
 
@@ -125,10 +128,7 @@ def weight_ranges(matrix: NDArray[np.float64],
                     out[i] = float(res.x[i])
                     break
     low, high = np.clip(low, 0, 1), np.clip(high, 0, 1)
-    # widths below the LP's own precision are not a second equilibrium
-    same = high - low <= 1e-6
-    mid = np.where(same, (low + high) / 2, 0)
-    return np.where(same, mid, low), np.where(same, mid, high)
+    return low, high
 
 
 def exploitability(matrix: NDArray[np.float64], mix: NDArray[np.float64],

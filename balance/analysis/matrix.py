@@ -129,11 +129,12 @@ def table_cells(table: Any, first: str, second: str,
 
 
 def pooled(options: Sequence[str], cells: Iterable[tuple[str, str, int, int, int, int]], *,
-           draws: str = "half", seat: int | None = None):
+           draws: str = "half", seat: int | None = None, partial: bool = False):
     """Score, Wilson interval, standard error and trials of every pair, from round-robin
     cells ``(option on side 0, option on side 1, side 0 wins, side 1 wins, draws, trials)``.
 
-    ``seat`` None pools both seatings; 0 or 1 scores the row option only on that side.
+    ``seat`` None pools both seatings; 0 or 1 scores the row option only on that side. A
+    pair without a cell is an error, or NaN with ``partial``.
     """
     index = {o: i for i, o in enumerate(options)}
     n = len(options)
@@ -150,13 +151,13 @@ def pooled(options: Sequence[str], cells: Iterable[tuple[str, str, int, int, int
             trials[j, i] += t
     missing = [(options[i], options[j]) for i, j in np.argwhere(trials == 0)
                if i != j or draws == "loss" or seat is not None]
-    if missing:
+    if missing and not partial:
         a, b = missing[0]
         raise OptionError(f"the run has no cell of {a} against {b}"
                           + (" (mirror cells are needed with --draws loss or --for)"
                              if a == b else "") + f"; {len(missing)} pairs are missing")
     k = wins + (0.5 if draws == "half" else 0.0) * drawn
-    score = np.where(trials > 0, k / np.maximum(trials, 1), 0.5)
+    score = np.where(trials > 0, k / np.maximum(trials, 1), np.nan)
     low, high, se = wilson_arrays(k, trials)
     if seat is None and draws == "half":      # the mirror match is exactly even, by symmetry
         eye = np.eye(n, dtype=bool)

@@ -18,6 +18,7 @@ import numpy as np
 
 from balance.analysis import games
 from balance.analysis.matrix import Z95, Matrix, holm
+from balance.io.jsonout import strict
 
 ALPHA = 0.05         # family-wise error of the "A beats B" edges that make a cycle (Holm)
 
@@ -57,6 +58,16 @@ class Metagame:
     def mix(self) -> dict[str, float]:
         return dict(zip(self.options, self.equilibrium.mix.tolist(), strict=True))
 
+    def within_noise(self) -> list[str]:
+        """Options outside the mix whose payoff against it is within its 95% interval of
+        the value: the data cannot tell them from the options the mix plays."""
+        m, eq = self.matrix, self.equilibrium
+        if m.se is None:
+            return []
+        se = np.sqrt((m.se ** 2 * eq.opponent[None, :] ** 2).sum(axis=1))
+        return [m.options[i] for i in self.order()
+                if eq.mix[i] == 0 and eq.payoff[i] + Z95 * se[i] >= eq.value]
+
     def ranking(self) -> list[dict[str, Any]]:
         """Options by payoff against the equilibrium mix (best first), with their weights."""
         eq = self.equilibrium
@@ -81,10 +92,11 @@ class Metagame:
             "note": None if eq.unique else _non_unique_note(self),
             "ranges": {n: [lo, hi] for n, lo, hi in zip(names, eq.low.tolist(),
                                                          eq.high.tolist(), strict=True)},
-            "symmetric": eq.symmetric, "gap": eq.gap(m.score)}
+            "symmetric": eq.symmetric, "gap": eq.gap(m.score),
+            "within_noise": self.within_noise()}
         if not eq.symmetric:
             nash["opponent_mix"] = dict(zip(names, eq.opponent.tolist(), strict=True))
-        return _finite({
+        return strict({
             **m.describe(),
             "nash": nash,
             "dominated": [{"option": d.option, "kind": "strict" if d.strict else "weak",
@@ -163,6 +175,12 @@ def findings(g: Metagame) -> list[str]:
                    + (" (the fair value)." if eq.symmetric else "."))
     if not eq.unique:
         out.append(_non_unique_note(g))
+    close = g.within_noise()
+    if close:
+        those = ", ".join(f"{o} ({100 * eq.payoff[names.index(o)]:.1f}%)" for o in close)
+        out.append(f"Within the intervals, {those} {'does' if len(close) == 1 else 'do'} as "
+                   "well against the mix: the data cannot rule "
+                   f"{'it' if len(close) == 1 else 'them'} out of the equilibrium.")
     unused = [i for i in range(len(names)) if eq.high[i] <= 0]
     if len(support) > 1 and not unused:
         out.append("Every option has a place in the equilibrium: no choice is always wrong.")
@@ -203,19 +221,6 @@ def findings(g: Metagame) -> list[str]:
 def _non_unique_note(g: Metagame) -> str:
     eq, names = g.equilibrium, g.options
     loose = [f"{names[i]} {100 * eq.low[i]:.0f}-{100 * eq.high[i]:.0f}%"
-             for i in range(len(names)) if eq.high[i] - eq.low[i] > 1e-6]
+             for i in range(len(names)) if eq.high[i] - eq.low[i] > games.SAME_WEIGHT]
     return ("The equilibrium is not unique: other mixes are equally good; the weights can "
             "range over " + ", ".join(loose) + " (the mix shown is one of them).")
-
-
-def _finite(value: Any) -> Any:
-    """Numbers as plain floats, NaN and infinities as None (strict JSON)."""
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not np.isfinite(value):
-        return None
-    return value

@@ -70,7 +70,7 @@ class Measured:
 
 def measure(matrix: Matrix, target: np.ndarray) -> Measured:
     """Deviation from the target over the cells it fixes (off the diagonal, not blank)."""
-    free = np.isnan(target) | np.eye(len(target), dtype=bool)
+    free = np.isnan(target) | np.eye(len(target), dtype=bool) | np.isnan(matrix.score)
     d = np.abs(matrix.score - np.where(free, 0.0, target))[~free]
     if d.size == 0:
         return Measured(matrix, 0.0, 0.0)
@@ -149,7 +149,7 @@ class Evaluator:
                 self.trials_spent += self.size(r)
             k0, k1, d, t = (sum(x) for x in zip(*done[:rung + 1], strict=True))
             rows.append((cell.first, cell.second, k0, k1, d, t))
-        score, low, high, se, trials = pooled(self.options, rows)
+        score, low, high, se, trials = pooled(self.options, rows, partial=True)
         return measure(Matrix(self.options, score, low, high, se, trials), self.target)
 
 

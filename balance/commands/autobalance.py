@@ -4,7 +4,6 @@ closest to a target (every match-up even, or a designer's matrix)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -62,6 +61,7 @@ def parse_bounds(items: list[str]) -> dict[str, tuple[float, float]]:
 
 def main(args: argparse.Namespace) -> int:
     from balance.analysis.autobalance import autobalance
+    from balance.io.jsonout import dumps
 
     def step(s: dict) -> None:
         sys.stderr.write(f"pass {s['pass']}  {s['field']} = {s['value']:g}  worst deviation "
@@ -77,9 +77,9 @@ def main(args: argparse.Namespace) -> int:
 
         write_bundle(autobalance_document(result), Path(args.out),
                      {"tables.yaml": result.yaml_snippet(),
-                      "autobalance.json": json.dumps(doc, indent=2, allow_nan=False) + "\n"})
+                      "autobalance.json": dumps(doc, indent=2) + "\n"})
     if args.json:
-        sys.stdout.write(json.dumps(doc, indent=2, allow_nan=False) + "\n")
+        sys.stdout.write(dumps(doc, indent=2) + "\n")
         return 0
     lines = [*result.summary(), "", result.yaml_snippet().rstrip()]
     if args.out:

@@ -4,7 +4,6 @@ intransitive cycles, restricted play and a ranking for a round robin."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -97,12 +96,15 @@ def load_matrix(args: argparse.Namespace):
 
 def dumps(doc: dict) -> str:
     """Strict JSON (no NaN or Infinity)."""
-    return json.dumps(doc, indent=2, allow_nan=False)
+    from balance.io.jsonout import dumps
+
+    return dumps(doc, indent=2)
 
 
 def text(result) -> str:
     """The analysis as a few aligned lines and the findings."""
-    from balance.report.metagame import pct
+    def pct(x: float) -> str:
+        return f"{100 * x:.1f}"
 
     m, eq = result.matrix, result.equilibrium
     s = m.source

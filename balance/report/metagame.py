@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from balance.analysis.games import SAME_WEIGHT
 from balance.analysis.matrix import Matrix
 from balance.analysis.metagame import Metagame
 from balance.io.atomic import new_directory
@@ -41,6 +42,14 @@ def matrix_heatmap(m: Matrix, order: Sequence[int], title: str, note: str = ""):
                            high=sub.high)
 
 
+def mix_figure(g: Metagame, note: str = "", title: str = "Equilibrium mix"):
+    """The equilibrium mix as a bar chart, options by weight."""
+    order = g.order()
+    return figures.bars([g.options[i] for i in order],
+                        {"weight in the equilibrium": 100 * g.equilibrium.mix[order]},
+                        title=title, x_label="option", y_label="weight, %", note=note)
+
+
 def metagame_document(g: Metagame, title: str | None = None) -> Document:
     """The report of ``balance metagame``."""
     m, eq = g.matrix, g.equilibrium
@@ -56,14 +65,10 @@ def metagame_document(g: Metagame, title: str | None = None) -> Document:
         "The mix no opponent can exploit, solved exactly as a linear program; each option's "
         "payoff is its win rate against that mix. Restricted play: the best guaranteed win "
         "rate of a player forbidden the option, and what that costs."])
-    ordered = [names[i] for i in order]
-    title = "Equilibrium mix"
-    fig = figures.bars(ordered, {"weight in the equilibrium": 100 * eq.mix[order]},
-                       title=title, x_label="option", y_label="weight, %", note=note)
-    mix.pictures.append(Picture("01-mix.png", fig, title))
+    mix.pictures.append(Picture("01-mix.png", mix_figure(g, note), "Equilibrium mix"))
     rows = []
     for i in order:
-        span = "" if eq.high[i] - eq.low[i] <= 1e-6 else \
+        span = "" if eq.high[i] - eq.low[i] <= SAME_WEIGHT else \
             f"{pct(eq.low[i])}–{pct(eq.high[i])}"
         rows.append([names[i], pct(eq.mix[i]), span or "—", pct(eq.payoff[i]),
                      pct(g.without[i]), f"{100 * (eq.value - g.without[i]):.1f}"])

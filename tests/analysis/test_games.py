@@ -118,7 +118,7 @@ def test_asymmetric_game_has_two_mixes() -> None:
     assert eq.gap(m) == pytest.approx(0, abs=1e-12)
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=30, deadline=None, derandomize=True)
 @given(arrays(np.float64, (6, 6), elements=st.floats(0, 1, allow_nan=False)),
        st.integers(2, 6), st.booleans())
 def test_the_mix_is_an_equilibrium_of_the_matrix(raw, n, symmetric) -> None:

@@ -24,10 +24,11 @@ THREE = {"yags": ["short_sword", "mace", "long_sword"],
          "percentile": ["rapier", "mace", "hand_axe"]}
 
 
-def small_round_robin(ruleset: str, folder: Path) -> Path:
-    """The shipped round robin of a rule system, cut to three options."""
+def small_round_robin(ruleset: str, folder: Path, **changes) -> Path:
+    """The shipped round robin of a rule system, cut to three options (and ``changes``)."""
     data = yaml.safe_load((ROOT / "scenarios" / "sweeps" / SHIPPED[ruleset]).read_text())
     data["sweep"]["round_robin"]["values"] = THREE[ruleset]
+    data.update(changes)
     path = folder / f"{ruleset}.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     return path
