@@ -28,6 +28,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check balance tests benchmarks
 
 bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_duel.py
 	$(BIN)/python benchmarks/bench_group.py
 	$(BIN)/python benchmarks/bench_missile.py
