@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-BALANCE = [sys.executable, "-m", "balance.cli"]
+SCRIPT = Path(sys.executable).with_name("balance")       # the installed command
+BALANCE = [str(SCRIPT)] if SCRIPT.is_file() else [sys.executable, "-m", "balance.cli"]
 COMMANDS = {
     "numpy": [sys.executable, "-c", "import numpy"],
     "help": [*BALANCE, "--help"],
