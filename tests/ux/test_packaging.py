@@ -39,4 +39,5 @@ def test_jupyter_execute_is_documented_and_runs(tmp_path) -> None:
     ran = json.loads((tmp_path / "ran.ipynb").read_text())
     import balance
 
-    assert ran["cells"][0]["outputs"][0]["data"]["text/plain"] == repr(balance.__version__)
+    shown = ran["cells"][0]["outputs"][0]["data"]["text/plain"]
+    assert "".join(shown) == repr(balance.__version__)
