@@ -7,7 +7,8 @@
 event for the others). The text names the poison and says who overcomes whom. ``--hp N``
 adds the chance that the damage kills someone with N hit points. Names (``--poison
 arsenic``, ``--armour plate``, ``--source bonfire``) come from the percentile tables
-(``balance tables percentile``). The rules and the lab's assumptions: docs/rules/percentile.md, "Hazards".
+(``balance tables percentile``). The rules and the lab's assumptions:
+docs/rules/percentile.md, "Hazards".
 """
 
 from __future__ import annotations
