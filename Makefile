@@ -29,6 +29,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_ratios.py
+	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_duel.py
 	$(BIN)/python benchmarks/bench_group.py
 	$(BIN)/python benchmarks/bench_missile.py

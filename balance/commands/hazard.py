@@ -3,22 +3,26 @@
 ``poison`` (POT against CON on the Resistance Table), ``fall``, ``drowning``, ``fire``,
 ``disease``, ``acid``, ``explosion``, ``wine`` (the Wine of Bakshaan), ``shock`` (mental
 shock) and ``shed-armour`` (under water) each print the headline chance and the exact
-distribution of hit points lost (``--json``: one object, ``{"p_overcome": ...,
-"damage": {"<hp>": probability}}`` for poison, the chance named after its event for the
-others). ``--hp N`` adds the chance that
-the damage kills someone with N hit points. Names (``--poison arsenic``, ``--armour
-plate``, ``--source bonfire``) come from the percentile tables (``balance tables
-percentile``). The rules and the lab's assumptions: docs/rules/percentile.md, "Hazards".
+distribution of hit points lost (``--json``: one object, ``{"hazard": "poison", "inputs":
+{"pot", "con", "hp", ...}, "p_overcome": ..., "damage": {"<hp>": probability}}`` for poison,
+the chance named after its event for the others). The text names the poison and says who
+overcomes whom. ``--hp N`` adds the chance that the damage kills someone with N hit points.
+Names (``--poison arsenic``, ``--armour plate``, ``--source bonfire``) come from the
+percentile tables (``balance tables percentile``). The rules and the lab's assumptions:
+docs/rules/percentile.md, "Hazards".
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from balance.errors import OptionError, unknown_name
 from balance.io import jsonout
 from balance.rules.percentile import hazards as hz
+from balance.rules.percentile.tables import poison_damage
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -104,19 +108,19 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Handle ``balance hazard``: check the numbers, compute exactly, print; returns 0."""
-    result, title = _compute(args)
     hp = getattr(args, "hp", None)
     if hp is not None and hp < 1:
         raise OptionError(f"--hp must be at least 1, got {hp}")
+    result, title, inputs, verdict = _compute(args)
     damage = {str(k): p for k, p in result.damage.to_dict().items()}
     if args.json:
-        doc: dict[str, object] = {result.event: result.p, "damage": damage}
+        doc: dict[str, object] = {"hazard": args.hazard, "inputs": {**inputs, "hp": hp},
+                                  result.event: result.p, "damage": damage}
         if hp is not None:
             doc["p_dead"] = result.p_dead(hp)
         sys.stdout.write(jsonout.dumps(doc) + "\n")
         return 0
-    lines = [title, f"{result.event.removeprefix('p_').replace('_', ' ')}: "
-                    f"{result.p:.6f}  ({100 * result.p:.2f}%)",
+    lines = [title, *verdict(result.p),
              f"hit points lost: mean {result.damage.mean():.3f}", "    hp  probability"]
     lines += [f"{k:>6}  {p:.6f}" for k, p in result.damage.to_dict().items() if p >= 1e-9]
     if hp is not None:
@@ -125,23 +129,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _compute(args: argparse.Namespace) -> tuple[hz.Hazard, str]:
+def _chance(p: float) -> str:
+    return f"{p:.6f}  ({100 * p:.2f}%)"
+
+
+def _plain(event: str) -> Callable[[float], list[str]]:
+    """The headline line of a hazard other than poison: ``jump: 0.400000  (40.00%)``."""
+    return lambda p: [f"{event.removeprefix('p_').replace('_', ' ')}: {_chance(p)}"]
+
+
+def _compute(args: argparse.Namespace) -> tuple[hz.Hazard, str, dict[str, Any],
+                                                Callable[[float], list[str]]]:
+    """The hazard, its title, its inputs (for the JSON) and its headline lines."""
     kind = args.hazard
     if kind == "poison":
-        pot = args.pot if args.pot is not None else _poison_pot(args.poison)
-        _positive("--pot", pot)
-        _positive("--con", args.con)
-        row = _tables().resistance["standard"]
-        table = {"base": row.base, "step": row.step, "floor": row.floor, "ceiling": row.ceiling}
-        return (hz.poison(pot, args.con, mild=args.mild, table=table),
-                f"poison POT {pot} against CON {args.con}")
+        return _poison(args)
     if kind == "fall":
         if not 0 <= args.yards <= 10_000:
             raise OptionError(f"--yards must be between 0 and 10000, got {args.yards:g}")
         plate = args.armour is not None and _armour(args.armour).weight == "plate"
         _percent("--jump", args.jump)
         return (hz.fall(args.yards, jump=args.jump, plate=plate),
-                f"a fall of {args.yards:g} yards")
+                f"a fall of {args.yards:g} yards" + (f" in {args.armour}" if args.armour else ""),
+                {"yards": args.yards, "jump": args.jump, "armour": args.armour},
+                _plain("p_jump"))
     if kind == "drowning":
         _positive("--con", args.con)
         _count("--rounds", args.rounds)
@@ -150,37 +161,73 @@ def _compute(args: argparse.Namespace) -> tuple[hz.Hazard, str]:
         result = hz.drowning(args.con, args.rounds, breath=not args.no_breath,
                              weight=row.weight if row else None, swim=args.swim,
                              never_soaks=bool(row and row.never_soaks))
-        return result, f"{args.rounds} rounds unable to breathe, CON {args.con}"
+        return (result, f"{args.rounds} rounds unable to breathe, CON {args.con}",
+                {"con": args.con, "rounds": args.rounds, "breath": not args.no_breath,
+                 "armour": args.armour, "swim": args.swim}, _plain(result.event))
     if kind == "fire":
         _count("--rounds", args.rounds)
         dice = args.damage if args.damage is not None else _fire(args.source)
         return (hz.fire(dice, args.rounds, armoured=args.armoured),
-                f"{args.rounds} rounds in a fire of {dice} a round")
+                f"{args.rounds} rounds in a fire of {dice} a round"
+                + (f" ({args.source})" if args.source else ""),
+                {"source": args.source, "damage": dice, "rounds": args.rounds,
+                 "armoured": args.armoured}, _plain("p_burned"))
     if kind == "acid":
         _count("--rounds", args.rounds)
         _dice(args.damage)
-        return hz.acid(args.damage, args.rounds), f"{args.rounds} rounds of {args.damage} acid"
+        result = hz.acid(args.damage, args.rounds)
+        return (result, f"{args.rounds} rounds of {args.damage} acid",
+                {"damage": args.damage, "rounds": args.rounds}, _plain(result.event))
     if kind == "explosion":
         _count("--dice", args.dice)
         if not (0 < args.ring <= 1000 and 0 <= args.distance <= 10_000):
             raise OptionError("--ring must be in (0, 1000] and --distance in [0, 10000]")
-        return (hz.explosion(args.dice, args.ring, args.distance),
-                f"a {args.dice}D6 blast, {args.distance:g} yards away")
+        result = hz.explosion(args.dice, args.ring, args.distance)
+        return (result, f"a {args.dice}D6 blast, {args.distance:g} yards away",
+                {"dice": args.dice, "ring": args.ring, "distance": args.distance},
+                _plain(result.event))
     if kind in ("wine", "shock"):
         _positive("--pow", args.pow)
         fn = hz.wine_of_bakshaan if kind == "wine" else hz.mental_shock
-        return fn(args.pow), f"{'the Wine of Bakshaan' if kind == 'wine' else 'a shock'}, " \
-                             f"POW {args.pow}"
+        result = fn(args.pow)
+        what = "the Wine of Bakshaan" if kind == "wine" else "a shock"
+        return result, f"{what}, POW {args.pow}", {"pow": args.pow}, _plain(result.event)
     if kind == "shed-armour":
         _positive("--dex", args.dex)
         _percent("--swim", args.swim)
         _count("--rounds", args.rounds)
-        return (hz.shed_armour(args.dex, args.swim, args.rounds, cut=args.cut),
-                f"shedding armour under water ({args.rounds} rounds)")
+        result = hz.shed_armour(args.dex, args.swim, args.rounds, cut=args.cut)
+        return (result, f"shedding armour under water ({args.rounds} rounds)",
+                {"dex": args.dex, "swim": args.swim, "rounds": args.rounds, "cut": args.cut},
+                _plain(result.event))
     _positive("--con", args.con)
     _count("--hours", args.hours)
     return (hz.disease(args.con, major=args.major, hours=args.hours),
-            f"{'a major' if args.major else 'a minor'} disease, CON {args.con}")
+            f"{'a major' if args.major else 'a minor'} disease, CON {args.con}",
+            {"con": args.con, "major": args.major, "hours": args.hours}, _plain("p_caught"))
+
+
+def _poison(args: argparse.Namespace):
+    """Seed 004: the poison's POT is the active side against the victim's CON."""
+    pot = args.pot if args.pot is not None else _poison_pot(args.poison)
+    _positive("--pot", pot)
+    _positive("--con", args.con)
+    row = _tables().resistance["standard"]
+    table = {"base": row.base, "step": row.step, "floor": row.floor, "ceiling": row.ceiling}
+    result = hz.poison(pot, args.con, mild=args.mild, table=table)
+    name = args.poison or "a poison"
+    resisted = 0 if args.mild else int(poison_damage(pot, False))
+    cost = "nothing lost (a mild poison)" if args.mild else \
+        f"losing {resisted} hp (half the POT)"
+
+    def verdict(p: float) -> list[str]:
+        return [f"{name} overcomes CON {args.con}: {_chance(p)}, losing {pot} hp",
+                f"CON {args.con} overcomes {name}: {_chance(1 - p)}, {cost}"]
+
+    title = (f"{name}: POT {pot} against CON {args.con} on the Resistance Table (the poison "
+             "is the active side)")
+    inputs = {"poison": args.poison, "pot": pot, "con": args.con, "mild": args.mild}
+    return result, title, inputs, verdict
 
 
 def _tables():

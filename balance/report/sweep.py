@@ -45,7 +45,6 @@ def sweep_document(table: pd.DataFrame, manifest: Mapping[str, Any],
     ctx = _Context(table, manifest, tallies, side)
     doc = Document(f"{manifest['scenario']}: sweep report", lead=[headline(ctx), _stamp(ctx)])
     doc.sections.append(_run_section(ctx))
-    doc.sections.append(_scenario_section(ctx))
     if manifest.get("round_robin") and len(sides) == 2:
         doc.sections.append(_round_robin_section(ctx))
     doc.sections.append(_win_section(ctx))
@@ -56,6 +55,7 @@ def sweep_document(table: pd.DataFrame, manifest: Mapping[str, Any],
     if any(t.n_fighters > t.n_sides for t in tallies.values()):
         doc.sections.append(_casualty_section(ctx))
     doc.sections.append(_cells_section(ctx))
+    doc.sections.append(_scenario_section(ctx))
     return doc
 
 

@@ -27,18 +27,23 @@ def test_poison_json_contract(capsys) -> None:
     doc = json.loads(run(hazard_command, capsys, "hazard", "poison", "--pot", "16", "--con",
                          "12", "--json"))
     # POT 16 against CON 12: 50% + 4 x 5% = 70%; overcome 16 hp, resisted half: 8
-    assert doc == {"p_overcome": pytest.approx(0.7),
+    assert doc == {"hazard": "poison",
+                   "inputs": {"poison": None, "pot": 16, "con": 12, "mild": False, "hp": None},
+                   "p_overcome": pytest.approx(0.7),
                    "damage": {"8": pytest.approx(0.3), "16": pytest.approx(0.7)}}
 
 
 def test_poison_by_name_with_death_chance_and_text(capsys) -> None:
     out = run(hazard_command, capsys, "hazard", "poison", "--poison", "cyanide", "--con", "14",
               "--hp", "12")
-    assert "POT 20 against CON 14" in out and "overcome: 0.800000" in out
+    assert out.startswith("cyanide: POT 20 against CON 14")
+    assert "cyanide overcomes CON 14: 0.800000  (80.00%), losing 20 hp" in out
+    assert "CON 14 overcomes cyanide: 0.200000  (20.00%), losing 10 hp (half the POT)" in out
     assert "death (>= 12 hp lost): 0.800000" in out       # 20 kills, 10 does not
     doc = json.loads(run(hazard_command, capsys, "hazard", "poison", "--pot", "8", "--con",
                          "20", "--mild", "--json"))
-    assert doc == {"p_overcome": 0.0, "damage": {"0": 1.0}}
+    assert doc["p_overcome"] == 0.0 and doc["damage"] == {"0": 1.0}
+    assert doc["inputs"] == {"poison": None, "pot": 8, "con": 20, "mild": True, "hp": None}
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -128,7 +133,8 @@ def test_every_hazard_prints_json(capsys) -> None:
                       (["shock", "--pow", "12"], "p_lingers"),
                       (["shed-armour", "--dex", "12", "--rounds", "4"], "p_drowning")):
         doc = json.loads(run(hazard_command, capsys, "hazard", *argv, "--json", "--hp", "10"))
-        assert set(doc) == {key, "damage", "p_dead"}
+        assert set(doc) == {"hazard", "inputs", key, "damage", "p_dead"}
+        assert doc["hazard"] == argv[0] and doc["inputs"]["hp"] == 10
         assert sum(doc["damage"].values()) == pytest.approx(1.0)
 
 

@@ -3,8 +3,6 @@ result prints as one line (repr), as the CLI's table (str) and as HTML in notebo
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import balance
@@ -21,13 +19,6 @@ def test_dir_and_all_list_the_api() -> None:
     assert not {n for n in listed if n.startswith("_") and not n.startswith("__")}
     for name in balance.__all__:
         assert getattr(balance, name) is not None
-
-
-def test_star_import_in_a_fresh_interpreter() -> None:
-    code = "from balance import *; print(run.__module__, load_scenario.__name__, __version__)"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.startswith("balance.api load_scenario ")
 
 
 def test_a_result_prints_briefly_as_a_table_and_as_html() -> None:
