@@ -59,7 +59,8 @@ def test_the_bundled_scenarios_include_the_threshold_duels_and_the_party():
 def test_the_group_scenarios_use_the_group_rules():
     party = balance.run(ROOT / "scenarios/groups/ymlad_party_vs_skeletons.yaml", trials=4000,
                         seed=1)
-    assert party.outcomes["party"] > 0.85          # with its tactics (docs: 95.8%)
+    # docs: 33%; the skeletons' `nearest` no longer falls on the first-listed knight
+    assert 0.25 < party.outcomes["party"] < 0.45
     assert party.fighter_status["Neelay"].get("fled", 0) > 0
     spears = compiled(balance.load_scenario(
         ROOT / "scenarios/groups/ymlad_spearmen_vs_swordsmen.yaml").model.model_dump(
@@ -280,10 +281,12 @@ def test_reference_groups_the_attackers_on_a_loner():
                                 {"name": "loner", "members": [{}]}]})
     combat = ref.start_combat(fight)
     ref.choose_targets(combat, np.random.default_rng(0))
-    ref.group_attackers(combat)
+    ref.group_attackers(combat, np.random.default_rng(1))
     pack = combat.fighters[:8]
-    assert [m.target for m in pack] == [8] * 6 + [None] * 2       # at most six; two wait
-    assert [m.allowed for m in pack] == [True] * 6 + [False] * 2
-    assert [m.bonus for m in pack[:6]] == [0, 1, 2, 3, 4, 5]       # +1, +2, ...
-    assert [m.angle for m in pack[:6]] == [0, 0, 0, 1, 1, 2]       # front, flanks, rear
+    ring = [m for m in pack if m.target == 8]
+    assert len(ring) == 6 and sum(m.target is None for m in pack) == 2   # six; two wait
+    assert all(m.allowed == (m.target == 8) for m in pack)
+    # +1, +2, ... and front, flanks, rear, in a random order (never listing order)
+    assert sorted((m.bonus, m.angle) for m in ring) == list(zip(range(6), [0, 0, 0, 1, 1, 2],
+                                                                strict=True))
     assert combat.fighters[8].flanked                              # more than three

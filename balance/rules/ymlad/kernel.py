@@ -17,7 +17,7 @@ import numpy as np
 from balance.dice import drift
 from balance.engine.distance import CLOSE as MOVE_CLOSE
 from balance.engine.distance import HOLD, KEEP_DISTANCE, step
-from balance.engine.morale import broken_sides, flee
+from balance.engine.morale import flee, routing_sides
 from balance.engine.state import TrialState
 from balance.engine.status import DEAD, FLED, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.ymlad.fighters import (
@@ -300,7 +300,7 @@ def plan_round(s: Static, state: YmladState, rng: np.random.Generator) -> Round:
     # Seed, Charge: on first contact after a run-up; once per fight.
     charging = s.charge[:, None] & ~state.charged & was_out & contact & ~rear
     state.charged |= charging
-    ring = ring_of(target, contact, rear, s.polearm)
+    ring = ring_of(target, contact, rear, s.polearm, rng)
     flanked = s.flanked[:, None] | (ring.count > FORMATION_FRONT)
     return Round(target, moved, contact, ring, rear, flanked, charging)
 
@@ -568,9 +568,8 @@ def end_of_round(s: Static, state: YmladState, rnd: Round, rng: np.random.Genera
         state.status[runs & (state.status == STANDING)] = FLED
     if any(b is not None for b in s.breaks_at):
         standing = state.status == STANDING
-        broken = broken_sides(state.status, state.side, list(s.breaks_at))
-        up = np.stack([(standing & (state.side == k)).any(axis=0) for k in range(s.n_sides)])
-        broken &= up.sum(axis=0) - up > 0        # only while a foe stands
+        # only while a foe stands; a mutual rout: the side least past its point holds
+        broken = routing_sides(state.status, state.side, list(s.breaks_at), rng)
         fleeing = standing & np.take_along_axis(broken, state.side.astype(np.intp), axis=0)
         if fleeing.any():
             run_away(s, state, rnd, fleeing, rng)
