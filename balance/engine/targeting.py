@@ -259,3 +259,11 @@ def attacker_rank(target: np.ndarray, attacking: np.ndarray,
                 sub[f] += a[g] & (t[g] == t[f]) & (u[g] < u[f])
     rank[:, cols] = np.where(a, sub, 0)
     return rank
+
+
+def turn_order(c: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    """(c, n) intp: a uniformly random order of the ``c`` places in each trial, for steps the
+    rules leave unordered but the lab plays one place at a time (e.g. movement)."""
+    if c < 2:
+        return np.zeros((c, n), dtype=np.intp)
+    return np.argsort(rng.random((c, n)), axis=0)

@@ -59,3 +59,9 @@ def attacker_ranks(n_attackers: int, rng: np.random.Generator) -> list[int]:
     for r, k in enumerate(rng.permutation(n_attackers)):
         ranks[int(k)] = r
     return ranks
+
+
+def shuffled(items: Sequence[T], rng: np.random.Generator) -> list[T]:
+    """``items`` in a uniformly random order: the scalar
+    :func:`balance.engine.targeting.turn_order`."""
+    return [items[int(k)] for k in rng.permutation(len(items))]

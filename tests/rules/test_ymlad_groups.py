@@ -15,7 +15,7 @@ import pytest
 import balance
 from balance.engine.status import FLED, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import choose_targets
-from balance.errors import OptionError, ScenarioError
+from balance.errors import ScenarioError
 from balance.rules import get
 from balance.rules.ymlad import kernel
 from balance.rules.ymlad import reference as ref
@@ -225,12 +225,12 @@ def test_targets_are_kept_until_they_fall() -> None:
 
 
 def test_bad_target_lists_are_clear_errors() -> None:
-    with pytest.raises(OptionError, match="did you mean 'dagger'"):
+    with pytest.raises(ScenarioError, match="did you mean 'dagger'"):
         compiled(three_foes({"target": "fixed", "targets": ["dager"]}))
-    with pytest.raises(OptionError, match="own side"):
+    with pytest.raises(ScenarioError, match="own side"):
         compiled(fight_of([man(name="me", policy={"target": "fixed", "targets": ["me"]})],
                           [man()]))
-    with pytest.raises(OptionError, match="needs the foes' names"):
+    with pytest.raises(ScenarioError, match="needs the foes' names"):
         compiled(three_foes({"target": "fixed"}))
     with pytest.raises(ScenarioError, match="did you mean 'wounded'"):
         balance.load_scenario(fight_of([man(policy={"flee_at": "wonded"})], [man()]))

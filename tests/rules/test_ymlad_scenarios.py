@@ -15,7 +15,7 @@ import balance
 from balance.commands import tables as tables_cmd
 from balance.commands import validate as validate_cmd
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
-from balance.errors import OptionError, ScenarioError
+from balance.errors import ScenarioError
 from balance.io.tables import shipped_tables
 from balance.rules import get
 from balance.rules.ymlad import kernel
@@ -178,12 +178,12 @@ def test_unknown_keys_are_errors():
     ({"weapon": "saber", "off_hand": "long_sword"}, "not light"),
 ])
 def test_impossible_kit_is_refused_at_compile(member, fragment):
-    with pytest.raises(OptionError, match=fragment):
+    with pytest.raises(ScenarioError, match=fragment):
         compiled(duel(member, {}))
 
 
 def test_too_many_fighters_is_a_clear_error():
-    with pytest.raises(OptionError, match="at most 120 fighters"):
+    with pytest.raises(ScenarioError, match="at most 120 fighters"):
         compiled(duel({"count": 100}, {"count": 21}))
 
 
@@ -209,13 +209,13 @@ def test_runners_close_and_shooters_hold():
     rng = np.random.default_rng(0)
     state = kernel.start(fight, 4, rng)
     target = kernel.choose_targets(fight.static, state, state.status == STANDING, rng).goal
-    moved = kernel.move(fight.static, state, target, state.status == STANDING)
+    moved = kernel.move(fight.static, state, target, state.status == STANDING, rng)
     # The thrower walks in towards javelin range (60 m: already there) and stands; the
     # other runs his 10 m.
     assert state.pos[0].tolist() == [0] * 4 and state.pos[1].tolist() == [30] * 4
     assert moved[0].tolist() == [0] * 4 and moved[1].tolist() == [2] * 4
     state.shots[0] = 0          # out of javelins: he runs in too
-    kernel.move(fight.static, state, target, state.status == STANDING)
+    kernel.move(fight.static, state, target, state.status == STANDING, rng)
     assert state.pos[0].tolist() == [10] * 4
 
 

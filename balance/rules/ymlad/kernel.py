@@ -16,10 +16,11 @@ import numpy as np
 
 from balance.dice import drift
 from balance.engine.distance import CLOSE as MOVE_CLOSE
-from balance.engine.distance import HOLD, KEEP_DISTANCE, step
+from balance.engine.distance import KEEP_DISTANCE, step
 from balance.engine.morale import flee, routing_sides
 from balance.engine.state import TrialState
 from balance.engine.status import DEAD, FLED, STANDING, UNCONSCIOUS, YIELDED
+from balance.engine.targeting import turn_order
 from balance.rules.ymlad.fighters import (
     YmladFight,
     angled_resistance,
@@ -212,8 +213,11 @@ def choose_targets(s: Static, state: YmladState, standing: np.ndarray,
     return choose(s, state, standing, rng)
 
 
-def move(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray) -> np.ndarray:
-    """Everyone moves in scenario order (lab: so two runners meet instead of passing).
+def move(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray,
+         rng: np.random.Generator) -> np.ndarray:
+    """Everyone moves, one after another (lab: so two runners meet instead of passing), in
+    a random order each round (``balance.engine.targeting.turn_order``: never listing
+    order, which would let the side listed first cover the ground and run).
 
     Missile users who prefer to shoot and have shots hold a band from their target (walking
     in to ``far``, backing off inside ``keep_at``); everyone else runs up to reach; fighters
@@ -224,29 +228,27 @@ def move(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray)
     cols = np.arange(n)
     moved = np.zeros((c, n), dtype=np.int8)
     reach = s.contact + CONTACT_EPS
-    for f in range(c):
-        t = target[f]
-        active = standing[f] & (t >= 0) & (state.close_with[f] < 0)
-        if not active.any():
+    order = turn_order(c, n, rng)
+    for k in range(c):
+        f = order[k]
+        t = target[f, cols]
+        rows = np.flatnonzero(standing[f, cols] & (t >= 0) & (state.close_with[f, cols] < 0))
+        if not rows.size:
             continue
-        me = state.pos[f]
-        foe = _gather(state.pos, np.maximum(t, 0), cols)
+        f, t = f[rows], t[rows].astype(np.intp)
+        me, foe = state.pos[f, rows], state.pos[t, rows]
         away = np.abs(me - foe) > reach
-        active &= away
-        if not active.any():
+        rows, f, me, foe = rows[away], f[away], me[away], foe[away]
+        if not rows.size:
             continue
-        if s.shooter[f]:
-            shooting = state.shots[f] > 0
-            policy = np.where(shooting, KEEP_DISTANCE, MOVE_CLOSE)
-            near = np.where(shooting, s.keep_at[f], s.contact).astype(np.float32)
-            far = np.where(shooting, s.far[f], s.contact).astype(np.float32)
-        else:
-            policy, near, far = MOVE_CLOSE, np.float32(s.contact), np.float32(s.contact)
-        policy = np.where(active, policy, HOLD)
+        shooting = s.shooter[f] & (state.shots[f, rows] > 0)
+        policy = np.where(shooting, KEEP_DISTANCE, MOVE_CLOSE)
+        near = np.where(shooting, s.keep_at[f], s.contact).astype(np.float32)
+        far = np.where(shooting, s.far[f], s.contact).astype(np.float32)
         new = step(me, foe, policy, s.speed[f], near, far)
         dist = np.abs(new - me)
-        moved[f] = (dist > 0) * np.int8(1) + (dist > s.speed[f] / 2)
-        state.pos[f] = new
+        moved[f, rows] = (dist > 0) * np.int8(1) + (dist > s.speed[f] / 2)
+        state.pos[f, rows] = new
     return moved
 
 
@@ -293,7 +295,7 @@ def plan_round(s: Static, state: YmladState, rng: np.random.Generator) -> Round:
     has_target = standing & (target >= 0)
     reach = s.contact + CONTACT_EPS
     was_out = np.abs(state.pos - gather(state.pos, target)) > reach
-    moved = move(s, state, choice.goal, standing)
+    moved = move(s, state, choice.goal, standing, rng)
     in_reach = has_target & (np.abs(state.pos - gather(state.pos, target)) <= reach)
     contact = in_reach & ~gather(rear, target)
     engage_mutual(s, state, target, standing, contact & ~rear)

@@ -36,7 +36,13 @@ from balance.engine.targeting import (
     SPREAD,
     WEAKEST,
 )
-from balance.engine.targeting_scalar import attacker_ranks, best, choosing_order, engage_key
+from balance.engine.targeting_scalar import (
+    attacker_ranks,
+    best,
+    choosing_order,
+    engage_key,
+    shuffled,
+)
 from balance.rules.ymlad.fighters import (
     Fighter,
     YmladFight,
@@ -333,9 +339,10 @@ def movement(me: FighterState, foe: FighterState, combat: Combat) -> float:
     return max(-f.speed, min(f.speed, want))
 
 
-def move_all(combat: Combat) -> None:
-    """Everyone moves in scenario order (lab), so two runners meet rather than pass."""
-    for me in combat.fighters:
+def move_all(combat: Combat, rng: np.random.Generator) -> None:
+    """Everyone moves, one after another (lab), so two runners meet rather than pass; in a
+    random order each round (``targeting_scalar.shuffled``), never listing order."""
+    for me in shuffled(combat.fighters, rng):
         me.moved = 0
         if not me.standing or me.goal is None or me.close_with is not None:
             continue
@@ -532,7 +539,7 @@ def play_round(combat: Combat, rng: np.random.Generator) -> None:
     choose_targets(combat, rng)
     was_out = {me.index: me.target is not None and not in_reach(me, fs[me.target], combat)
                for me in fs}
-    move_all(combat)
+    move_all(combat, rng)
     group_attackers(combat, rng)
     engage_both_close(combat)
     for me in fs:
