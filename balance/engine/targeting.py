@@ -124,27 +124,24 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
         if not rows.size:
             continue
         i = i[rows]
-        best = np.full(rows.size, NO_TARGET, dtype=np.int8)
-        best_key = (np.full(rows.size, np.inf), np.zeros(rows.size), np.zeros(rows.size))
-        best_pref = np.zeros(rows.size, dtype=bool)
-        my_side = side[i, rows]
-        for j in range(c):
-            ok = standing[j, rows] & (side[j, rows] != my_side) & (count[j, rows] < cap[j, rows])
-            if not ok.any():
-                continue
-            key = ctx.key(i, j, rows)
-            tie = rng.random(rows.size) if draw else np.zeros(rows.size)
-            better = ok & _less((*key, tie), best_key)
-            if prefer is not None:
-                p = prefer[i, j, rows]
-                better = ok & ((p & ~best_pref) | ((p == best_pref) & better))
-                best_pref = np.where(better, p, best_pref)
-            best = np.where(better, j, best).astype(np.int8)
-            best_key = tuple(np.where(better, a, b) for a, b in zip((*key, tie), best_key,
-                                                                     strict=True))
-        chosen = best >= 0
-        target[i[chosen], rows[chosen]] = best[chosen]
-        count[best[chosen], rows[chosen]] += 1
+        sel = slice(None) if rows.size == n else rows     # a view when every trial chooses
+        # All foes at once, (c, m): who may be chosen, then the best key, then a random tie.
+        ok = standing[:, sel] & (side[:, sel] != side[i, rows]) & (count[:, sel] < cap[:, sel])
+        if prefer is not None:
+            liked = ok & prefer[i, :, rows].T
+            ok = np.where(liked.any(axis=0), liked, ok)
+        best = ok
+        for key in ctx.keys(i, rows, sel):
+            key = np.where(best, key, np.inf)
+            best = best & (key == key.min(axis=0))
+        if draw:
+            pick = np.argmax(np.where(best, rng.random(best.shape, dtype=np.float32), -1), axis=0)
+        else:
+            pick = np.argmax(best, axis=0)                  # the lowest place
+        chosen = ok.any(axis=0)
+        pick, i, rows = pick[chosen], i[chosen], rows[chosen]
+        target[i, rows] = pick
+        count[pick, rows] += 1
     return target
 
 
@@ -165,19 +162,10 @@ def _choosing_order(policy: np.ndarray, chooses: np.ndarray,
     return order
 
 
-def _less(a: tuple[np.ndarray, ...], b: tuple[np.ndarray, ...]) -> np.ndarray:
-    """Element-wise lexicographic a < b over tuples of equal-shaped arrays."""
-    out = np.zeros(a[0].shape, dtype=bool)
-    equal = np.ones(a[0].shape, dtype=bool)
-    for x, y in zip(a, b, strict=True):
-        out |= equal & (x < y)
-        equal &= x == y
-    return out
-
-
 class _Keys:
-    """The sort key (primary, secondary) of foe place j for chooser places ``i`` on trials
-    ``rows`` (lower is preferred), by each chooser's policy."""
+    """The sort keys of every foe place for chooser places ``i`` on trials ``rows``, by each
+    chooser's policy: a primary (c, m) array, and for ``engage`` with positions a secondary
+    one (lower is preferred)."""
 
     def __init__(self, policy, who, count, target, weakness, danger, position, priority,
                  line):
@@ -187,45 +175,52 @@ class _Keys:
         self.weakness, self.danger, self.position, self.line = full
         self.priority = priority
 
-    def key(self, i: np.ndarray, j: int, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def keys(self, i: np.ndarray, rows: np.ndarray, sel) -> list[np.ndarray]:
+        """``rows`` the trials (index array), ``sel`` the same as a column selector (a
+        slice when they are all the trials)."""
         pol = self.policy[i, rows]
-        first = int(pol[0])
+        first = pol[0]
         if (pol == first).all():
-            return self._of(first, i, j, rows)
-        k1, k2 = np.zeros(rows.size), np.zeros(rows.size)
-        for p in np.unique(pol):
-            a, b = self._of(int(p), i, j, rows)
-            k1, k2 = np.where(pol == p, a, k1), np.where(pol == p, b, k2)
-        return k1, k2
+            return self._of(int(first), i, rows, sel)
+        present = np.unique(pol)
+        k1, k2 = np.zeros((self.who.shape[0], rows.size), dtype=np.float32), None
+        for p in present:
+            mine = pol == p
+            got = self._of(int(p), i, rows, sel)
+            k1 = np.where(mine, got[0], k1)
+            if len(got) > 1:
+                k2 = np.where(mine, got[1], 0.0 if k2 is None else k2)
+        return [k1] if k2 is None else [k1, k2]
 
-    def _of(self, p: int, i, j: int, rows) -> tuple[np.ndarray, np.ndarray]:
-        zero = np.zeros(rows.size)
+    def _distance(self, i, rows, sel) -> np.ndarray:
+        return np.abs(self.position[:, sel] - self.position[i, rows])    # its own dtype
+
+    def _of(self, p: int, i, rows, sel) -> list[np.ndarray]:
+        c = self.who.shape[0]
         if p == FIRST:
-            return self.who[j, rows].astype(np.float64), zero
+            return [self.who[:, sel].astype(np.float32)]
         if p == WEAKEST:
-            return -np.asarray(self.weakness[j, rows], dtype=np.float64), zero
+            return [-np.asarray(self.weakness[:, sel], dtype=np.float32)]
         if p == DANGEROUS:
-            return -np.asarray(self.danger[j, rows], dtype=np.float64), zero
+            return [-np.asarray(self.danger[:, sel], dtype=np.float32)]
         if p == NEAREST:
-            near = zero
+            near = np.zeros((c, rows.size), dtype=np.float32)
             if self.position is not None:
-                near = np.abs(self.position[i, rows] - self.position[j, rows]).astype(np.float64)
+                near = self._distance(i, rows, sel)
             if self.line is not None:
-                near = near * NEAR_WEIGHT + np.abs(self.line[i, rows] - self.line[j, rows])
-            return near, zero
+                near = near * NEAR_WEIGHT + np.abs(self.line[:, sel] - self.line[i, rows])
+            return [near]
         if p == SPREAD:
-            return self.count[j, rows].astype(np.float64), zero
+            return [self.count[:, sel].astype(np.float32)]
         if p == RANDOM:
-            return zero, zero
+            return [np.zeros((c, rows.size), dtype=np.float32)]
         if p == FIXED:
-            return self.priority[self.who[i, rows], self.who[j, rows]].astype(np.float64), zero
+            return [self.priority[self.who[i, rows], self.who[:, sel]].astype(np.float32)]
         # ENGAGE: a foe attacking me; the fewest attackers; not busy elsewhere; nearest.
-        aim = self.target[j, rows]
-        k1 = (np.where(aim == i, 0.0, ENGAGED_FIRST) + 2.0 * self.count[j, rows]
-              + ((aim >= 0) & (aim != i)))
-        if self.position is None:
-            return k1, zero
-        return k1, np.abs(self.position[i, rows] - self.position[j, rows]).astype(np.float64)
+        aim = self.target[:, sel]
+        k1 = (np.where(aim == i, np.float32(0), np.float32(ENGAGED_FIRST))
+              + np.float32(2) * self.count[:, sel] + ((aim >= 0) & (aim != i)))
+        return [k1] if self.position is None else [k1, self._distance(i, rows, sel)]
 
 
 def nearest_foe(side: np.ndarray, standing: np.ndarray, position: np.ndarray,
@@ -248,18 +243,15 @@ def attacker_rank(target: np.ndarray, attacking: np.ndarray,
     cols = np.flatnonzero(attacking.sum(axis=0) >= 2)
     if not cols.size:
         return rank
-    t, a = target[:, cols], attacking[:, cols]
-    u = rng.random((c, cols.size))
-    sub = np.zeros((c, cols.size), dtype=np.int16)
-    for f in range(c):
-        if not a[f].any():
-            continue
-        for g in range(c):
-            if g != f:
-                sub[f] += a[g] & (t[g] == t[f]) & (u[g] < u[f])
-    rank[:, cols] = np.where(a, sub, 0)
+    m = cols.size
+    idx = np.arange(m)
+    seen = np.zeros(c * m, dtype=np.int16)          # attackers counted so far, per target
+    for p in turn_order(c, m, rng):                 # places in a random order, per trial
+        a = attacking[p, cols]
+        cell = np.maximum(target[p, cols], 0).astype(np.intp) * m + idx
+        rank[p, cols] = np.where(a, seen[cell], 0)
+        seen[cell] += a
     return rank
-
 
 def turn_order(c: int, n: int, rng: np.random.Generator) -> np.ndarray:
     """(c, n) intp: a uniformly random order of the ``c`` places in each trial, for steps the
