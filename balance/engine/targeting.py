@@ -253,6 +253,7 @@ def attacker_rank(target: np.ndarray, attacking: np.ndarray,
         seen[cell] += a
     return rank
 
+
 def turn_order(c: int, n: int, rng: np.random.Generator) -> np.ndarray:
     """(c, n) intp: a uniformly random order of the ``c`` places in each trial, for steps the
     rules leave unordered but the lab plays one place at a time (e.g. movement)."""
