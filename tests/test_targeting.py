@@ -1,9 +1,12 @@
-"""Target policies shared by every rule system: what each picks, caps, stickiness."""
+"""Target policies shared by every rule system: what each picks, caps, stickiness, and the
+order-free default ``engage`` with its random choosing order and tie-breaks."""
 
 import numpy as np
+import pytest
 
 from balance.engine.targeting import (
     DANGEROUS,
+    ENGAGE,
     FIRST,
     FIXED,
     NEAREST,
@@ -11,9 +14,12 @@ from balance.engine.targeting import (
     RANDOM,
     SPREAD,
     WEAKEST,
+    attacker_rank,
     choose_targets,
     first_standing_foe,
+    nearest_foe,
 )
+from balance.engine.targeting_scalar import attacker_ranks, best, choosing_order, engage_key
 
 # Three attackers (places 0-2, side 0) against three foes (places 3-5, side 1), one trial.
 SIDE = np.array([[0], [0], [0], [1], [1], [1]], dtype=np.int8)
@@ -23,6 +29,7 @@ ATTACKERS = np.array([[1], [1], [1], [0], [0], [0]], dtype=bool)
 
 
 def pick(policy, **kw):
+    """The three attackers' targets, one trial."""
     pol = np.full((6, 1), policy, dtype=np.int8)
     return choose_targets(pol, SIDE, WHO, UP, ATTACKERS, **kw)[:3, 0].tolist()
 
@@ -69,3 +76,137 @@ def test_random_is_uniform_over_standing_foes() -> None:
     got = choose_targets(pol, side, who, up, chooses, rng=np.random.default_rng(1))
     freq = np.bincount(got[0], minlength=6)[3:] / n
     assert np.all(np.abs(freq - 1 / 3) < 5 * np.sqrt(2 / 9 / n))
+
+
+# --- the order-free default, ``engage`` ------------------------------------------------------
+
+
+def many(a: int, b: int, n: int):
+    """``a`` fighters (side 0) against ``b`` (side 1), ``n`` trials, everyone choosing."""
+    c = a + b
+    side = np.array([0] * a + [1] * b, dtype=np.int8)[:, None]
+    who = np.arange(c, dtype=np.int8)[:, None]
+    up = np.ones((c, n), dtype=bool)
+    return side, who, up
+
+
+def test_engage_splits_two_against_three_as_the_seed_does() -> None:
+    """Seed 002, Group fights: "two against three becomes one subgroup of one against two and
+    another of one against one". Every trial: each of the two fights one of the three who
+    attack it (a mutual pair), the two fight different foes, and the three split 2 + 1."""
+    n = 4000
+    side, who, up = many(2, 3, n)
+    pol = np.full((5, 1), ENGAGE, dtype=np.int8)
+    t = choose_targets(pol, side, who, up, up, rng=np.random.default_rng(3))
+    on = np.stack([(t == j).sum(axis=0) for j in range(5)])
+    assert (np.sort(on[:2], axis=0) == [[1], [2]]).all()              # 1 + 2 on the two
+    assert (t[0] != t[1]).all()                                       # two subgroups
+    for a in range(2):                                                # each in a mutual pair
+        assert (np.take_along_axis(t, t[a : a + 1].astype(np.intp), axis=0)[0] == a).all()
+    # ... and which of the two faces the pair of attackers is even (not listing order).
+    heavy = (on[0] == 2).mean()
+    assert abs(heavy - 0.5) < 4.5 * np.sqrt(0.25 / n)
+
+
+def test_engage_spreads_and_fights_back() -> None:
+    # Three against three: three duels. A foe already attacking the chooser comes first.
+    side, who, up = many(3, 3, 2000)
+    pol = np.full((6, 1), ENGAGE, dtype=np.int8)
+    t = choose_targets(pol, side, who, up, up, rng=np.random.default_rng(1))
+    assert (np.take_along_axis(t, t.astype(np.intp), axis=0) == np.arange(6)[:, None]).all()
+    # A sticky attacker on place 0 (place 4 keeps it): 0 fights back at 4.
+    current = np.full((6, 1), NO_TARGET)
+    current[4] = 0
+    one = np.ones((6, 1), dtype=bool)
+    got = choose_targets(pol, SIDE, WHO, one, one, current=current, rng=np.random.default_rng(2))
+    assert got[4, 0] == 0 and got[0, 0] == 4
+
+
+def test_engage_prefers_the_nearest_among_equals() -> None:
+    pos = np.array([[0], [0], [0], [30], [5], [20]], dtype=np.float32)
+    got = pick(ENGAGE, position=pos, rng=np.random.default_rng(0))
+    assert sorted(got) == [3, 4, 5]                          # spread first, then nearest
+    alone = np.array([[1], [0], [0], [0], [0], [0]], dtype=bool)
+    pol = np.full((6, 1), ENGAGE, dtype=np.int8)
+    got = choose_targets(pol, SIDE, WHO, UP, alone, position=pos, rng=np.random.default_rng(0))
+    assert got[0, 0] == 4
+
+
+@pytest.mark.parametrize("policy", [WEAKEST, DANGEROUS, NEAREST, FIXED, RANDOM])
+def test_ties_go_to_a_random_foe_not_to_listing_order(policy) -> None:
+    """Three equal foes: each policy's pick is uniform over them (|z| < 4.5 each)."""
+    n = 30_000
+    side, who, up = np.repeat(SIDE, n, 1), np.repeat(WHO, n, 1), np.repeat(UP, n, 1)
+    chooses = np.zeros((6, n), dtype=bool)
+    chooses[0] = True
+    pol = np.full((6, 1), policy, dtype=np.int8)
+    zero = np.zeros((6, n))
+    got = choose_targets(pol, side, who, up, chooses, weakness=zero, danger=zero,
+                         position=zero, priority=np.zeros((6, 6)),
+                         rng=np.random.default_rng(4))[0]
+    freq = np.bincount(got, minlength=6)[3:] / n
+    assert np.all(np.abs(freq - 1 / 3) < 4.5 * np.sqrt(2 / 9 / n))
+
+
+def test_choosers_take_turns_in_a_random_order() -> None:
+    """Three attackers, one place left on the weakest foe (cap 1): who gets it is uniform,
+    not the first place; ``first`` alone keeps place order."""
+    n = 30_000
+    side, who, up = np.repeat(SIDE, n, 1), np.repeat(WHO, n, 1), np.repeat(UP, n, 1)
+    chooses = np.repeat(ATTACKERS, n, 1)
+    cap = np.full((6, n), 1, dtype=np.int16)
+    weak = np.array([[0], [0], [0], [5], [0], [0]])
+    pol = np.full((6, 1), WEAKEST, dtype=np.int8)
+    got = choose_targets(pol, side, who, up, chooses, cap=cap, weakness=weak,
+                         rng=np.random.default_rng(5))
+    share = (got[:3] == 3).mean(axis=1)
+    assert np.all(np.abs(share - 1 / 3) < 4.5 * np.sqrt(2 / 9 / n))
+    first = choose_targets(np.full((6, 1), FIRST, dtype=np.int8), side, who, up, chooses,
+                           cap=cap, rng=np.random.default_rng(5))
+    assert (first[:3] == [[3], [4], [5]]).all()
+
+
+def test_same_seed_same_choice() -> None:
+    side, who, up = many(4, 5, 500)
+    pol = np.array([ENGAGE, WEAKEST, RANDOM, SPREAD, ENGAGE, NEAREST, DANGEROUS, ENGAGE,
+                    FIXED], dtype=np.int8)[:, None]
+    kw = dict(weakness=np.zeros((9, 1)), danger=np.zeros((9, 1)),
+              position=np.zeros((9, 1)), priority=np.zeros((9, 9)))
+    a = choose_targets(pol, side, who, up, up, rng=np.random.default_rng(8), **kw)
+    b = choose_targets(pol, side, who, up, up, rng=np.random.default_rng(8), **kw)
+    assert (a == b).all()
+
+
+def test_attacker_rank_is_a_uniform_order() -> None:
+    n = 30_000
+    target = np.repeat(np.array([[3], [3], [3], [0], [0], [0]]), n, axis=1)
+    attacking = np.repeat(ATTACKERS, n, axis=1)
+    rank = attacker_rank(target, attacking, np.random.default_rng(6))
+    assert (np.sort(rank[:3], axis=0) == [[0], [1], [2]]).all()
+    assert not rank[3:].any()
+    for r in range(3):
+        share = (rank[:3] == r).mean(axis=1)
+        assert np.all(np.abs(share - 1 / 3) < 4.5 * np.sqrt(2 / 9 / n))
+
+
+def test_nearest_foe_breaks_ties_at_random() -> None:
+    n = 20_000
+    pos = np.zeros((6, n), dtype=np.float32)
+    pos[5] = 3.0
+    where = np.repeat(ATTACKERS, n, axis=1)
+    got = nearest_foe(np.repeat(SIDE, n, 1), np.repeat(UP, n, 1), pos, where,
+                      np.random.default_rng(7))
+    assert set(np.unique(got[:3])) == {3, 4}
+    assert abs((got[0] == 3).mean() - 0.5) < 4.5 * np.sqrt(0.25 / n)
+
+
+def test_the_scalar_helpers_read_the_same_way() -> None:
+    rng = np.random.default_rng(9)
+    assert choosing_order([1, 2, 3], [FIRST] * 3, rng) == [1, 2, 3]
+    orders = {tuple(choosing_order([1, 2, 3], [ENGAGE] * 3, rng)) for _ in range(200)}
+    assert len(orders) == 6
+    assert {best([7, 8, 9], lambda o: int(o != 7), rng) for _ in range(10)} == {7}
+    picks = [best([7, 8, 9], lambda o: 0, rng) for _ in range(300)]
+    assert set(picks) == {7, 8, 9}
+    assert engage_key(0, 0, 3) < engage_key(0, None, 0) < engage_key(0, 5, 0)
+    assert sorted(attacker_ranks(4, rng)) == [0, 1, 2, 3]

@@ -3,6 +3,13 @@
 Arrays are (n_places, n_trials), as everywhere in the engine. ``side`` and ``who`` say which
 side and which fighter (scenario order) sits in each place; a rule system that does not
 reorder fighters passes ``who = arange(c)[:, None]`` broadcast to (c, n).
+
+Every policy but ``first`` is order-free: a fight's result does not depend on the order the
+scenario lists fighters or sides in. Free places choose in a random order (one uniform
+permutation per trial and call, from the ``rng`` passed in) and ties between equally good
+foes go to a uniform random draw. ``first`` keeps the old, order-dependent behaviour (first
+standing foe in scenario order, choosers in place order). The scalar references make the
+same choices through :mod:`balance.engine.targeting_scalar`; docs/engine.md, "Targeting".
 """
 
 from __future__ import annotations
@@ -33,11 +40,24 @@ def first_standing_foe(side: np.ndarray, who: np.ndarray, standing: np.ndarray,
     return target
 
 
-# Target policies (a fighter's ``policy.target``). Ties always go to scenario order.
-FIRST, WEAKEST, DANGEROUS, NEAREST, SPREAD, RANDOM, FIXED = range(7)
+# Target policies (a fighter's ``policy.target``).
+FIRST, WEAKEST, DANGEROUS, NEAREST, SPREAD, RANDOM, FIXED, ENGAGE = range(8)
 POLICIES = {"first": FIRST, "weakest": WEAKEST, "dangerous": DANGEROUS, "nearest": NEAREST,
-            "spread": SPREAD, "random": RANDOM, "fixed": FIXED}
+            "spread": SPREAD, "random": RANDOM, "fixed": FIXED, "engage": ENGAGE}
+# Policies that weigh the attackers already on each foe (and, for ``engage``, whom each foe
+# attacks): a caller must pass every holder of a target as a chooser with ``current``, so
+# the engine sees them, rather than only the newcomers under a reduced cap.
+COUNTING = (SPREAD, ENGAGE)
 UNLIMITED = np.iinfo(np.int16).max
+# ``engage``: a foe attacking the chooser comes before any other (this many attackers).
+ENGAGED_FIRST = float(2 ** 20)
+# ``nearest`` with a ``line``: a metre of ``position`` outweighs any difference of places.
+NEAR_WEIGHT = 1000.0
+
+
+def counting(policy: np.ndarray) -> bool:
+    """Does any of these policies weigh the attackers already on each foe?"""
+    return bool(np.isin(policy, COUNTING).any())
 
 
 def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
@@ -50,86 +70,193 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
                    prefer: np.ndarray | None = None) -> np.ndarray:
     """Each place's target under its policy, with at most ``cap`` attackers on any fighter.
 
-    All arrays are (c, n) by place, except ``priority`` (fighters x fighters: the rank of
-    fighter j in fighter i's fixed list, lower first). Only places where ``chooses`` holds
-    pick a target. Targets are sticky: with ``current`` given, a place whose current target
-    is still a standing foe under its cap keeps it (re-targeting happens when a target
-    falls). Free places then choose in place order, each among the standing foes whose
-    attacker count is below their cap: ``first`` the lowest in scenario order, ``weakest``
-    the highest ``weakness`` (e.g. wound level), ``dangerous`` the highest ``danger``,
-    ``nearest`` the smallest distance in ``position`` (then, given ``line``, the smallest
-    distance in ``line``: places in the sides' lines), ``spread`` the foe with the fewest
-    attackers so far, ``random`` uniformly, ``fixed`` by ``priority``. A place with no foe
-    left under its cap waits (-1). ``prefer`` (c, c, n) bool, optional: the foes each place
-    prefers (e.g. those already within its reach); a place picks among its preferred foes
-    under their caps first, by its policy, and among the others only when there are none.
+    All arrays are (c, n) by place (or broadcast to it), except ``priority`` (fighters x
+    fighters: the rank of fighter j in fighter i's fixed list, lower first). Only places
+    where ``chooses`` holds pick a target. Targets are sticky: with ``current`` given, a
+    place whose current target is still a standing foe under its cap keeps it (re-targeting
+    happens when a target falls). The others then choose, each among the standing foes whose
+    attacker count is below their cap, by key (lower first):
+
+    * ``engage`` (the default): a foe already attacking the chooser; else the foe with the
+      fewest attackers so far; then one not yet busy with someone else; then the nearest by
+      ``position`` (seed 002, Group fights: groups split into "one against one or more");
+    * ``first`` the lowest in scenario order; ``weakest`` the highest ``weakness`` (e.g.
+      wound level); ``dangerous`` the highest ``danger``; ``nearest`` the smallest distance in
+      ``position`` (then, given ``line``, in ``line``: places in the sides' lines, an order
+      the scenario's listing sets);
+      ``spread`` the fewest attackers so far; ``random`` any; ``fixed`` by ``priority``.
+
+    Ties go to a uniform random draw from ``rng``, and places keep and choose in a random
+    order per trial, unless every chooser's policy is ``first`` (then in place order, ties
+    impossible). ``rng=None`` (tests only) chooses in place order with ties to the lowest
+    place. A place with no foe left under its cap waits (-1). ``prefer`` (c, c, n) bool,
+    optional: the foes each place prefers (e.g. those already within its reach); a place
+    picks among its preferred foes under their caps first, and among the others only when
+    there are none.
     """
     c, n = standing.shape
-    cap = np.full((c, n), UNLIMITED, dtype=np.int16) if cap is None else cap
-    count = np.zeros((c, n), dtype=np.int16)           # attackers on each place so far
-    target = np.full((c, n), NO_TARGET, dtype=np.int8)
+    shape = (c, n)
+    policy = np.broadcast_to(policy, shape)
+    side = np.broadcast_to(side, shape)
+    cap = np.full(shape, UNLIMITED, dtype=np.int16) if cap is None else cap
+    count = np.zeros(shape, dtype=np.int16)            # attackers on each place so far
+    target = np.full(shape, NO_TARGET, dtype=np.int8)
+    cols = np.arange(n)
+    order = _choosing_order(policy, chooses, rng)
+    draw = rng is not None and not (policy[chooses] == FIRST).all()   # ``first`` never ties
+    ctx = _Keys(policy, np.broadcast_to(who, shape), count, target, weakness, danger,
+                position, priority, line)
     if current is not None:
-        for i in range(c):
-            t = current[i]
-            keep = chooses[i] & (t >= 0)
-            for j in range(c):
-                on_j = keep & (t == j) & standing[j] & (side[j] != side[i]) & (count[j] < cap[j])
-                target[i] = np.where(on_j, j, target[i])
-                count[j] += on_j
-    present = {int(p) for p in np.unique(policy)}
-    draws = rng.random((c, c, n)) if RANDOM in present else None
-    for i in range(c):
-        free = chooses[i] & (target[i] == NO_TARGET)
-        if not free.any():
+        for k in range(c):
+            i = order[k]
+            t = current[i, cols].astype(np.intp)
+            rows = np.flatnonzero(chooses[i, cols] & (t >= 0))
+            if not rows.size:
+                continue
+            i, t = i[rows], t[rows]
+            keep = (standing[t, rows] & (side[t, rows] != side[i, rows])
+                    & (count[t, rows] < cap[t, rows]))
+            target[i[keep], rows[keep]] = t[keep]
+            count[t[keep], rows[keep]] += 1          # each trial once per slot: no repeats
+    for k in range(c):
+        i = order[k]
+        rows = np.flatnonzero(chooses[i, cols] & (target[i, cols] == NO_TARGET))
+        if not rows.size:
             continue
-        best = np.full(n, NO_TARGET, dtype=np.int8)
-        best_key = np.full(n, np.inf)
-        best_pref = np.zeros(n, dtype=bool)
-        for j in range(c):
-            ok = free & standing[j] & (side[j] != side[i]) & (count[j] < cap[j])
-            key = _key(policy[i], present, i, j, who, count, weakness, danger, position,
-                       priority, draws, line)
-            if prefer is None:
-                better = ok & (key < best_key)
-            else:
-                p = prefer[i, j]
-                better = ok & ((p & ~best_pref) | ((p == best_pref) & (key < best_key)))
-                best_pref = np.where(better, p, best_pref)
-            best = np.where(better, j, best).astype(np.int8)
-            best_key = np.where(better, key, best_key)
-        target[i] = np.where(free, best, target[i])
-        for j in range(c):
-            count[j] += best == j
+        i = i[rows]
+        sel = slice(None) if rows.size == n else rows     # a view when every trial chooses
+        # All foes at once, (c, m): who may be chosen, then the best key, then a random tie.
+        ok = standing[:, sel] & (side[:, sel] != side[i, rows]) & (count[:, sel] < cap[:, sel])
+        if prefer is not None:
+            liked = ok & prefer[i, :, rows].T
+            ok = np.where(liked.any(axis=0), liked, ok)
+        best = ok
+        for key in ctx.keys(i, rows, sel):
+            key = np.where(best, key, np.inf)
+            best = best & (key == key.min(axis=0))
+        if draw:
+            pick = np.argmax(np.where(best, rng.random(best.shape, dtype=np.float32), -1), axis=0)
+        else:
+            pick = np.argmax(best, axis=0)                  # the lowest place
+        chosen = ok.any(axis=0)
+        pick, i, rows = pick[chosen], i[chosen], rows[chosen]
+        target[i, rows] = pick
+        count[pick, rows] += 1
     return target
 
 
-# ``nearest`` with a ``line``: a metre of ``position`` outweighs any difference of places.
-NEAR_WEIGHT = 1000.0
+def _choosing_order(policy: np.ndarray, chooses: np.ndarray,
+                    rng: np.random.Generator | None) -> np.ndarray:
+    """(c, n) intp: the place keeping or choosing k-th in each trial. Place order when every
+    chooser's policy is ``first`` (or without an rng); else a uniform random permutation in
+    every trial where two or more places choose."""
+    c, n = chooses.shape
+    order = np.broadcast_to(np.arange(c)[:, None], (c, n))
+    if rng is None or (policy[chooses] == FIRST).all():
+        return order
+    many = np.flatnonzero(chooses.sum(axis=0) >= 2)
+    if not many.size:
+        return order
+    order = order.copy()
+    order[:, many] = np.argsort(rng.random((c, many.size)), axis=0)
+    return order
 
 
-def _key(policy, present, i, j, who, count, weakness, danger, position, priority, draws,
-         line=None):
-    """Sort key of foe place j for chooser place i (lower is preferred), per trial."""
-    order = who[j].astype(np.float64)               # scenario order breaks every tie
-    scale = 1024.0                                  # above any fighter index
-    key = np.zeros(order.shape)
-    for p in present:
+class _Keys:
+    """The sort keys of every foe place for chooser places ``i`` on trials ``rows``, by each
+    chooser's policy: a primary (c, m) array, and for ``engage`` with positions a secondary
+    one (lower is preferred)."""
+
+    def __init__(self, policy, who, count, target, weakness, danger, position, priority,
+                 line):
+        self.policy, self.who, self.count, self.target = policy, who, count, target
+        full = [None if a is None else np.broadcast_to(a, who.shape)
+                for a in (weakness, danger, position, line)]
+        self.weakness, self.danger, self.position, self.line = full
+        self.priority = priority
+
+    def keys(self, i: np.ndarray, rows: np.ndarray, sel) -> list[np.ndarray]:
+        """``rows`` the trials (index array), ``sel`` the same as a column selector (a
+        slice when they are all the trials)."""
+        pol = self.policy[i, rows]
+        first = pol[0]
+        if (pol == first).all():
+            return self._of(int(first), i, rows, sel)
+        present = np.unique(pol)
+        k1, k2 = np.zeros((self.who.shape[0], rows.size), dtype=np.float32), None
+        for p in present:
+            mine = pol == p
+            got = self._of(int(p), i, rows, sel)
+            k1 = np.where(mine, got[0], k1)
+            if len(got) > 1:
+                k2 = np.where(mine, got[1], 0.0 if k2 is None else k2)
+        return [k1] if k2 is None else [k1, k2]
+
+    def _distance(self, i, rows, sel) -> np.ndarray:
+        return np.abs(self.position[:, sel] - self.position[i, rows])    # its own dtype
+
+    def _of(self, p: int, i, rows, sel) -> list[np.ndarray]:
+        c = self.who.shape[0]
         if p == FIRST:
-            k = order
-        elif p == WEAKEST:
-            k = -weakness[j] * scale + order
-        elif p == DANGEROUS:
-            k = -danger[j] * scale + order
-        elif p == NEAREST:
-            near = np.abs(position[i] - position[j])
-            if line is not None:
-                near = near * NEAR_WEIGHT + np.abs(line[i] - line[j])
-            k = near * scale + order
-        elif p == SPREAD:
-            k = count[j] * scale + order
-        elif p == RANDOM:
-            k = draws[i, j]
-        else:  # FIXED
-            k = priority[who[i], who[j]] * scale + order
-        key = np.where(policy == p, k, key)
-    return key
+            return [self.who[:, sel].astype(np.float32)]
+        if p == WEAKEST:
+            return [-np.asarray(self.weakness[:, sel], dtype=np.float32)]
+        if p == DANGEROUS:
+            return [-np.asarray(self.danger[:, sel], dtype=np.float32)]
+        if p == NEAREST:
+            near = np.zeros((c, rows.size), dtype=np.float32)
+            if self.position is not None:
+                near = self._distance(i, rows, sel)
+            if self.line is not None:
+                near = near * NEAR_WEIGHT + np.abs(self.line[:, sel] - self.line[i, rows])
+            return [near]
+        if p == SPREAD:
+            return [self.count[:, sel].astype(np.float32)]
+        if p == RANDOM:
+            return [np.zeros((c, rows.size), dtype=np.float32)]
+        if p == FIXED:
+            return [self.priority[self.who[i, rows], self.who[:, sel]].astype(np.float32)]
+        # ENGAGE: a foe attacking me; the fewest attackers; not busy elsewhere; nearest.
+        aim = self.target[:, sel]
+        k1 = (np.where(aim == i, np.float32(0), np.float32(ENGAGED_FIRST))
+              + np.float32(2) * self.count[:, sel] + ((aim >= 0) & (aim != i)))
+        return [k1] if self.position is None else [k1, self._distance(i, rows, sel)]
+
+
+def nearest_foe(side: np.ndarray, standing: np.ndarray, position: np.ndarray,
+                where: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """(c, n) int8: for the places ``where`` holds, the nearest standing foe by ``position``
+    (ties at random; -1 when no foe stands), e.g. where a fighter with no target heads."""
+    c = standing.shape[0]
+    policy = np.full((c, 1), NEAREST, dtype=np.int8)
+    who = np.arange(c, dtype=np.int8)[:, None]
+    return choose_targets(policy, side, who, standing, where, position=position, rng=rng)
+
+
+def attacker_rank(target: np.ndarray, attacking: np.ndarray,
+                  rng: np.random.Generator) -> np.ndarray:
+    """(c, n) int16: each attacking place's rank (0 first) among the places ``attacking``
+    the same ``target``, in a uniformly random order per trial and call: who counts as the
+    second or third attacker on a fighter (a bonus, a flank) never follows listing order."""
+    c, n = target.shape
+    rank = np.zeros((c, n), dtype=np.int16)
+    cols = np.flatnonzero(attacking.sum(axis=0) >= 2)
+    if not cols.size:
+        return rank
+    m = cols.size
+    idx = np.arange(m)
+    seen = np.zeros(c * m, dtype=np.int16)          # attackers counted so far, per target
+    for p in turn_order(c, m, rng):                 # places in a random order, per trial
+        a = attacking[p, cols]
+        cell = np.maximum(target[p, cols], 0).astype(np.intp) * m + idx
+        rank[p, cols] = np.where(a, seen[cell], 0)
+        seen[cell] += a
+    return rank
+
+
+def turn_order(c: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    """(c, n) intp: a uniformly random order of the ``c`` places in each trial, for steps the
+    rules leave unordered but the lab plays one place at a time (e.g. movement)."""
+    if c < 2:
+        return np.zeros((c, n), dtype=np.intp)
+    return np.argsort(rng.random((c, n)), axis=0)

@@ -30,15 +30,22 @@ Reference = tuple[tuple[str | int, ...], str, str]
 
 # Group fights (shared by every rule system): who a fighter attacks, and when a side breaks.
 # See balance.engine.targeting for what each policy does and balance.engine.morale.
-TargetPolicy = Literal["first", "weakest", "dangerous", "nearest", "spread", "random", "fixed"]
+TargetPolicy = Literal["engage", "first", "weakest", "dangerous", "nearest", "spread", "random",
+                       "fixed"]
 
 
 class Targeting(Strict):
-    """A fighter's (or a side's default) choice of target. ``targets`` lists fighter names
-    in order of preference for the ``fixed`` policy (foes not listed come after, in
-    scenario order). Targets are kept until they fall."""
+    """A fighter's (or a side's default) choice of target. Targets are kept until they fall.
 
-    target: TargetPolicy = "first"
+    Default ``engage``, the lab's order-free reading of a game master splitting a melee
+    (seed 002, Group fights: "one against one or more"): fight a foe already attacking you,
+    else the foe with the fewest attackers, one not yet busy, the nearest; ties at random.
+    ``first`` (the first standing foe in scenario order) is kept as an explicit choice and
+    depends on the order fighters are listed in. ``targets`` lists fighter names in order of
+    preference for the ``fixed`` policy (foes not listed come after, ties at random).
+    docs/engine.md, "Targeting"."""
+
+    target: TargetPolicy = "engage"
     targets: tuple[Name, ...] = ()
 
 

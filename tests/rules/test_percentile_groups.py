@@ -103,7 +103,7 @@ def test_each_attacker_counts_against_its_own_weapons_limit() -> None:
 
 def test_the_surplus_picks_another_target_and_limits_hold_every_round() -> None:
     scenario = fight([member(90, armour="plate", hit_points=40, count=2)],
-                     [member(40, count=7)])
+                     [member(40, count=7, policy={"target": "first"})])   # all on the first
     f = compiled(scenario)
     rng = np.random.default_rng(3)
     st = kernel.start(f, 3000, rng)
@@ -236,11 +236,16 @@ def test_attackers_past_those_a_fighter_faces_strike_from_the_side(faces, space,
     kernel_groups.side_attacks(cx)
     assert (attackers_on(st, 0) == crowd).all()
     assert (st.flank.sum(axis=0) == flanking).all()
-    assert not st.flank[1 : 1 + faces].any()          # the hero's own target, then in order
+    # the hero's own target is faced first; the others in a random order
+    assert not np.take_along_axis(st.flank, st.target[:1].astype(np.intp), axis=0).any()
+    if 0 < flanking < crowd - 1:
+        assert (st.flank[1:].mean(axis=1) > 0).all()       # anyone else may be on the side
     combat = Combat.start(f)
     choose_group_targets(combat, rng=rng)
-    side_attacks(combat)
-    assert [s.flank for s in combat.fighters] == list(st.flank[:, 0])
+    side_attacks(combat, rng=rng)
+    hero = combat.fighters[0]
+    assert sum(s.flank for s in combat.fighters) == flanking
+    assert not combat.fighters[hero.target].flank
 
 
 def test_blows_from_the_side_help_the_crowd() -> None:
@@ -282,7 +287,7 @@ def test_a_side_breaks_and_runs_at_its_morale() -> None:
     a, b = shaky.outcomes["a"], steady.outcomes["a"]
     assert b - a > 6 * se_diff(a, b)
     fled = np.mean([shaky.fighter_status[f"a#{k}"].get("fled", 0) for k in range(1, 5)])
-    assert fled > 0.2
+    assert fled > 0.1     # default ``engage``: pairs fight, fewer are left standing to run
 
 
 def rout_state(distance: float):

@@ -16,7 +16,9 @@ def test_alive_after_and_a_healer_helps() -> None:
     assert alone.outcomes == tended.outcomes          # the fight itself is the same
     a, t = alone.to_dict()["alive_after"], tended.to_dict()["alive_after"]
     assert set(a) == {"raiders", "militia"}
-    assert t["militia"] > a["militia"] + 0.03         # first aid saves lives (seed 000)
+    # first aid saves lives (seed 000); +0.019 here (three duels under `engage` wound less
+    # than the old focus on the first-listed raider), ~20 standard errors
+    assert t["militia"] > a["militia"] + 0.01
     # the raiders have no healer either way (their checks draw from a shifted stream)
     assert a["raiders"] == pytest.approx(t["raiders"], abs=5 * (0.25 / 60_000) ** 0.5)
     # nobody is alive after who was dead at the end of the fight

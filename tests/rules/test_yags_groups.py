@@ -151,11 +151,11 @@ def test_auto_declares_one_defence_against_its_own_target_in_groups() -> None:
     that attacks someone else; it still declares one defence, which covers its target."""
     sc = scenario([man(name="hero"), man(name="friend", policy={"target": "fixed",
                                                                 "targets": ["g2"]})],
-                  [man(name="g1"), man(name="g2", policy={"target": "fixed",
-                                                          "targets": ["hero"]})])
+                  [man(name="g1", policy={"target": "fixed", "targets": ["hero"]}),
+                   man(name="g2", policy={"target": "fixed", "targets": ["hero"]})])
     f = compiled(sc)
     combat = start_combat(f, rng=np.random.default_rng(1))
-    declare(combat, 2)
+    declare(combat, 2, rng=np.random.default_rng(2))
     hero, friend, _g1, g2 = combat.fighters
     assert friend.target == g2.index and g2.target == hero.index
     assert friend.defences == 1 and g2.index in friend.defended

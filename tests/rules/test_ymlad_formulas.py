@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import balance
-from balance.errors import OptionError
+from balance.errors import ScenarioError
 from balance.io.tables import shipped_tables
 from balance.rules import get
 from balance.rules.ymlad import tables as t
@@ -148,7 +148,7 @@ def test_height_and_mount():
     assert height_bonus(rider, foot, CLOSE) == 0              # seed: not in close combat
     plain, _ = compile_sides({"missile": "cavalry_crossbow"}, {})
     assert effort(rider, MISSILE) - effort(plain, MISSILE) == -2   # a bouncing saddle
-    with pytest.raises(OptionError, match="horseback"):
+    with pytest.raises(ScenarioError, match="horseback"):
         compile_sides({"mounted": "walking", "missile": "longbow_war"}, {})
 
 

@@ -15,7 +15,7 @@ import pytest
 import balance
 from balance.engine.status import FLED, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import choose_targets
-from balance.errors import OptionError, ScenarioError
+from balance.errors import ScenarioError
 from balance.rules import get
 from balance.rules.ymlad import flight, kernel
 from balance.rules.ymlad import reference as ref
@@ -114,7 +114,10 @@ def test_attacker_limits_hold_after_every_round(swords: int, spears: int, loners
 
 
 def test_reference_keeps_the_limits_and_a_wrestler_counts() -> None:
-    fight = compiled(fight_of([man(count=4), man(count=6, weapon="spear")], [man()]))
+    first = {"target": "first"}     # scenario order: the swords take the six places
+    fight = compiled(fight_of([man(count=4, policy=first),
+                               man(count=6, weapon="spear", policy=first)],
+                              [man(policy=first)]))
     combat = ref.start_combat(fight)
     ref.choose_targets(combat, np.random.default_rng(0))
     assert [m.target for m in combat.fighters[:10]] == [10] * 10   # 4 swords, then 6 spears
@@ -158,7 +161,7 @@ def test_first_takes_the_first_foe_and_spread_spreads() -> None:
     kernel_t, ref_t = choose_both(three_foes({"target": "first"}))
     assert kernel_t[:3] == ref_t[:3] == [3, 3, 3]
     kernel_t, ref_t = choose_both(three_foes({"target": "spread"}))
-    assert kernel_t[:3] == ref_t[:3] == [3, 4, 5]
+    assert sorted(kernel_t[:3]) == sorted(ref_t[:3]) == [3, 4, 5]   # in a random order
 
 
 def test_weakest_dangerous_and_fixed() -> None:
@@ -183,7 +186,7 @@ def test_nearest_and_first_prefer_a_foe_in_reach() -> None:
     kernel_t, ref_t = choose_both(three_foes({"target": "first"}), spread_out)
     assert kernel_t[:3] == ref_t[:3] == [5, 5, 5]        # in reach before scenario order
     kernel_t, ref_t = choose_both(three_foes({"target": "spread"}), spread_out)
-    assert kernel_t[:3] == ref_t[:3] == [3, 4, 5]        # spread ignores reach
+    assert sorted(kernel_t[:3]) == sorted(ref_t[:3]) == [3, 4, 5]   # spread ignores reach
 
 
 def test_the_engine_prefer_mask_comes_before_the_policy() -> None:
@@ -222,12 +225,12 @@ def test_targets_are_kept_until_they_fall() -> None:
 
 
 def test_bad_target_lists_are_clear_errors() -> None:
-    with pytest.raises(OptionError, match="did you mean 'dagger'"):
+    with pytest.raises(ScenarioError, match="did you mean 'dagger'"):
         compiled(three_foes({"target": "fixed", "targets": ["dager"]}))
-    with pytest.raises(OptionError, match="own side"):
+    with pytest.raises(ScenarioError, match="own side"):
         compiled(fight_of([man(name="me", policy={"target": "fixed", "targets": ["me"]})],
                           [man()]))
-    with pytest.raises(OptionError, match="needs the foes' names"):
+    with pytest.raises(ScenarioError, match="needs the foes' names"):
         compiled(three_foes({"target": "fixed"}))
     with pytest.raises(ScenarioError, match="did you mean 'wounded'"):
         balance.load_scenario(fight_of([man(policy={"flee_at": "wonded"})], [man()]))
@@ -366,7 +369,7 @@ def test_parting_blows_all_one_or_none(engine: str) -> None:
                 me = combat.fighters[0]
                 me.body = 3
                 ref.choose_targets(combat, rng)
-                ref.group_attackers(combat)
+                ref.group_attackers(combat, rng)
                 ref.react(combat, rng)
                 status.append(me.status)
             status = np.array(status)
@@ -446,4 +449,4 @@ def test_morale_shortens_fights_and_results_count_the_fled() -> None:
     rout = balance.run(broken, trials=20_000, seed=1)
     assert rout.rounds["mean"] < calm.rounds["mean"]
     fled = sum(rout.fighter_status[name].get("fled", 0) for name in rout.fighter_status)
-    assert fled > 1.0
+    assert fled > 0.4     # default ``engage``: pairs fight, so fewer are left to flee

@@ -15,7 +15,7 @@ import balance
 from balance.commands import tables as tables_cmd
 from balance.commands import validate as validate_cmd
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
-from balance.errors import OptionError, ScenarioError
+from balance.errors import ScenarioError
 from balance.io.tables import shipped_tables
 from balance.rules import get
 from balance.rules.ymlad import harm, kernel
@@ -59,7 +59,8 @@ def test_the_bundled_scenarios_include_the_threshold_duels_and_the_party():
 def test_the_group_scenarios_use_the_group_rules():
     party = balance.run(ROOT / "scenarios/groups/ymlad_party_vs_skeletons.yaml", trials=4000,
                         seed=1)
-    assert party.outcomes["party"] > 0.85          # with its tactics (docs: 95.8%)
+    # docs: 33%; the skeletons' `nearest` no longer falls on the first-listed knight
+    assert 0.25 < party.outcomes["party"] < 0.45
     assert party.fighter_status["Neelay"].get("fled", 0) > 0
     spears = compiled(balance.load_scenario(
         ROOT / "scenarios/groups/ymlad_spearmen_vs_swordsmen.yaml").model.model_dump(
@@ -177,7 +178,7 @@ def test_unknown_keys_are_errors():
     ({"weapon": "saber", "off_hand": "long_sword"}, "not light"),
 ])
 def test_impossible_kit_is_refused_at_compile(member, fragment):
-    with pytest.raises(OptionError, match=fragment):
+    with pytest.raises(ScenarioError, match=fragment):
         compiled(duel(member, {}))
 
 
@@ -195,7 +196,7 @@ def test_armour_above_eight_is_refused(member, fragment):
 
 
 def test_too_many_fighters_is_a_clear_error():
-    with pytest.raises(OptionError, match="at most 120 fighters"):
+    with pytest.raises(ScenarioError, match="at most 120 fighters"):
         compiled(duel({"count": 100}, {"count": 21}))
 
 
@@ -221,13 +222,13 @@ def test_runners_close_and_shooters_hold():
     rng = np.random.default_rng(0)
     state = kernel.start(fight, 4, rng)
     target = kernel.choose_targets(fight.static, state, state.status == STANDING, rng).goal
-    moved = kernel.move(fight.static, state, target, state.status == STANDING)[0]
+    moved = kernel.move(fight.static, state, target, state.status == STANDING, rng)[0]
     # The thrower walks in towards javelin range (60 m: already there) and stands; the
     # other runs his 10 m.
     assert state.pos[0].tolist() == [0] * 4 and state.pos[1].tolist() == [30] * 4
     assert moved[0].tolist() == [0] * 4 and moved[1].tolist() == [2] * 4
     state.shots[0] = 0          # out of javelins: he runs in too
-    kernel.move(fight.static, state, target, state.status == STANDING)
+    kernel.move(fight.static, state, target, state.status == STANDING, rng)
     assert state.pos[0].tolist() == [10] * 4
 
 
@@ -293,10 +294,12 @@ def test_reference_groups_the_attackers_on_a_loner():
                                 {"name": "loner", "members": [{}]}]})
     combat = ref.start_combat(fight)
     ref.choose_targets(combat, np.random.default_rng(0))
-    ref.group_attackers(combat)
+    ref.group_attackers(combat, np.random.default_rng(1))
     pack = combat.fighters[:8]
-    assert [m.target for m in pack] == [8] * 6 + [None] * 2       # at most six; two wait
-    assert [m.allowed for m in pack] == [True] * 6 + [False] * 2
-    assert [m.bonus for m in pack[:6]] == [0, 1, 2, 3, 4, 5]       # +1, +2, ...
-    assert [m.angle for m in pack[:6]] == [0, 0, 0, 1, 1, 2]       # front, flanks, rear
+    ring = [m for m in pack if m.target == 8]
+    assert len(ring) == 6 and sum(m.target is None for m in pack) == 2   # six; two wait
+    assert all(m.allowed == (m.target == 8) for m in pack)
+    # +1, +2, ... and front, flanks, rear, in a random order (never listing order)
+    assert sorted((m.bonus, m.angle) for m in ring) == list(zip(range(6), [0, 0, 0, 1, 1, 2],
+                                                                strict=True))
     assert combat.fighters[8].flanked                              # more than three

@@ -11,9 +11,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.engine.morale import broken_sides, flee
+from balance.engine.morale import flee, routing_sides
 from balance.engine.status import STANDING
-from balance.engine.targeting import DANGEROUS, NO_TARGET, SPREAD, WEAKEST, choose_targets
+from balance.engine.targeting import (
+    DANGEROUS,
+    NO_TARGET,
+    WEAKEST,
+    attacker_rank,
+    choose_targets,
+    counting,
+)
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import MELEE
 from balance.rules.percentile.kernel_strike import STRIKE, Ctx, can_strike, in_reach, melee_attack
@@ -88,7 +95,7 @@ def _choose(cx: Ctx, cols: np.ndarray, target: np.ndarray, free: np.ndarray,
         kw["danger"] = S.item_threat[st.wield[:, cols], places]
 
     def choose(holders, movers, limit):
-        spread = bool((S.target[movers.any(axis=1)] == SPREAD).any())
+        spread = counting(S.target[movers.any(axis=1)])   # spread, engage: see all holders
         cap = None
         if limit is not None:
             on = np.stack([(holders & (target == j)).sum(axis=0) for j in range(c)])
@@ -119,13 +126,13 @@ def side_attacks(cx: Ctx) -> None:
     """Which melee attackers strike their target from the side this round (after movement).
 
     A fighter faces ``rules.faces`` of the attackers in reach of it with melee weapons: its
-    own target first (if that one attacks it), then the others in scenario order; the rest
-    strike from the side (``rules.side_attack_bonus``), except at a fighter in a corridor
-    (seed 004: a choke point shields the defender's flanks).
+    own target first (if that one attacks it), then the others in a random order (lab:
+    ``balance.engine.targeting.attacker_rank``, never listing order); the rest strike from
+    the side (``rules.side_attack_bonus``), except at a fighter in a corridor (seed 004: a
+    choke point shields the defender's flanks).
     """
     st, S = cx.st, cx.S
-    c, n = st.status.shape
-    places = np.arange(c)[:, None]
+    places = np.arange(st.status.shape[0])[:, None]
     tgt = np.maximum(st.target, 0).astype(np.intp)
     att = ((st.status == STANDING) & (st.target != NO_TARGET)
            & (S.item_kind[st.wield, places] == MELEE))
@@ -136,20 +143,10 @@ def side_attacks(cx: Ctx) -> None:
     # does each fighter's own target attack it? (then that one is faced first)
     faced_first = ((st.target != NO_TARGET) & np.take_along_axis(att, tgt, axis=0)
                    & (np.take_along_axis(st.target, tgt, axis=0) == places))
-    seen = np.zeros((c, n), dtype=np.int16)
-    flat_seen, flat_first = seen.ravel(), faced_first.ravel()
-    cols = np.arange(n)
-    sheltered = S.space_class == tb.CORRIDOR
-    faces = cx.fight.rules.faces
-    st.flank[:] = False
-    for p in range(c):
-        m = att[p] & ~mutual[p]
-        if not m.any():
-            continue
-        cell = tgt[p] * n + cols
-        rank = flat_seen[cell] + flat_first[cell]
-        st.flank[p] = m & (rank >= faces) & ~sheltered[tgt[p]]
-        flat_seen[cell] += m
+    others = att & ~mutual
+    rank = attacker_rank(st.target, others, cx.rng) + np.take_along_axis(faced_first, tgt, axis=0)
+    sheltered = (S.space_class == tb.CORRIDOR)[tgt]
+    st.flank[:] = others & (rank >= cx.fight.rules.faces) & ~sheltered
 
 
 # --- morale ------------------------------------------------------------------------------------
@@ -157,15 +154,15 @@ def side_attacks(cx: Ctx) -> None:
 
 def rout(cx: Ctx) -> None:
     """End of round: a side whose share of fighters out of the fight has reached its
-    ``morale.breaks_at`` breaks, while a foe still stands. Each of its standing fighters, in
-    scenario order, takes one free blow (no parry, no dodge) from every foe in reach who is
-    not running itself (seed 004, breaking off by running); then all of them have fled."""
+    ``morale.breaks_at`` breaks, while a foe still stands (if every side standing breaks at
+    once, the one least far past its break point holds: ``balance.engine.morale``, so a
+    mutual rout is not a draw). Each of its standing fighters, in scenario order, takes one
+    free blow (no parry, no dodge) from every foe in reach who is not running itself (seed
+    004, breaking off by running); then all of them have fled."""
     st, S = cx.st, cx.S
     c = st.status.shape[0]
     standing = st.status == STANDING
-    broken = broken_sides(st.status, st.side, list(cx.fight.breaks_at))
-    alive = np.stack([(standing & (st.side == s)).any(axis=0) for s in range(S.n_sides)])
-    broken &= alive & (alive.sum(axis=0) >= 2)
+    broken = routing_sides(st.status, st.side, list(cx.fight.breaks_at), cx.rng)
     if not broken.any():
         return
     running = standing & broken[S.side]

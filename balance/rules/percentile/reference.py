@@ -463,7 +463,7 @@ def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> No
     brace(combat)
     move(combat, round_no, rng=rng)
     declare(combat)
-    side_attacks(combat)
+    side_attacks(combat, rng=rng)
     act(combat, round_no, rng=rng)
     extra_attacks(combat, round_no, rng=rng)
     rout(combat, rng=rng)

@@ -18,7 +18,7 @@ import numpy as np
 from balance.engine.distance import start_positions
 from balance.engine.fight import FighterList
 from balance.engine.targeting import FIRST, POLICIES
-from balance.errors import OptionError, Problem, ScenarioError, closest
+from balance.errors import Problem, ScenarioError, closest
 from balance.rules.ymlad.tables import (
     ANGLE,
     BEST,
@@ -316,8 +316,9 @@ def compile_fight(scenario: Any, tables: Any) -> YmladFight:
     r = scenario.rules
     specs = scenario.members(tables)
     if len(specs) > MAX_FIGHTERS:
-        raise OptionError(f"a Ymlad fight holds at most {MAX_FIGHTERS} fighters (places are "
-                          f"int8 in the kernel); this one has {len(specs)}")
+        raise ScenarioError([Problem(f"a Ymlad fight holds at most {MAX_FIGHTERS} fighters "
+                                     f"(places are int8 in the kernel); this one has "
+                                     f"{len(specs)}", path="sides")])
     names = [name for _, name, _, _ in specs]
     sides = [side for side, _, _, _ in specs]
     fighters = tuple(
@@ -380,7 +381,9 @@ def _priority(name: str, policy: Any, names: list[str], sides: list[int],
 
 
 def _fail(name: str, message: str) -> NoReturn:
-    raise OptionError(f"fighter {name!r}: {message}")
+    """A problem only the compiled fight shows: a clean ScenarioError (the caller,
+    ``balance.api.compile_scenario``, adds the file), like the loader's."""
+    raise ScenarioError([Problem(f"fighter {name!r}: {message}")])
 
 
 def _harm(w: Any, tables: Any) -> Harm:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from balance.dice import drift
-from balance.engine.morale import broken_sides
+from balance.engine.morale import routing_sides
 from balance.engine.status import FLED, STANDING, YIELDED
 from balance.rules.ymlad.harm import _let_go, _release, inflict
 from balance.rules.ymlad.tables import CLOSE, DISENGAGE_BONUS, FROM_REAR, MELEE
@@ -76,9 +76,9 @@ def react(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
     if cols.size and any(b is not None for b in s.breaks_at):
         status = state.status[:, cols]
         standing = status == STANDING
-        broken = broken_sides(status, np.broadcast_to(side, status.shape), list(s.breaks_at))
-        up = np.stack([(standing & (side == k)).any(axis=0) for k in range(s.n_sides)])
-        broken &= up.sum(axis=0) - up > 0        # only while a foe stands
+        # only while a foe stands; a mutual rout: the side least past its point holds
+        broken = routing_sides(status, np.broadcast_to(side, status.shape), list(s.breaks_at),
+                               rng)
         fleeing = standing & broken[s.side_of]
         if fleeing.any():
             full = _spread(fleeing, cols, n)

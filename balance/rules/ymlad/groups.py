@@ -16,12 +16,14 @@ import numpy as np
 
 from balance.engine.targeting import (
     DANGEROUS,
+    ENGAGE,
     FIRST,
     NO_TARGET,
-    SPREAD,
     WEAKEST,
+    attacker_rank,
     choose_targets,
-    first_standing_foe,
+    counting,
+    nearest_foe,
 )
 from balance.rules.ymlad.tables import POLEARM_GROUP_LIMIT, attacker_places, ring_angle
 
@@ -133,7 +135,7 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     current = np.where(free, state.target, NO_TARGET)
     cur_near = ((current >= 0) & gather(targetable, current)
                 & (np.abs(state.pos - gather(state.pos, current)) <= reach))
-    first = (g.policy == FIRST)[:, None]
+    first = np.isin(g.policy, (FIRST, ENGAGE))[:, None]   # a foe within reach first
     foe_near = np.zeros((c, n), dtype=bool)
     need = free & (shooter | (first & ~cur_near))
     for f in range(c):
@@ -166,8 +168,7 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     idle = standing & (target < 0)
     if idle.any():
         side = np.broadcast_to(s.side_of[:, None], (c, n))
-        who = np.broadcast_to(np.arange(c, dtype=np.int8)[:, None], (c, n))
-        goal = np.where(idle, first_standing_foe(side, who, standing, s.n_sides),
+        goal = np.where(idle, nearest_foe(side, standing, state.pos, idle, rng),
                         target).astype(np.int8)
     return Choice(target, goal, rear)
 
@@ -242,7 +243,7 @@ def _choose(policy: np.ndarray, side: np.ndarray, who: np.ndarray, allowed: np.n
     if cap is None:
         cap = np.full((c, m), POLEARM_GROUP_LIMIT * c, dtype=np.int16)
     active = chooses.any(axis=1)
-    if (policy[active] == SPREAD).any():
+    if counting(policy[active]):
         rows = np.where(active, policy, FIRST)[:, None]
         return choose_targets(rows, side, who, allowed, chooses, current=current, cap=cap,
                               prefer=prefer.of(chooses) if prefer is not None else None,
@@ -271,7 +272,7 @@ def _choose(policy: np.ndarray, side: np.ndarray, who: np.ndarray, allowed: np.n
 @dataclass
 class Ring:
     """Who may strike in reach this round, and the ring round each fighter (seed, Group
-    fights): ``rank`` is an attacker's place among those on its target (scenario order), which
+    fights): ``rank`` is an attacker's place among those on its target (random order), which
     gives the +1, +2 ... melee bonus and the angle it attacks from; ``count`` is how many
     ring a fighter."""
 
@@ -284,19 +285,16 @@ class Ring:
 
 
 def ring_of(target: np.ndarray, contact: np.ndarray, rear: np.ndarray,
-            polearm: np.ndarray) -> Ring:
-    """The attackers on each target, counted in scenario order. ``contact`` (c, n): the
-    fighter's target is within reach and in its front line."""
+            polearm: np.ndarray, rng: np.random.Generator) -> Ring:
+    """The attackers on each target, counted in a random order each round (lab: the seed
+    says who is second only by arrival; ``balance.engine.targeting.attacker_rank``, never
+    listing order). ``contact`` (c, n): the fighter's target is within reach and in its
+    front line."""
     c, n = target.shape
     ring = contact & ~rear
     through = contact & rear & polearm[:, None]
-    rank = np.zeros((c, n), dtype=np.int16)
+    rank = attacker_rank(target, ring, rng)
     count = np.zeros((c, n), dtype=np.int16)
-    for f in range(c):
-        if not ring[f].any():
-            continue
-        for g in range(f):
-            rank[f] += ring[g] & (target[g] == target[f])
     for f in range(c):
         for g in range(c):
             count[f] += ring[g] & (target[g] == f)

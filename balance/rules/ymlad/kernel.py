@@ -16,9 +16,10 @@ import numpy as np
 
 from balance.dice import drift
 from balance.engine.distance import CLOSE as MOVE_CLOSE
-from balance.engine.distance import HOLD, KEEP_DISTANCE, step
+from balance.engine.distance import KEEP_DISTANCE, step
 from balance.engine.state import TrialState
 from balance.engine.status import STANDING
+from balance.engine.targeting import turn_order
 from balance.rules.ymlad.fighters import (
     NEVER,
     YmladFight,
@@ -225,9 +226,11 @@ def choose_targets(s: Static, state: YmladState, standing: np.ndarray,
     return choose(s, state, standing, rng)
 
 
-def move(s: Static, state: YmladState, target: np.ndarray,
-         standing: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Everyone moves in scenario order (lab: so two runners meet instead of passing).
+def move(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray,
+         rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Everyone moves, one after another (lab: so two runners meet instead of passing), in
+    a random order each round (``balance.engine.targeting.turn_order``: never listing
+    order, which would let the side listed first cover the ground and run).
 
     Missile users who prefer to shoot and have shots hold a band from their target (walking
     in to ``far``, backing off inside ``keep_at``), or make a missile charge (seed, Charge:
@@ -244,38 +247,41 @@ def move(s: Static, state: YmladState, target: np.ndarray,
     toward = np.zeros((c, n), dtype=np.int8)
     charge = np.zeros((c, n), dtype=bool)
     reach = s.contact + CONTACT_EPS
-    for f in range(c):
-        t = target[f]
-        active = standing[f] & (t >= 0) & (state.close_with[f] < 0)
-        if not active.any():
+    order = turn_order(c, n, rng)
+    for k in range(c):
+        f = order[k]
+        t = target[f, cols]
+        rows = np.flatnonzero(standing[f, cols] & (t >= 0) & (state.close_with[f, cols] < 0))
+        if not rows.size:
             continue
-        me = state.pos[f]
-        foe = _gather(state.pos, np.maximum(t, 0), cols)
+        f, t = f[rows], t[rows].astype(np.intp)
+        me, foe = state.pos[f, rows], state.pos[t, rows]
         gap = np.abs(me - foe)
-        active &= gap > reach
-        if not active.any():
+        away = gap > reach
+        rows, f, me, foe, gap = rows[away], f[away], me[away], foe[away], gap[away]
+        if not rows.size:
             continue
-        if s.shooter[f]:
-            shooting = state.shots[f] > 0
-            policy = np.where(shooting, KEEP_DISTANCE, MOVE_CLOSE)
-            near = np.where(shooting, s.keep_at[f], s.contact).astype(np.float32)
-            far = np.where(shooting, s.far[f], s.contact).astype(np.float32)
-            if s.charge[f] and s.moving_shots:
-                stop = np.float32(max(s.keep_at[f], s.contact) + MISSILE_CHARGE_STOP)
+        shooting = s.shooter[f] & (state.shots[f, rows] > 0)
+        policy = np.where(shooting, KEEP_DISTANCE, MOVE_CLOSE)
+        near = np.where(shooting, s.keep_at[f], s.contact).astype(np.float32)
+        far = np.where(shooting, s.far[f], s.contact).astype(np.float32)
+        if s.moving_shots:
+            can = (s.charge[f] & shooting & ~state.charged[f, rows]
+                   & (state.reload[f, rows] == 0))
+            if can.any():
+                stop = (np.maximum(s.keep_at[f], s.contact)
+                        + MISSILE_CHARGE_STOP).astype(np.float32)
                 after = np.maximum(gap - s.speed[f], stop)
-                charge[f] = (active & shooting & ~state.charged[f] & (state.reload[f] == 0)
-                             & (gap - after > s.speed[f] / 2) & (after <= s.band_max[f]))
-                policy = np.where(charge[f], MOVE_CLOSE, policy)
-                near = np.where(charge[f], stop, near).astype(np.float32)
-                far = np.where(charge[f], stop, far).astype(np.float32)
-        else:
-            policy, near, far = MOVE_CLOSE, np.float32(s.contact), np.float32(s.contact)
-        policy = np.where(active, policy, HOLD)
+                charges = can & (gap - after > s.speed[f] / 2) & (after <= s.band_max[f])
+                charge[f, rows] = charges
+                policy = np.where(charges, MOVE_CLOSE, policy)
+                near = np.where(charges, stop, near).astype(np.float32)
+                far = np.where(charges, stop, far).astype(np.float32)
         new = step(me, foe, policy, s.speed[f], near, far)
         dist = np.abs(new - me)
-        moved[f] = (dist > 0) * np.int8(1) + (dist > s.speed[f] / 2)
-        toward[f] = np.sign(new - me) * np.sign(foe - me)
-        state.pos[f] = new
+        moved[f, rows] = (dist > 0) * np.int8(1) + (dist > s.speed[f] / 2)
+        toward[f, rows] = np.sign(new - me) * np.sign(foe - me)
+        state.pos[f, rows] = new
     return moved, toward, charge
 
 
@@ -324,7 +330,7 @@ def plan_round(s: Static, state: YmladState, rng: np.random.Generator) -> Round:
     has_target = standing & (target >= 0)
     reach = s.contact + CONTACT_EPS
     was_out = np.abs(state.pos - gather(state.pos, target)) > reach
-    moved, toward, missile_charge = move(s, state, choice.goal, standing)
+    moved, toward, missile_charge = move(s, state, choice.goal, standing, rng)
     state.charged |= missile_charge
     in_reach = has_target & (np.abs(state.pos - gather(state.pos, target)) <= reach)
     contact = in_reach & ~gather(rear, target)
@@ -332,7 +338,7 @@ def plan_round(s: Static, state: YmladState, rng: np.random.Generator) -> Round:
     # Seed, Charge: on first contact after a run-up; once per fight.
     charging = s.charge[:, None] & ~state.charged & was_out & contact & ~rear
     state.charged |= charging
-    ring = ring_of(target, contact, rear, s.polearm)
+    ring = ring_of(target, contact, rear, s.polearm, rng)
     flanked = s.flanked[:, None] | (ring.count > FORMATION_FRONT)
     return Round(target, moved, toward, missile_charge, contact, ring, rear, flanked, charging)
 

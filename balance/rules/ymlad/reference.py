@@ -9,13 +9,13 @@ here literally, one d6 at a time.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
+from balance.engine.morale import routing_sides_scalar
 from balance.engine.status import (
     DEAD,
     DRAW,
@@ -26,13 +26,22 @@ from balance.engine.status import (
     TrialOutcome,
 )
 from balance.engine.targeting import (
+    COUNTING,
     DANGEROUS,
+    ENGAGE,
     FIRST,
     FIXED,
     NEAREST,
     RANDOM,
     SPREAD,
     WEAKEST,
+)
+from balance.engine.targeting_scalar import (
+    attacker_ranks,
+    best,
+    choosing_order,
+    engage_key,
+    shuffled,
 )
 from balance.rules.ymlad.fighters import (
     Fighter,
@@ -235,7 +244,7 @@ def choose_targets(combat: Combat, rng: np.random.Generator) -> None:
             continue
         foe_near = any(is_foe(me, o) and in_front(o) and in_reach(me, o, combat) for o in fs)
         run_down = me.shooter and foe_near and not me.rear
-        me.hasty = me.fighter.target == FIRST or run_down
+        me.hasty = me.fighter.target in (FIRST, ENGAGE) or run_down
         if previous is not None:
             old = fs[previous]
             keeps_near = in_front(old) and in_reach(me, old, combat)
@@ -256,7 +265,8 @@ def choose_targets(combat: Combat, rng: np.random.Generator) -> None:
         me.goal = me.target
         if me.standing and me.target is None:
             foes = [o for o in fs if is_foe(me, o) and o.standing]
-            me.goal = foes[0].index if foes else None
+            near = best(foes, lambda o, me=me: abs(o.pos - me.pos), rng)   # ties at random
+            me.goal = near.index if near is not None else None
 
 
 def places(o: FighterState) -> tuple[int, int]:
@@ -270,45 +280,54 @@ def places(o: FighterState) -> tuple[int, int]:
 def assign(choosers: list[FighterState], can_target: Callable[[FighterState], bool],
            cap: Callable[[FighterState], int] | None, combat: Combat,
            rng: np.random.Generator) -> None:
-    """Choosers keep their targets while those can be targeted and are under their cap (in
-    scenario order); then the others pick, in scenario order, under their policies."""
+    """Choosers keep their targets while those can be targeted and are under their cap;
+    then the others pick under their policies. Both in the engine's choosing order
+    (``balance.engine.targeting_scalar.choosing_order``: random unless all are ``first``;
+    the kernel keeps in scenario order unless a policy counts attackers, so the same here)."""
     fs = combat.fighters
     count: Counter[int] = Counter()
 
     def room(o: FighterState) -> bool:
         return cap is None or count[o.index] < cap(o)
 
-    for me in choosers:
+    policies = [me.fighter.target for me in choosers]
+    order = choosing_order(choosers, policies, rng) if any(p in COUNTING for p in policies) \
+        else None
+    for me in order or choosers:
         if me.current is not None and can_target(fs[me.current]) and room(fs[me.current]):
             me.target = me.current
             count[me.current] += 1
-    for me in choosers:
-        if me.target is not None:
-            continue
+    free = [me for me in (order or choosers) if me.target is None]
+    if order is None:
+        free = choosing_order(free, [me.fighter.target for me in free], rng)
+    for me in free:
         foes = [o for o in fs if is_foe(me, o) and can_target(o) and room(o)]
         if me.hasty:
             foes = [o for o in foes if in_reach(me, o, combat)] or foes
         if foes:
-            me.target = pick(me, foes, count, rng)
+            aims = {o.index: o.target for o in choosers}
+            me.target = pick(me, foes, count, rng, aims)
             count[me.target] += 1
 
 
 def pick(me: FighterState, foes: list[FighterState], count: Counter,
-         rng: np.random.Generator) -> int:
-    """The foe ``me``'s policy picks; ties go to scenario order."""
+         rng: np.random.Generator, aims: dict[int, int | None] | None = None) -> int:
+    """The foe ``me``'s policy picks; ties at random (``targeting_scalar.best``). ``aims``:
+    the targets of this call's choosers so far (``engage``)."""
     policy = me.fighter.target
-    if policy == RANDOM:
-        return foes[int(rng.integers(len(foes)))].index
+    aims = aims or {}
     keys: dict[int, Callable[[FighterState], object]] = {
-        FIRST: lambda o: 0,
+        ENGAGE: lambda o: engage_key(me.index, aims.get(o.index), count[o.index],
+                                     abs(o.pos - me.pos)),
+        RANDOM: lambda o: 0,
+        FIRST: lambda o: o.index,
         WEAKEST: lambda o: o.fighter.down_at - o.harm,       # fewest points left standing
         DANGEROUS: lambda o: -(danger(o.fighter) + o.penalty),
         NEAREST: lambda o: abs(o.pos - me.pos),
         SPREAD: lambda o: count[o.index],
         FIXED: lambda o: me.fighter.priority[o.index],
     }
-    key = keys[policy]
-    return min(foes, key=lambda o: (key(o), o.index)).index
+    return best(foes, keys[policy], rng).index
 
 
 # --- 2. movement ------------------------------------------------------------------------------
@@ -350,9 +369,10 @@ def missile_charge_possible(me: FighterState, gap: float, combat: Combat) -> boo
     return gap - after > f.speed / 2 and after <= f.missile.max
 
 
-def move_all(combat: Combat) -> None:
-    """Everyone moves in scenario order (lab), so two runners meet rather than pass."""
-    for me in combat.fighters:
+def move_all(combat: Combat, rng: np.random.Generator) -> None:
+    """Everyone moves, one after another (lab), so two runners meet rather than pass; in a
+    random order each round (``targeting_scalar.shuffled``), never listing order."""
+    for me in shuffled(combat.fighters, rng):
         me.moved, me.toward, me.missile_charge = 0, 0, False
         if not me.standing or me.goal is None or me.close_with is not None:
             continue
@@ -384,8 +404,9 @@ def engage_both_close(combat: Combat) -> None:
             me.close_with, other.close_with = other.index, me.index
 
 
-def group_attackers(combat: Combat) -> None:
-    """Seed, Group fights: the attackers on one fighter, counted in scenario order: the second
+def group_attackers(combat: Combat, rng: np.random.Generator) -> None:
+    """Seed, Group fights: the attackers on one fighter, counted in a random order each round
+    (lab, ``targeting_scalar.attacker_ranks``; never listing order): the second
     gets +1 melee effort, the third +2, and so on; the first three come from the front, the
     next two from the flanks, any more from behind (lab). A fighter facing more than three is
     outflanked: no formation fighting for it. Attackers from a rear row reach through their
@@ -397,9 +418,11 @@ def group_attackers(combat: Combat) -> None:
         me.ring = me.contact and not me.rear
         me.through = me.contact and me.rear and me.fighter.polearm
     for me in fs:
-        rank = sum(1 for o in fs[: me.index] if o.ring and o.target == me.target)
-        me.bonus = group_bonus(rank) if me.ring else 0
-        me.angle = ring_angle(rank) if me.ring else FROM_FRONT
+        me.bonus, me.angle = 0, FROM_FRONT
+    for t in fs:
+        ring = [o for o in fs if o.ring and o.target == t.index]
+        for me, rank in zip(ring, attacker_ranks(len(ring), rng), strict=True):
+            me.bonus, me.angle = group_bonus(rank), ring_angle(rank)
     for me in fs:
         facing = sum(1 for o in fs if o.ring and o.target == me.index)
         me.flanked = me.fighter.flanked or facing > FORMATION_FRONT
@@ -577,8 +600,8 @@ def play_round(combat: Combat, rng: np.random.Generator) -> None:
     choose_targets(combat, rng)
     was_out = {me.index: me.target is not None and not in_reach(me, fs[me.target], combat)
                for me in fs}
-    move_all(combat)
-    group_attackers(combat)
+    move_all(combat, rng)
+    group_attackers(combat, rng)
     engage_both_close(combat)
     for me in fs:
         me.charging = (me.fighter.charge and not me.charged and me.standing and was_out[me.index]
@@ -628,8 +651,7 @@ def react(combat: Combat, rng: np.random.Generator, spent: set[int] | None = Non
     for me in runs:
         if me.standing:
             me.status = FLED
-    broken = [side for side, limit in enumerate(combat.fight.breaks_at)
-              if limit is not None and side_breaks(side, limit, combat)]
+    broken = routing_sides(combat, rng)
     fleeing = [me for me in fs if me.standing and me.fighter.side in broken]
     run_away(fleeing, combat, rng, spent)
     for me in fleeing:
@@ -637,13 +659,16 @@ def react(combat: Combat, rng: np.random.Generator, spent: set[int] | None = Non
             me.status = FLED
 
 
-def side_breaks(side: int, limit: float, combat: Combat) -> bool:
-    """A side breaks once the share of its fighters down reaches ``limit``, while a foe
-    stands (``balance.engine.morale``)."""
-    mine = [me for me in combat.fighters if me.fighter.side == side]
-    down = sum(1 for me in mine if not me.standing)
-    foes_up = any(me.standing for me in combat.fighters if me.fighter.side != side)
-    return foes_up and down >= math.ceil(limit * len(mine) - 1e-9)
+def routing_sides(combat: Combat, rng: np.random.Generator) -> set[int]:
+    """The sides that break: once the share of a side's fighters down reaches its
+    ``breaks_at``, while a foe stands; if every side standing breaks at once, the one least
+    far past its point holds (``balance.engine.morale.routing_sides_scalar``)."""
+    sides = range(len(combat.fight.breaks_at))
+    mine = [[me for me in combat.fighters if me.fighter.side == k] for k in sides]
+    return routing_sides_scalar([len(m) for m in mine],
+                                [sum(1 for me in m if not me.standing) for m in mine],
+                                [any(me.standing for me in m) for m in mine],
+                                list(combat.fight.breaks_at), rng)
 
 
 def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generator,

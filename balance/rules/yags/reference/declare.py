@@ -183,15 +183,15 @@ def declare_defences(state: FighterState, combat: Combat, round_no: int) -> None
     Policy ``auto`` declares one per foe attacking it, and at least one whenever it attacks,
     a spare slot covering its own target; a number fixes the count (0 is all-out attack);
     both capped at its maximum. With fewer defences than attackers, the first attackers in
-    scenario order are covered. A shield gives a free defence against the target
+    seat order are covered. A shield gives a free defence against the target
     of its attack, not counted (seed 000, Weapon and shield). Grappled, it can defend only
     against its partner; re-rolling initiative (the focused stance), none.
     """
     state.defences, state.defended = 0, ()
     if not can_act(state, round_no) or state.action == REROLL:
         return
-    attackers = [o.index for o in combat.fighters
-                 if o.action == ATTACK and o.target == state.index]
+    seated = combat.seats_order() or combat.fighters      # seat order, not listing order
+    attackers = [o.index for o in seated if o.action == ATTACK and o.target == state.index]
     if state.partner is not None:
         attackers = [i for i in attackers if i == state.partner]
     free: tuple[int, ...] = ()

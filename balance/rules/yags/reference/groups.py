@@ -6,12 +6,21 @@ distribution.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from balance.engine.morale import routing_sides_scalar
 from balance.engine.status import FLED
-from balance.engine.targeting import DANGEROUS, FIRST, FIXED, NEAREST, RANDOM, SPREAD, WEAKEST
+from balance.engine.targeting import (
+    DANGEROUS,
+    ENGAGE,
+    FIRST,
+    FIXED,
+    NEAREST,
+    RANDOM,
+    SPREAD,
+    WEAKEST,
+)
+from balance.engine.targeting_scalar import best, choosing_order, engage_key
 from balance.rules.yags.equipment import MAIN
 from balance.rules.yags.ranged import CONTACT, METRE_OVER_PLACES
 from balance.rules.yags.reference.state import ATTACK, Combat, FighterState, can_strike, settle
@@ -59,6 +68,7 @@ def assign_targets(combat: Combat, choosers: list[FighterState], *,
     count = dict.fromkeys(cap, 0)
     front = [s for s in combat.seats_order() if s in choosers and not sheltered(s, combat)]
     rear = [s for s in combat.seats_order() if s in choosers and sheltered(s, combat)]
+    front = choosing_order(front, [s.fighter.target for s in front], rng)   # order-free
 
     def open_foe(me: FighterState, j: int) -> bool:
         foe = fs[j]
@@ -74,7 +84,8 @@ def assign_targets(combat: Combat, choosers: list[FighterState], *,
         if s.target is None:
             options = [o.index for o in fs
                        if open_foe(s, o.index) and count[o.index] < cap[o.index]]
-            s.target = pick(s, options, count, combat, rng=rng)
+            aims = {o.index: o.target for o in front}
+            s.target = pick(s, options, count, combat, rng=rng, aims=aims)
             if s.target is not None:
                 count[s.target] += 1
     for s in rear:
@@ -89,38 +100,38 @@ def assign_targets(combat: Combat, choosers: list[FighterState], *,
 
 
 def pick(me: FighterState, options: list[int], count: dict[int, int], combat: Combat, *,
-         rng: np.random.Generator) -> int | None:
-    """The foe ``me``'s policy picks among ``options`` (fighter indices); ties to scenario
-    order."""
-    if not options:
-        return None
+         rng: np.random.Generator, aims: dict[int, int | None] | None = None) -> int | None:
+    """The foe ``me``'s policy picks among ``options`` (fighter indices); ties at random
+    (``balance.engine.targeting_scalar.best``). ``aims``: the targets chosen so far in this
+    assignment (for ``engage``)."""
     f = me.fighter
     fs = combat.fighters
-    if f.target == RANDOM:
-        return options[int(rng.integers(len(options)))]
+    aims = aims or {}
     keys = {
-        FIRST: lambda j: 0,
+        ENGAGE: lambda j: engage_key(me.index, aims.get(j), count[j], distance(me, fs[j], combat)),
+        RANDOM: lambda j: 0,
+        FIRST: lambda j: j,
         WEAKEST: lambda j: -(fs[j].wounds + fs[j].stuns),
         DANGEROUS: lambda j: -fs[j].fighter.attack,
         NEAREST: lambda j: nearness(me, fs[j], combat),
         SPREAD: lambda j: count[j],
         FIXED: lambda j: f.priority[j],
     }
-    key = keys[f.target]
-    return min(options, key=lambda j: (key(j), j))
+    return best(options, keys[f.target], rng)
 
 
 def run_away(combat: Combat, round_no: int, strike, *, rng: np.random.Generator) -> None:
-    """End of round: a side whose share of fighters down reached ``breaks_at`` breaks. Each
+    """End of round: a side whose share of fighters down reached ``breaks_at`` breaks, while
+    a foe stands (``balance.engine.morale.routing_sides_scalar``). Each
     foe still able to strike that fought one of its standing fighters this round strikes at it
     once as it runs (undefended: it has turned its back), then those standing flee."""
     fs = combat.fighters
-    broken = set()
-    for side, limit in enumerate(combat.breaks_at):
-        mine = [s for s in fs if s.side == side]
-        if limit is not None and mine and \
-                sum(not s.standing for s in mine) >= math.ceil(limit * len(mine) - 1e-9):
-            broken.add(side)
+    sides = range(len(combat.breaks_at))
+    broken = routing_sides_scalar([sum(1 for s in fs if s.side == k) for k in sides],
+                                  [sum(1 for s in fs if s.side == k and not s.standing)
+                                   for k in sides],
+                                  [any(s.standing for s in fs if s.side == k) for k in sides],
+                                  list(combat.breaks_at), rng)
     if not broken:
         return
     running = [s for s in fs if s.standing and s.side in broken]
@@ -150,3 +161,8 @@ def nearness(me: FighterState, foe: FighterState, combat: Combat) -> float:
     if not combat.at_distance:
         return places
     return abs(foe.pos - me.pos) * METRE_OVER_PLACES + places
+
+
+def distance(me: FighterState, foe: FighterState, combat: Combat) -> float:
+    """Metres between two fighters in a fight at a distance (0 otherwise: no positions)."""
+    return abs(foe.pos - me.pos) if combat.at_distance else 0.0

@@ -68,7 +68,8 @@ def declare_defences(who, fixed_defences, max_defences, can_act, target, attacki
     """Defences declared by each place, and whether each attacker's target defends it.
 
     ``auto`` declares one defence per foe attacking the fighter, a fixed policy its number,
-    both capped at the maximum; slots go to attackers in scenario order (fighter index).
+    both capped at the maximum; slots go to attackers in seat order (initiative, random ties:
+    never listing order; ``who`` is unused since issue 15).
     In a group fight (``group``) ``auto`` declares at least one whenever the fighter attacks,
     and a slot left over covers its own target (``guard``). Returns ``declared`` (c, n) int8,
     ``defended`` (c, n) bool, indexed by attacker, and ``guard`` (None in a duel).
@@ -84,10 +85,9 @@ def declare_defences(who, fixed_defences, max_defences, can_act, target, attacki
     declared = np.where(can_act, np.minimum(declared, max_defences), 0).astype(np.int8)
     defended = np.zeros((c, n), dtype=bool)
     for j in range(c):
-        earlier = np.zeros(n, dtype=np.int8)   # attackers of j's target before j in order
-        for k in range(c):
-            if k != j:
-                earlier += attacking[k] & (target[k] == target[j]) & (who[k] < who[j])
+        earlier = np.zeros(n, dtype=np.int8)   # attackers of j's target seated before j
+        for k in range(j):
+            earlier += attacking[k] & (target[k] == target[j])
         defended[j] = attacking[j] & (earlier < Pick(target[j], n).get(declared))
     guard = attacking & (attackers_on < declared) if group else None
     return declared, defended, guard
@@ -199,7 +199,8 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     place i defends against place j, and the number declared (the free one not counted).
 
     ``auto``: one per foe attacking it, else the fixed number, capped at its maximum (one more
-    while retreating, which is done defensively); attackers in scenario order take the slots.
+    while retreating, which is done defensively); attackers in seat order (initiative, random
+    ties: never listing order) take the slots.
     A shield covers the target of its attack for free (seed 000, Weapon and shield);
     grappled, it covers only its partner. ``auto`` declares at least one whenever it attacks
     (or is thrust at from a second rank), a slot left over covers its own target, and
@@ -232,10 +233,10 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     stance = fighter(s, "stance", who.astype(np.intp))
     most = np.minimum(6, state.max_defences + x("retreating") * (stance != DEFENSIVE))
     declared = np.where(can, np.minimum(wanted, most), 0).astype(np.int8)
-    # rank[i, j]: attackers of i before j in scenario order; they take the slots first.
+    # rank[i, j]: attackers of i seated before j; they take the slots first.
     rank = np.zeros((c, c, n), dtype=np.int8)
-    for k in range(c):
-        rank += on[:, k:k + 1, :] & (who[k] < who)[None, :, :]
+    for k in range(c - 1):
+        rank[:, k + 1:, :] += on[:, k:k + 1, :]
     cover = can[:, None, :] & (free | (on & (rank < declared[:, None, :])))
     spare = can & attacking & (n_on < declared) & (partner < 0)
     cover |= spare[:, None, :] & (target[:, None, :] == other)

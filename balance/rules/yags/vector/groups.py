@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.engine.morale import broken_sides, flee
+from balance.engine.morale import flee, routing_sides
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
 from balance.engine.targeting import NO_TARGET, choose_targets, first_standing_foe
@@ -47,10 +47,9 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
         cap -= taken[:, cols]
     kw = dict(current=state.target[:, cols], weakness=state.wounds[:, cols] + state.stuns[:, cols],
               danger=g.danger[wi], priority=g.priority, rng=rng)
-    if s.on.distance:   # nearest: metres on the line first, then places in the lines
-        kw.update(position=state.pos[:, cols], line=g.line[wi])
-    else:
-        kw.update(position=g.line[wi])
+    kw.update(line=g.line[wi])   # nearest: metres on the line first, then places in the lines
+    if s.on.distance:
+        kw.update(position=state.pos[:, cols])
     policy = g.policy[wi]
     if not g.rank2.any():
         return choose_targets(policy, side, who, up, picks, cap=cap, **kw), None
@@ -131,13 +130,14 @@ def first_with_room(s: Static, side, who, up, picks, current) -> np.ndarray:
 
 def run_away(state, s: Static, ctx, rng: np.random.Generator) -> None:
     """End of round: every side whose share of fighters down reached its ``breaks_at``
-    breaks; each foe still able to strike that fought one of its standing fighters this round
-    (attacked it, or was attacked by it) strikes at it once as it runs (seed 000: running
-    away from a foe within reach draws a free strike; lab: with its back turned it does not
-    defend), in place order; those still standing flee. At a distance, only a foe within
-    melee distance strikes."""
+    breaks, while a foe stands (all standing sides at once: the one least far past its
+    point holds, ``balance.engine.morale``); each foe still able to strike that fought one
+    of its standing fighters this round (attacked it, or was attacked by it) strikes at it
+    once as it runs (seed 000: running away from a foe within reach draws a free strike;
+    lab: with its back turned it does not defend), in place order; those still standing
+    flee. At a distance, only a foe within melee distance strikes."""
     g = s.groups
-    broken = broken_sides(state.status, state.side, g.breaks_at)
+    broken = routing_sides(state.status, state.side, g.breaks_at, rng)
     if not broken.any():
         return
     status = state.status
