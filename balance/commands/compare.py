@@ -6,14 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from balance.commands.question_options import print_json
+from balance.commands._questions import print_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "compare", help="rank a sweep run's cells against its baseline",
         description="Print every cell's change from the baseline cell in SIDE's win "
-                    "probability (or --metric), ranked, with 95%% intervals (paired where "
+                    "probability (or --metric), ranked, with 95% intervals (paired where "
                     "the cells shared the baseline's random streams) and whether each is "
                     "significant after Holm's correction over the cells.",
         epilog="Example: balance compare results/long_sword_damage. See docs/questions.md.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from balance.commands.question_options import add_common, executor_options, print_json
+from balance.commands._questions import add_common, executor_options, print_json
 from balance.commands.solve import METRICS
 
 
@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play the scenario, the scenario with GIVE moved one step and the one "
                     "with TAKE moved one step on the same trials, and give the exchange "
                     "rate change(GIVE) / change(TAKE) in SIDE's win probability (or "
-                    "--metric) with Fieller's 95%% interval from the paired changes.",
+                    "--metric) with Fieller's 95% interval from the paired changes.",
         epilog="Example: balance exchange scenarios/yags/longsword_vs_spear.yaml --give "
                "tables.armour.mail_hauberk.protection --take "
                "sides.knight.members.0.skills.single_weapon. See docs/questions.md.")

@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     if args.explain:
         from balance.analysis.explaining import explain, explain_text
-        from balance.commands.question_options import print_json
+        from balance.commands._questions import print_json
 
         doc = explain(args.file)
         if args.json:

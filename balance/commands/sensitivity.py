@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from balance.commands.question_options import add_common, executor_options, print_json
+from balance.commands._questions import add_common, executor_options, print_json
 from balance.commands.solve import METRICS
+from balance.io import jsonout
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -14,7 +15,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "sensitivity", help="rank the fields whose single step moves a side's odds most",
         description="Move each field one step up and one step down from the scenario's "
                     "value and rank the changes in SIDE's win probability (or --metric) by "
-                    "size, each with a paired 95%% interval (every version plays the same "
+                    "size, each with a paired 95% interval (every version plays the same "
                     "trials) and whether it stays significant after Holm's correction; the "
                     "largest gain is compared with the runner-up.",
         epilog="Example: balance sensitivity scenarios/yags/longsword_vs_spear.yaml --rows "
@@ -57,7 +58,6 @@ def main(args: argparse.Namespace) -> int:
 
 def write_sensitivity(result, out):
     """The tornado chart, the Markdown table and the JSON into ``out`` (replaced whole)."""
-    import json
     import os
     from pathlib import Path
 
@@ -70,8 +70,7 @@ def write_sensitivity(result, out):
         (tmp / "tornado.png").write_bytes(png_bytes(tornado(result)))
         (tmp / "sensitivity.md").write_text(result.to_markdown() + "\n![tornado](tornado.png)\n",
                                             encoding="utf-8")
-        (tmp / "sensitivity.json").write_text(json.dumps(result.to_dict(), indent=2,
-                                                         allow_nan=False) + "\n",
+        (tmp / "sensitivity.json").write_text(jsonout.dumps(result.to_dict(), indent=2) + "\n",
                                               encoding="utf-8")
         os.chmod(tmp, 0o755)
     return target

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from balance.commands.question_options import add_common, executor_options, print_json
+from balance.commands._questions import add_common, executor_options, print_json
 
 METRICS = ("win", "draw", "rounds", "dead", "survival", "standing")
 
@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Find the value of the field at PATH that brings SIDE's metric to the "
                     "target: for an integer field the closest value, the two values that "
                     "bracket the target with their estimates, and the fractional crossing; "
-                    "for any field the range of values consistent with the target at 95%%. "
+                    "for any field the range of values consistent with the target at 95%. "
                     "Every value is played from the same random streams, and trials go "
                     "where the crossing is (sequential bisection with adaptive precision).",
         epilog="Example: balance solve scenarios/yags/longsword_vs_spear.yaml --vary "

@@ -22,7 +22,7 @@ VARY = ["tables.weapons.long_sword.damage", "tables.weapons.mace.attack"]
 
 @pytest.fixture(scope="module")
 def yags_round_robin(tmp_path_factory) -> Path:
-    """Short sword, mace and long sword in mail: the long sword wins about 80%. Fights
+    """Short sword, mace and long sword in mail: the long sword wins about 68-82%. Fights
     end at round 12 (a draw, half a win each), to keep the long ones short."""
     return small_round_robin("yags", tmp_path_factory.mktemp("ab"), max_rounds=12)
 
@@ -35,7 +35,7 @@ def result(yags_round_robin):
 def test_autobalance_reduces_the_worst_deviation_on_fresh_numbers(result) -> None:
     """Each pooled cell has 3,000 trials (standard error at most 0.9 points); the worst
     deviation falls by far more than 4 standard errors of either measurement."""
-    assert result.before.max_abs_dev > 0.2
+    assert result.before.max_abs_dev > 0.15
     assert result.after.max_abs_dev < result.before.max_abs_dev - 0.1
     assert result.after.rms_dev < result.before.rms_dev
     assert result.improved and result.trials_spent <= result.budget

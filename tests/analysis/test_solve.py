@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -70,17 +71,19 @@ def test_cli_json_is_strict_and_has_the_issue_keys(tmp_path, capsys) -> None:
                  "--target", "0.5", "--trials", "4096"]) == 0
     captured = capsys.readouterr()
     assert "bracketing values" in captured.out and "solve" in captured.err   # a line a step
-    assert "P(red wins) 5" in captured.out and "function" not in captured.out
+    assert re.search(r"P\(red wins\) (49|50)\.", captured.out) and "function" not in captured.out
 
 
 def test_a_float_field_is_bisected_to_its_tolerance() -> None:
-    """The archer's starting distance (metres, a float): more distance, more arrows before
-    the swordsman arrives, so P(archer wins) rises with it and crosses 50% inside [10, 200];
-    the bracket ends up within the tolerance and straddles the target."""
+    """The archer's starting distance (metres, a float): up to about 60 m more distance is
+    more arrows before the swordsman arrives, so P(archer wins) rises from about 10% at 10 m
+    to about 30% at 60 m and crosses 20% inside [10, 60]; the bracket ends up within the
+    tolerance and straddles the target. (Farther out it falls again: long-range snap shots
+    spend the quiver.)"""
     from tests.analysis.conftest import SCENARIOS
 
-    res = solve(str(SCENARIOS / "yags" / "archer_vs_charging_swordsman.yaml"), "distance", 0.5,
-                range=(10, 200), tolerance=8.0, trials=4096, block_trials=4096, seed=3)
-    assert not res.integer and 10 <= res.value <= 200
+    res = solve(str(SCENARIOS / "yags" / "archer_vs_charging_swordsman.yaml"), "distance", 0.2,
+                range=(10, 60), tolerance=8.0, trials=4096, block_trials=4096, seed=3)
+    assert not res.integer and 10 <= res.value <= 60
     assert res.above.value - res.below.value <= 8.0
-    assert res.below.estimate < 0.5 <= res.above.estimate
+    assert res.below.estimate < 0.2 <= res.above.estimate

@@ -4,10 +4,10 @@ count, the seed, where the work runs, progress, and JSON output."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from balance.io import jsonout
 from balance.sweep.executors import EXECUTORS
 
 
@@ -30,4 +30,4 @@ def executor_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def print_json(doc: dict[str, Any]) -> None:
     """Strict JSON on stdout (the objects already hold None for NaN and infinities)."""
-    sys.stdout.write(json.dumps(doc, indent=2, allow_nan=False) + "\n")
+    sys.stdout.write(jsonout.dumps(doc, indent=2) + "\n")
