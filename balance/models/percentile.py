@@ -420,6 +420,12 @@ class Member(Strict):
     # seed 004: a giant's blow strikes every foe in reach for 1D6 per ten STR (or SIZ)
     giant: Literal["none", "STR", "SIZ"] = "none"
     smelly: bool = False              # pitch darkness: foes may use half Scent/Taste
+    # A poisons row (one with a POT) on the main weapon; its first ``poison_doses`` blows
+    # that get past armour each pit the POT against the target's CON (docs/rules/percentile.md,
+    # "Poisoned weapons"). Seed 004 rates poisons but says nothing of blades or doses: the
+    # lab's default is one dose.
+    poison: Name | None = None
+    poison_doses: Annotated[int, Field(ge=1, le=1000)] | None = None   # None: 1 with a poison
     situation: Situation = Situation()
     policy: Policy = Policy()
 
@@ -428,6 +434,9 @@ class Member(Strict):
         if self.shield is not None and self.off_hand is not None:
             raise ValueError("a fighter has one off hand: give a shield or an off_hand "
                              "weapon, not both")
+        if self.poison_doses is not None and self.poison is None:
+            raise ValueError("poison_doses needs a poison (a row of the poisons table) on "
+                             "the weapon")
         if self.mount is not None and self.skills.ride is None:
             raise ValueError("a mounted fighter needs skills.ride (it caps the rider's "
                              "fighting skills)")
@@ -503,7 +512,8 @@ class PercentileScenario(Strict):
                 refs.append(((*base, "weapon"), "weapons", m.weapon))
                 refs.append(((*base, "armour"), "armour", m.armour))
                 for field, table in (("shield", "shields"), ("off_hand", "weapons"),
-                                     ("sidearm", "weapons"), ("mount", "mounts")):
+                                     ("sidearm", "weapons"), ("mount", "mounts"),
+                                     ("poison", "poisons")):
                     value = getattr(m, field)
                     if value is not None:
                         refs.append(((*base, field), table, value))

@@ -177,6 +177,9 @@ class Fighter:
     target: int = FIRST                   # target policy (balance.engine.targeting)
     priority: tuple[int, ...] = ()        # fixed policy: rank of each fighter in its list
     threat: tuple[int, int, int, int] = (0, 0, 0, 0)   # per item: skill x mean damage
+    # A poisoned main weapon (docs/rules/percentile.md, Poisoned weapons)
+    poison_pot: int = 0                   # the poison's POT (0: none)
+    poison_doses: int = 0                 # blows past armour it poisons
 
     @property
     def mounted(self) -> bool:
@@ -243,6 +246,7 @@ class PercentileFight(FighterList):
             else set()
         uses |= {"slick"} if any(f.slick for f in fs) else set()
         uses |= {"improvised"} if any(i.improvised for i in items) else set()
+        uses |= {"poison"} if any(f.poison_doses for f in fs) else set()
         uses |= {"loose"} if uses & {"disarm", "entangle"} else set()
         uses |= {"fatigue"} if self.rules.fatigue else set()
         moving = any(f.movement in (KEEP_DISTANCE, RETREAT) for f in fs)
@@ -279,6 +283,7 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
         for member_index, member in enumerate(side.members):
             path = f"sides[{side_index}].members[{member_index}]"
             problems += _check_hands(member, tables, path)
+            problems += _check_poison(member, tables, path)
             base = member.name or (side.name if len(side.members) == 1 else
                                    f"{side.name}.{member_index}")
             situation = _situation(scenario.situation, side.situation, member.situation)
@@ -402,6 +407,18 @@ def _check_hands(member: Any, tables: Any, path: str) -> list[Problem]:
     return problems
 
 
+def _check_poison(member: Any, tables: Any, path: str) -> list[Problem]:
+    """A poisoned weapon needs a poison with a POT: seed 004 rolls "POT against CON on the
+    Resistance Table", and a row without one (the Wine of Bakshaan) cannot be rolled."""
+    row = tables.poisons.get(member.poison) if member.poison is not None else None
+    if row is None or row.pot is not None:
+        return []
+    usable = ", ".join(sorted(k for k, r in tables.poisons.items() if r.pot is not None))
+    return [Problem(f"{member.poison!r} has no POT, so a blow cannot pit it against CON on "
+                    f"the Resistance Table; expected a poison with a POT: {usable}",
+                    f"{path}.poison")]
+
+
 def _situation(*levels: Any) -> dict[str, Any]:
     """The situation of one fighter: the nearest level that sets each key wins."""
     out = dict(DEFAULT_SITUATION)
@@ -502,10 +519,22 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         yield_at=_hp_or_zero(pol.yield_at), yield_major=pol.yield_at == MAJOR,
         target=POLICIES[pol.target],
         threat=_threats(items, db_text, pmfs),
+        **_poison(member, tables),
     )
 
 
 MAJOR = "major_wound"
+DOSES = 1      # the lab's: a poisoned weapon carries one dose unless the member says more
+
+
+def _poison(member: Any, tables: Any) -> dict[str, int]:
+    """The poisoned main weapon's POT and doses (none without a poison, or with a row
+    without a POT, which compiling reports)."""
+    pot = tables.poisons[member.poison].pot if member.poison is not None else None
+    if pot is None:
+        return {"poison_pot": 0, "poison_doses": 0}
+    doses = DOSES if member.poison_doses is None else member.poison_doses
+    return {"poison_pot": pot, "poison_doses": doses}
 AMBUSHES = {"none": 0, "move_quietly": 1, "hide": 2}
 
 

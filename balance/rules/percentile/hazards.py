@@ -14,7 +14,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from balance.dice import Pmf, parse
-from balance.dice.resistance import resistance_chance
 from balance.rules.percentile import tables as tb
 
 SOAK_ROUNDS = 25     # lab's assumption: light armour soaks through in 25 rounds (5 minutes)
@@ -59,7 +58,7 @@ def poison(pot: int, con: int, *, mild: bool = False,
     """Seed 004: POT against CON on the Resistance Table (``table``: its numbers, as
     ``balance.dice.resistance`` takes them). Overcome: POT hit points lost; resisted: half
     the POT (rounded down; the lab's), or nothing for a ``mild`` poison."""
-    chance = int(resistance_chance(pot, con, **(table or {})))
+    chance = int(tb.poison_chance(pot, con, **(table or {})))
     resisted = 0 if mild else int(tb.poison_damage(pot, False))
     return Hazard("p_overcome", chance / 100, mixture([(chance / 100, Pmf.constant(pot)),
                                                        ((100 - chance) / 100,

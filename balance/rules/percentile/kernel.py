@@ -93,6 +93,7 @@ class PercentileState(TrialState):
     armour_damaged: np.ndarray   # bool: its armour is partly destroyed (halved roll)
     airborne: np.ndarray      # bool: aloft before its pounce (seed 004, the pouncing stick)
     flank: np.ndarray         # bool: strikes its target from the side this round
+    poison_doses: np.ndarray  # int16: doses left on the main weapon ((0, n) if no poison)
 
 
 def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> PercentileState:
@@ -141,6 +142,8 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         surprised=false.copy(), armour_damaged=per_fighter(S.armour_damaged, bool),
         airborne=per_fighter(S.pounce, bool),
         flank=false.copy(),
+        poison_doses=per_fighter(S.poison_doses, np.int16) if "poison" in fight.uses
+        else np.zeros((0, n), dtype=np.int16),
     )
 
 

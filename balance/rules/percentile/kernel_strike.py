@@ -29,6 +29,7 @@ from balance.rules.percentile.fighters import (
     FIST,
     HIT_SELF,
     LOSE_ATTACK,
+    MAIN,
     MELEE,
     OFF,
     PARRY,
@@ -423,13 +424,15 @@ def raw_harm(cx: Ctx, t, rows, amount) -> None:
 
 
 def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
-    """Armour, then the knockout rule if declared, else hit points (see reference)."""
+    """Armour, then the knockout rule if declared, else hit points, then a poisoned
+    weapon's dose (see reference)."""
     S, st = cx.S, cx.st
     ignores = level == tb.CRITICAL
     armour = cx.fight.pmfs.sample(np.where(ignores, 0, armour_index(cx, t, rows)), cx.rng)
     final = np.maximum(rolled - armour, 0)
     if cx.fight.rules.critical_damages_armour:
         st.armour_damaged[at_rows(t, ignores), rows[ignores]] = True
+    dosed = poison_dose(cx, a, t, rows, slot, final) if cx.uses("poison") else None
     if not missile and cx.uses("knockout"):
         ko = np.broadcast_to(S.knockout[a] & S.humanoid[t], rows.shape)
         if ko.any():
@@ -449,6 +452,24 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
             keep = ~ko
             a, t, rows, final = at_rows(a, keep), at_rows(t, keep), rows[keep], final[keep]
     raw_harm(cx, t, rows, final)
+    if dosed is not None:
+        raw_harm(cx, *dosed)
+
+
+def poison_dose(cx: Ctx, a, t, rows, slot, final) -> tuple | None:
+    """A poisoned main weapon's blow that got past armour uses a dose (see reference):
+    seed 004's POT against the target's CON on the Resistance Table, "the poison is the
+    active side"; returns (targets, rows, hit points lost) for ``raw_harm``, or None."""
+    st, S = cx.st, cx.S
+    dosed = (final > 0) & (slot == MAIN) & (st.poison_doses[a, rows] > 0)
+    if not dosed.any():
+        return None
+    a, t, rows = at_each(dosed, a, t, rows)
+    st.poison_doses[a, rows] -= 1
+    pot = S.poison_pot[a]
+    chance = tb.poison_chance(pot, S.CON[t], **resistance_table(cx.fight.rules))
+    overcome = cx.d100(rows.size) <= chance
+    return t, rows, tb.poison_damage(pot, overcome)
 
 
 def armour_index(cx: Ctx, t, rows):

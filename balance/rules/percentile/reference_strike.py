@@ -97,6 +97,7 @@ class FighterState:
     wake_at: int = 0                  # knocked out: comes to in this round (0: not waking)
     surprised: bool = False           # caught by an ambush: no action, no defence (round 1)
     airborne: bool = False            # aloft before its pounce (the pouncing stick)
+    poison_doses: int = 0             # doses left on the main weapon
 
     @property
     def side(self) -> int:
@@ -152,7 +153,8 @@ class Combat:
                 index=i, f=f, pos=float(pos[i]), hp=f.hp, down=f.starts_down,
                 mounted=f.mounted, item_ok=[it.present for it in f.items],
                 armour_damaged=f.armour_damaged, airborne=f.pounce,
-                item_hp=[it.hp for it in f.items], ammo=f.ammo))
+                item_hp=[it.hp for it in f.items], ammo=f.ammo,
+                poison_doses=f.poison_doses))
         return cls(states, fight)
 
     def exhausted(self, s: FighterState, round_no: int) -> bool:
@@ -473,12 +475,36 @@ def raw_harm(t: FighterState, amount: int, combat: Combat, *,
 def wound(s: FighterState, t: FighterState, slot: int, rolled: int, level: int,
           combat: Combat, *, missile: bool = False, rng: np.random.Generator) -> None:
     """Armour (rolled or fixed; none against a critical), then the knockout rule if
-    declared, else hit points. A shot aimed at a small part keeps the armour: seed 004
-    halves its chance and says nothing of armour (the lab has one suit, no locations)."""
+    declared, else hit points; then a poisoned weapon's dose (``poison_dose``). A shot
+    aimed at a small part keeps the armour: seed 004 halves its chance and says nothing of
+    armour (the lab has one suit, no locations)."""
     armour = 0 if level == tb.CRITICAL else roll_dice(armour_text(t), rng)
     final = max(0, rolled - armour)
     if level == tb.CRITICAL and combat.rules.critical_damages_armour:
         t.armour_damaged = True     # seed 004: a critical could destroy a segment
+    poison = poison_dose(s, t, slot, final, combat, rng=rng)
+    harm(s, t, slot, final, combat, missile=missile, rng=rng)
+    raw_harm(t, poison, combat, rng=rng)
+
+
+def poison_dose(s: FighterState, t: FighterState, slot: int, final: int, combat: Combat, *,
+                rng: np.random.Generator) -> int:
+    """Hit points a poisoned blow costs (0 for most blows). Seed 004 rates poisons, not
+    blades; the lab: the main weapon's first ``poison_doses`` blows that get past armour
+    each use a dose, and the poison's POT is the active side against the target's CON on
+    the Resistance Table: overcome, POT hit points; resisted, half the POT (as ``balance
+    hazard poison``). The loss comes after the blow's own damage, as a loss of its own."""
+    if final <= 0 or slot != MAIN or s.poison_doses <= 0:
+        return 0
+    s.poison_doses -= 1
+    pot = s.f.poison_pot
+    chance = int(tb.poison_chance(pot, t.f.CON, **resistance_table(combat.rules)))
+    return int(tb.poison_damage(pot, d100(rng) <= chance))
+
+
+def harm(s: FighterState, t: FighterState, slot: int, final: int, combat: Combat, *,
+         missile: bool, rng: np.random.Generator) -> None:
+    """The blow's damage past armour: the knockout rule if declared, else hit points."""
     if s.f.knockout and t.f.humanoid and not missile:
         # Seed 004: major-wound damage knocks out harmlessly; less does the weapon's
         # minimum damage and may stun. "Armor defends as usual": a blow the armour stops

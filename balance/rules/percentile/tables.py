@@ -350,13 +350,14 @@ def rider_dodge(dodge):
 
 def poison_damage(pot, overcome):
     """Seed 004: hit points lost to a poison: its POT if it overcomes CON, half (rounded
-    down) if resisted."""
+    down) if resisted. ``balance hazard poison`` and poisoned blows in fights both use it."""
     return np.where(overcome, pot, np.asarray(pot) // 2)
 
 
-def poison_chance(pot, con):
-    """Percent chance that a poison of ``pot`` overcomes ``con`` (POT is the active side)."""
-    return resistance_chance(pot, con)
+def poison_chance(pot, con, **table):
+    """Percent chance that a poison of ``pot`` overcomes ``con`` (seed 004: "the poison is the
+    active side"); ``table``: the Resistance Table's numbers (``balance.dice.resistance``)."""
+    return resistance_chance(pot, con, **table)
 
 
 def fall_dice(yards):
