@@ -114,6 +114,7 @@ class Poison(Strict):
     """A row of seed 004's poison table: potency (None: no POT) and onset, in our words."""
 
     pot: Annotated[int, Field(ge=1, le=100)] | None
+    onset_rounds: Annotated[int, Field(ge=0, le=20_000)] = 0   # rounds before it takes hold
     onset: str = ""
     symptoms: str = ""
     varies: bool = False              # a creature's venom: POT varies by the individual
@@ -228,6 +229,7 @@ class ArmourPatch(Strict):
 
 class PoisonPatch(Strict):
     pot: Annotated[int, Field(ge=1, le=100)] | None = None
+    onset_rounds: Annotated[int, Field(ge=0, le=20_000)] | None = None
     onset: str | None = None
     symptoms: str | None = None
     varies: bool | None = None
@@ -479,6 +481,9 @@ class Rules(Strict):
     # BRP family: an attack chance over 100 takes the excess off the defender's parry/dodge
     skill_over_100: Literal["reduces_defence", "none"] = "reduces_defence"
     side_attack_bonus: Annotated[int, Field(ge=0, le=100)] = 20   # for the others
+    # a poisoned blow's loss: with the blow (the lab's), or after the poisons table's
+    # onset_rounds (seed 004: most poisons "work slowly, worsening over hours")
+    poison_onset: Literal["blow", "table"] = "blow"
 
 
 class PercentileScenario(Strict):

@@ -156,15 +156,19 @@ FIGHTS = {
                 characteristics={"STR": 30, "SIZ": 30, "CON": 20})],
         distance=2, max_rounds=30),
     # Poisoned blades and arrows (seed 004's POT against CON), a dose for each blow past
-    # armour until they run out; the Resistance Table kept within 5-95%.
+    # armour until they run out, the Resistance Table kept within 5-95%; with the table's
+    # onsets: viper venom at once (patched to 0 rounds), spider bites after 2 rounds (doses
+    # joining one already working), cyanide after 5.
     "poisoned_blades_and_arrows": fight(
         [member(60, weapon="short_spear", shield=None, poison="viper_venom", poison_doses=2),
          member(55, weapon="self_bow", shield=None, sidearm="dagger", poison="spider_bite",
                 poison_doses=3)],
-        [member(65, weapon="dagger", shield=None, poison="scorpion_sting", poison_doses=4,
+        [member(65, weapon="dagger", shield=None, poison="cyanide", poison_doses=4,
                 characteristics={"CON": 15})],
-        distance=8, max_rounds=30,
-        tables={"resistance": {"standard": {"floor": 5, "ceiling": 95}}}),
+        distance=8, max_rounds=30, rules={"poison_onset": "table"},
+        tables={"resistance": {"standard": {"floor": 5, "ceiling": 95}},
+                "poisons": {"viper_venom": {"onset_rounds": 0},
+                            "spider_bite": {"onset_rounds": 2}}}),
 }
 
 
@@ -215,7 +219,7 @@ def test_every_optional_rule_is_exercised() -> None:
                     "slick", "improvised", "fatigue", "distance", "groups", "dark",
                     "cramped", "underwater", "cover", "height", "two_weapons", "stun",
                     "flank", "morale", "yield", "ambush", "damaged_armour", "loose",
-                    "giants", "pounce", "poison"}
+                    "giants", "pounce", "poison", "poison_onset"}
 
 
 def test_pooling_keeps_a_real_difference() -> None:

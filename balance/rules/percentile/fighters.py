@@ -180,6 +180,7 @@ class Fighter:
     # A poisoned main weapon (docs/rules/percentile.md, Poisoned weapons)
     poison_pot: int = 0                   # the poison's POT (0: none)
     poison_doses: int = 0                 # blows past armour it poisons
+    poison_onset: int = 0                 # rounds before its loss comes (0: with the blow)
 
     @property
     def mounted(self) -> bool:
@@ -247,6 +248,8 @@ class PercentileFight(FighterList):
         uses |= {"slick"} if any(f.slick for f in fs) else set()
         uses |= {"improvised"} if any(i.improvised for i in items) else set()
         uses |= {"poison"} if any(f.poison_doses for f in fs) else set()
+        uses |= {"poison_onset"} if any(f.poison_doses and f.poison_onset for f in fs) \
+            else set()
         uses |= {"loose"} if uses & {"disarm", "entangle"} else set()
         uses |= {"fatigue"} if self.rules.fatigue else set()
         moving = any(f.movement in (KEEP_DISTANCE, RETREAT) for f in fs)
@@ -519,7 +522,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         yield_at=_hp_or_zero(pol.yield_at), yield_major=pol.yield_at == MAJOR,
         target=POLICIES[pol.target],
         threat=_threats(items, db_text, pmfs),
-        **_poison(member, tables),
+        **_poison(member, tables, rules.poison_onset == "table"),
     )
 
 
@@ -527,14 +530,15 @@ MAJOR = "major_wound"
 DOSES = 1      # the lab's: a poisoned weapon carries one dose unless the member says more
 
 
-def _poison(member: Any, tables: Any) -> dict[str, int]:
-    """The poisoned main weapon's POT and doses (none without a poison, or with a row
-    without a POT, which compiling reports)."""
-    pot = tables.poisons[member.poison].pot if member.poison is not None else None
-    if pot is None:
-        return {"poison_pot": 0, "poison_doses": 0}
+def _poison(member: Any, tables: Any, onset: bool) -> dict[str, int]:
+    """The poisoned main weapon's POT, doses and onset in rounds (``onset``: the table's,
+    else 0); none without a poison, or with a row without a POT (compiling reports it)."""
+    row = tables.poisons[member.poison] if member.poison is not None else None
+    if row is None or row.pot is None:
+        return {"poison_pot": 0, "poison_doses": 0, "poison_onset": 0}
     doses = DOSES if member.poison_doses is None else member.poison_doses
-    return {"poison_pot": pot, "poison_doses": doses}
+    return {"poison_pot": row.pot, "poison_doses": doses,
+            "poison_onset": row.onset_rounds if onset else 0}
 AMBUSHES = {"none": 0, "move_quietly": 1, "hide": 2}
 
 

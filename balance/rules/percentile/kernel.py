@@ -94,6 +94,8 @@ class PercentileState(TrialState):
     airborne: np.ndarray      # bool: aloft before its pounce (seed 004, the pouncing stick)
     flank: np.ndarray         # bool: strikes its target from the side this round
     poison_doses: np.ndarray  # int16: doses left on the main weapon ((0, n) if no poison)
+    poison_hp: np.ndarray     # int16: poison loss still to come ((0, n) without onsets)
+    poison_at: np.ndarray     # int16: ... in this round (0: none)
 
 
 def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> PercentileState:
@@ -144,6 +146,8 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
         flank=false.copy(),
         poison_doses=per_fighter(S.poison_doses, np.int16) if "poison" in fight.uses
         else np.zeros((0, n), dtype=np.int16),
+        poison_hp=np.zeros((c if "poison_onset" in fight.uses else 0, n), dtype=np.int16),
+        poison_at=np.zeros((c if "poison_onset" in fight.uses else 0, n), dtype=np.int16),
     )
 
 
@@ -153,6 +157,8 @@ def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Gener
     cx = Ctx(fight, fight.static, st, rng, round_no, any_down=bool(st.down.any()),
              any_stunned=bool(st.stunned.any()))
     draw_order(cx)
+    if cx.uses("poison_onset"):
+        poisons_take_hold(cx)
     if round_no == 1 and cx.uses("ambush"):
         ambush(cx)
     if cx.uses("knockout"):
@@ -193,6 +199,19 @@ def draw_order(cx: Ctx) -> None:
     # The sorting permutation of iid uniforms is itself a uniform random permutation: one
     # argsort gives each place a uniformly random rank (no need to invert it).
     st.order[:] = np.argsort(u, axis=0)
+
+
+def poisons_take_hold(cx: Ctx) -> None:
+    """Poison losses due this round (``rules.poison_onset: table``) come now (see
+    reference)."""
+    st = cx.st
+    for p in range(cx.S.c):
+        rows = np.flatnonzero(st.poison_at[p] == cx.round_no)
+        if rows.size:
+            lost = st.poison_hp[p, rows]
+            st.poison_hp[p, rows] = 0
+            st.poison_at[p, rows] = 0
+            raw_harm(cx, p, rows, lost)
 
 
 def ambush(cx: Ctx) -> None:

@@ -468,8 +468,17 @@ def poison_dose(cx: Ctx, a, t, rows, slot, final) -> tuple | None:
     st.poison_doses[a, rows] -= 1
     pot = S.poison_pot[a]
     chance = tb.poison_chance(pot, S.CON[t], **resistance_table(cx.fight.rules))
-    overcome = cx.d100(rows.size) <= chance
-    return t, rows, tb.poison_damage(pot, overcome)
+    lost = tb.poison_damage(pot, overcome=cx.d100(rows.size) <= chance)
+    if cx.uses("poison_onset"):       # the loss waits for the poison's onset
+        later = np.broadcast_to(S.poison_onset[a] > 0, rows.shape)
+        if later.any():
+            lt, lr = at_rows(t, later), rows[later]
+            due = cx.round_no + S.poison_onset[at_rows(a, later)]
+            now = st.poison_at[lt, lr]
+            st.poison_at[lt, lr] = np.where(now > 0, np.minimum(now, due), due)
+            st.poison_hp[lt, lr] += lost[later]
+            t, rows, lost = at_rows(t, ~later), rows[~later], lost[~later]
+    return t, rows, lost
 
 
 def armour_index(cx: Ctx, t, rows):

@@ -55,7 +55,16 @@ from balance.rules.percentile.reference_strike import (
     thresholds,
 )
 
-# --- 1. knocked-out and stunned fighters ------------------------------------------------------
+# --- 1. poisons, knocked-out and stunned fighters ---------------------------------------------
+
+
+def poisons_take_hold(combat: Combat, *, rng: np.random.Generator) -> None:
+    """With ``rules.poison_onset: table``, each poison loss due this round comes at its
+    start (``reference_strike.poison_dose`` holds it back)."""
+    for t in combat.fighters:
+        if t.poison_at == combat.round_no:
+            lost, t.poison_hp, t.poison_at = t.poison_hp, 0, 0
+            raw_harm(t, lost, combat, rng=rng)
 
 
 def ambush(combat: Combat, *, rng: np.random.Generator) -> None:
@@ -455,6 +464,7 @@ def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> No
     combat.round_no = round_no
     for s in combat.fighters:   # this round's order among equal DEX ranks
         s.tiebreak = float(rng.random())
+    poisons_take_hold(combat, rng=rng)
     if round_no == 1:
         ambush(combat, rng=rng)
     wake(combat, round_no)

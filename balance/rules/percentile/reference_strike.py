@@ -98,6 +98,8 @@ class FighterState:
     surprised: bool = False           # caught by an ambush: no action, no defence (round 1)
     airborne: bool = False            # aloft before its pounce (the pouncing stick)
     poison_doses: int = 0             # doses left on the main weapon
+    poison_hp: int = 0                # poison loss still to come (rules.poison_onset: table)
+    poison_at: int = 0                # ... in this round (0: none)
 
     @property
     def side(self) -> int:
@@ -493,13 +495,21 @@ def poison_dose(s: FighterState, t: FighterState, slot: int, final: int, combat:
     blades; the lab: the main weapon's first ``poison_doses`` blows that get past armour
     each use a dose, and the poison's POT is the active side against the target's CON on
     the Resistance Table: overcome, POT hit points; resisted, half the POT (as ``balance
-    hazard poison``). The loss comes after the blow's own damage, as a loss of its own."""
+    hazard poison``). The loss comes after the blow's own damage, as a loss of its own, or,
+    with ``rules.poison_onset: table``, after the poison's onset: a poison already working
+    in the target adds its loss, which comes at the earlier of the two onsets."""
     if final <= 0 or slot != MAIN or s.poison_doses <= 0:
         return 0
     s.poison_doses -= 1
     pot = s.f.poison_pot
     chance = int(tb.poison_chance(pot, t.f.CON, **resistance_table(combat.rules)))
-    return int(tb.poison_damage(pot, d100(rng) <= chance))
+    lost = int(tb.poison_damage(pot, d100(rng) <= chance))
+    if s.f.poison_onset == 0:
+        return lost
+    due = combat.round_no + s.f.poison_onset
+    t.poison_at = min(t.poison_at, due) if t.poison_at else due
+    t.poison_hp += lost
+    return 0
 
 
 def harm(s: FighterState, t: FighterState, slot: int, final: int, combat: Combat, *,
