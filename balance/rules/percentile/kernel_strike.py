@@ -476,7 +476,8 @@ def poison_dose(cx: Ctx, a, t, rows, slot, final) -> tuple | None:
             due = cx.round_no + S.poison_onset[at_rows(a, later)]
             now = st.poison_at[lt, lr]
             st.poison_at[lt, lr] = np.where(now > 0, np.minimum(now, due), due)
-            st.poison_hp[lt, lr] += lost[later]
+            # held within int16: any loss past 30,000 kills (hit points are at most 500)
+            st.poison_hp[lt, lr] = np.minimum(st.poison_hp[lt, lr] + lost[later], 30_000)
             t, rows, lost = at_rows(t, ~later), rows[~later], lost[~later]
     return t, rows, lost
 
