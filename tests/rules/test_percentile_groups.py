@@ -163,6 +163,39 @@ def test_each_target_policy_picks_its_foe(policy, expected) -> None:
     assert combat.fighters[0].target == expected
 
 
+def two_against_three_split(target: np.ndarray) -> np.ndarray:
+    """Places 0-1 (side a) against 2-4 (side b), a trial per column: each of the two fights
+    back at a foe attacking it, the two take different foes, the three split two and one."""
+    on = np.stack([(target[2:] == a).sum(axis=0) for a in range(2)])
+    back = [np.take_along_axis(target, target[a : a + 1].astype(np.intp), axis=0)[0] == a
+            for a in range(2)]
+    return ((np.sort(on, axis=0) == [[1], [2]]).all(axis=0) & (target[0] != target[1])
+            & back[0] & back[1])
+
+
+def test_engage_pairs_fighters_off_and_weakest_ties_are_even() -> None:
+    """The default ``engage`` (docs/engine.md, Targeting; seed 004 names no target rule):
+    two against three split into one against two and one against one, in every trial of the
+    kernel and every fight of the reference. Ties under ``weakest`` (three unhurt foes) go
+    to each foe a third of the time, not to listing order (4.5 standard errors)."""
+    f = compiled(fight([member(60, count=2)], [member(60, count=3)]))
+    n = 6000
+    rng = np.random.default_rng(8)
+    st = kernel.start(f, n, rng)
+    kernel.choose_targets(Ctx(f, f.static, st, rng, 1))
+    assert two_against_three_split(st.target).all()
+    assert abs(((st.target[2:] == 0).sum(axis=0) == 2).mean() - 0.5) < 4.5 * np.sqrt(0.25 / n)
+    for seed in range(30):
+        combat = Combat.start(f)
+        choose_group_targets(combat, rng=np.random.default_rng(seed))
+        assert two_against_three_split(np.array([[s.target] for s in combat.fighters])).all()
+    f = compiled(fight([member(60, policy={"target": "weakest"})], [member(60, count=3)]))
+    st = kernel.start(f, n, rng)
+    kernel.choose_targets(Ctx(f, f.static, st, rng, 1))
+    share = np.bincount(st.target[0], minlength=4)[1:] / n
+    assert np.all(np.abs(share - 1 / 3) < 4.5 * np.sqrt(2 / 9 / n))
+
+
 def test_nearest_spread_and_random() -> None:
     # nearest: the foes of the side ten yards off, not the first side at thirty
     near = fight([member(60, policy={"target": "nearest"})], [member(50)], [member(50)])
@@ -315,6 +348,25 @@ def test_a_rout_draws_free_blows_that_cannot_be_parried() -> None:
     assert (runner == FLED).mean() < 0.8
     f, st = rout_state(10)                    # nobody in reach: everyone gets away
     assert (st.status[3] == FLED).all() and (st.hp[3] == f.fighters[3].hp).all()
+
+
+def test_a_mutual_rout_leaves_the_less_broken_side_holding() -> None:
+    """Both sides of two have lost one at the end of a round, both breaking at half: only one
+    side runs (``balance.engine.morale.routing_sides``: as far past their break points, the
+    one that holds is drawn at random, so each holds half the time, 4.5 standard errors);
+    before issue 15 both ran and the fight was a draw."""
+    scenario = fight([member(60, count=2)], [member(60, count=2)], distance=10)
+    for side in scenario["sides"]:
+        side["morale"] = {"breaks_at": 0.5}
+    f = compiled(scenario)
+    n = 4000
+    rng = np.random.default_rng(10)
+    st = kernel.start(f, n, rng)
+    st.status[0] = st.status[2] = DEAD
+    kernel_groups.rout(Ctx(f, f.static, st, rng, 1))
+    ran = np.stack([st.status[1] == FLED, st.status[3] == FLED])
+    assert (ran.sum(axis=0) == 1).all()
+    assert abs(ran[0].mean() - 0.5) < 4.5 * np.sqrt(0.25 / n)
 
 
 def test_the_reference_yields_and_routs_too() -> None:

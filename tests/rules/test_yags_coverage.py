@@ -1,8 +1,11 @@
 """docs/rules/yags-coverage.md stays true: every function and test it names exists.
 
 The table maps each rule of seed 000 to its kernel function, its reference function and the
-test that checks the rule itself. A rename or a deleted test would leave a row pointing at
-nothing; this test reads the table and fails on such a row.
+test that checks the rule itself. Functions are named by their file under
+``balance/rules/yags/`` (or from the repository's root, ``balance/engine/...``), tests by
+their file under ``tests/rules/`` (or from the root, ``tests/...``). A rename or a deleted
+test would leave a row pointing at nothing; this test reads the table and fails on such a
+row.
 """
 
 from __future__ import annotations
@@ -18,7 +21,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "docs" / "rules" / "yags-coverage.md"
 FUNCTION = re.compile(r"`([\w/]+\.py):([\w.]+)`")
-TEST = re.compile(r"`(test_\w+\.py)::(test_\w+)`")
+TEST = re.compile(r"`((?:tests/(?:\w+/)*)?test_\w+\.py)::(test_\w+)`")
+
+
+def source(path: str) -> Path:
+    """A named Python file: from the root when the name starts with ``balance/``, else in
+    ``balance/rules/yags/``."""
+    inside = ROOT / "balance" / "rules" / "yags"
+    return ROOT / path if path.startswith("balance/") else inside / path
+
+
+def source_of_test(path: str) -> Path:
+    """A named test file: from the root when the name starts with ``tests/``."""
+    return ROOT / path if path.startswith("tests/") else ROOT / "tests" / "rules" / path
 
 
 def rows() -> list[list[str]]:
@@ -61,12 +76,11 @@ def test_every_named_function_and_test_exists(row: list[str]) -> None:
     rule, _, kernel, reference, test = row
     for cell in (kernel, reference):
         for path, name in FUNCTION.findall(cell):
-            file = ROOT / "balance" / "rules" / "yags" / path
-            assert file.exists(), f"{rule}: {path} is not a file of balance/rules/yags"
-            module = "balance.rules.yags." + path.removesuffix(".py").replace("/", ".")
-            importlib.import_module(module)
+            file = source(path)
+            assert file.exists(), f"{rule}: {path} is not a file of the package"
+            importlib.import_module(".".join(file.relative_to(ROOT).with_suffix("").parts))
             assert name in defined_in(file), f"{rule}: {path} defines no {name}"
     for path, name in TEST.findall(test):
-        file = ROOT / "tests" / "rules" / path
-        assert file.exists(), f"{rule}: tests/rules/{path} does not exist"
+        file = source_of_test(path)
+        assert file.exists(), f"{rule}: {path} does not exist"
         assert name in defined_in(file), f"{rule}: {path} has no {name}"

@@ -125,6 +125,38 @@ def test_each_policy_picks_its_foe_in_kernel_and_reference() -> None:
         assert combat.fighters[0].target == want, policy
 
 
+def test_engage_pairs_fighters_off_in_kernel_and_reference() -> None:
+    """The default ``engage`` (docs/engine.md, Targeting; the seed names no target rule, and
+    "Defending against multiple attackers means you suffer a penalty"): two against three,
+    each of the two fights back at a foe attacking it, the two take different foes and the
+    three split two and one, in every trial; which of the two faces the pair is even (not
+    listing order: 4.5 standard errors)."""
+    f = compiled(scenario([man(count=2)], [man(count=3)]))
+    n = 4000
+    rng = np.random.default_rng(3)
+    state = kernel.start(f, n, rng)
+    standing = state.status == STANDING
+    kdeclare.update_declarations(state, static_of(f), standing, standing, 2, rng)
+    who = state.who.astype(np.intp)
+    aim = np.empty_like(who)                       # each fighter's target, by fighter
+    np.put_along_axis(aim, who, np.take_along_axis(who, state.target.astype(np.intp), axis=0),
+                      axis=0)
+
+    def split(aim: np.ndarray) -> np.ndarray:
+        on = np.stack([(aim[2:] == a).sum(axis=0) for a in range(2)])
+        back = [np.take_along_axis(aim, aim[a : a + 1], axis=0)[0] == a for a in range(2)]
+        return ((np.sort(on, axis=0) == [[1], [2]]).all(axis=0) & (aim[0] != aim[1])
+                & back[0] & back[1])
+
+    assert split(aim).all()
+    heavy = ((aim[2:] == 0).sum(axis=0) == 2).mean()
+    assert abs(heavy - 0.5) < 4.5 * np.sqrt(0.25 / n)
+    for seed in range(30):
+        combat = start_combat(f, rng=np.random.default_rng(seed))
+        declare(combat, 2, rng=np.random.default_rng(seed))
+        assert split(np.array([[s.target] for s in combat.fighters])).all()
+
+
 def test_spread_spreads_and_random_picks_everyone() -> None:
     sc = scenario([man(count=3, policy={"target": "spread"})], [man(count=3)])
     f = compiled(sc)

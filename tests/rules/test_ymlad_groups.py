@@ -164,6 +164,37 @@ def test_first_takes_the_first_foe_and_spread_spreads() -> None:
     assert sorted(kernel_t[:3]) == sorted(ref_t[:3]) == [3, 4, 5]   # in a random order
 
 
+def split_of(target: np.ndarray) -> bool:
+    """Places 0-1 (side a) against 2-4 (side b), one trial per column: does the choice make
+    the seed's two subgroups (each of the two fights back at a foe attacking it, the two on
+    different foes, the three split two and one)?"""
+    on = np.stack([(target == j).sum(axis=0) for j in range(2)])
+    mutual = [np.take_along_axis(target, target[a : a + 1].astype(np.intp), axis=0)[0] == a
+              for a in range(2)]
+    return (np.sort(on, axis=0) == [[1], [2]]).all(axis=0) & (target[0] != target[1]) \
+        & mutual[0] & mutual[1]
+
+
+def test_two_against_three_splits_as_the_seed_says() -> None:
+    """Seed 002, Group fights: "two against three becomes one subgroup of one against two and
+    another of one against one". The default policy (``engage``) makes that split in every
+    trial of the kernel and every fight of the reference, and which of the two faces the
+    pair is even (not listing order: 4.5 standard errors)."""
+    fight = compiled(fight_of([man(count=2)], [man(count=3)]))
+    n = 4000
+    state = kernel.start(fight, n, np.random.default_rng(0))
+    got = kernel.choose_targets(fight.static, state, state.status == STANDING,
+                                np.random.default_rng(1)).target
+    assert split_of(got).all()
+    heavy = ((got[2:] == 0).sum(axis=0) == 2).mean()
+    assert abs(heavy - 0.5) < 4.5 * np.sqrt(0.25 / n)
+    for seed in range(30):
+        combat = ref.start_combat(fight)
+        ref.choose_targets(combat, np.random.default_rng(seed))
+        targets = np.array([[m.target] for m in combat.fighters])
+        assert split_of(targets).all()
+
+
 def test_weakest_dangerous_and_fixed() -> None:
     def hurt_the_dagger(state, combat):
         state.body[5], combat.fighters[5].body = 3, 3
