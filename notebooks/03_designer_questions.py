@@ -74,7 +74,9 @@ pd.DataFrame([r.to_dict() for r in sens.rows])[["label", "from", "to", "delta", 
 # %% [markdown]
 # ## What spear damage makes it 50/50?
 # A sequential search: far values get one block, the values around the crossing get every
-# trial. The interval is the range of values consistent with 50% at 95%.
+# trial. The interval is the range of values consistent with 50% at 95%. A whole-number field
+# may jump across 50% between two values (the shipped duel does: docs/questions.md); the
+# answer then names the closer one and says so.
 
 # %%
 even = solve(DUEL, "tables.weapons.spear.damage", 0.5, side="knight", trials=TRIALS,
