@@ -37,6 +37,7 @@ from balance.rules.percentile.kernel_strike import (
     NONE,
     STRIKE,
     Ctx,
+    at_each,
     at_rows,
     can_strike,
     fall,
@@ -608,15 +609,16 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
 def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
     """Attack the target if it stands: missiles, entangle, knock-back, disarm or a blow."""
     st, S = cx.st, cx.S
-    t = st.target[p, rows].astype(np.intp)
-    ok = t != NO_TARGET
-    p, rows, t = at_rows(p, ok), rows[ok], t[ok]
-    ok = st.status[t, rows] == STANDING
-    p, rows, t = at_rows(p, ok), rows[ok], t[ok]
+    if st.status.shape[0] == 2:
+        t = 1 - p       # a duel: the one foe, as a scalar place (much cheaper to index);
+        # the attacker stands, so it has a target while the foe does
+        p, rows = at_each(st.status[t].take(rows) == STANDING, p, rows)
+    else:
+        t = st.target[p, rows].astype(np.intp)
+        p, rows, t = at_each(t != NO_TARGET, p, rows, t)
+        p, rows, t = at_each(st.status[t, rows] == STANDING, p, rows, t)
     if not rows.size:
         return
-    if st.status.shape[0] == 2:
-        t = 1 - p       # a duel: the one foe, as a scalar place (much cheaper to index)
     slot = st.wield[p, rows].astype(np.intp)
     if cx.uses("missiles"):
         shot = S.item_kind[slot, p] != MELEE

@@ -90,6 +90,8 @@ def gap(cx: Ctx, a, b, rows) -> np.ndarray:
 
 
 def in_reach(cx: Ctx, a, b, rows) -> np.ndarray:
+    if not cx.uses("distance"):     # every side starts in reach and nobody moves
+        return np.ones(np.shape(rows), dtype=bool)
     return gap(cx, a, b, rows) <= cx.fight.rules.reach + 1e-6
 
 
@@ -174,13 +176,19 @@ def switch_to_melee(cx: Ctx, who, rows) -> None:
 
 
 def at_rows(x, mask):
-    """``x`` restricted to the rows where ``mask`` holds; a scalar place stays a scalar."""
-    return x[mask] if isinstance(x, np.ndarray) and x.ndim else x
+    """``x`` restricted to the rows where ``mask`` holds (a bool mask or row indices); a
+    scalar place stays a scalar."""
+    if not (isinstance(x, np.ndarray) and x.ndim):
+        return x
+    return x.take(np.flatnonzero(mask) if mask.dtype == bool else mask, axis=0)
 
 
 def at_each(mask, *arrays):
-    """Each array (or scalar place) restricted to the rows where ``mask`` holds."""
-    return tuple(at_rows(x, mask) for x in arrays)
+    """Each array (or scalar place) restricted to the rows where ``mask`` holds. A mask is
+    turned into indices once: ``take`` with them costs a fraction of boolean indexing."""
+    idx = np.flatnonzero(mask) if mask.dtype == bool else mask
+    return tuple(x.take(idx, axis=0) if isinstance(x, np.ndarray) and x.ndim else x
+                 for x in arrays)
 
 
 # --- chances -------------------------------------------------------------------------------
@@ -252,12 +260,23 @@ def level_table(levels: tb.Levels) -> tuple[np.ndarray, ...]:
             tb.success_range(chance, levels).astype(np.int16), fumble.astype(np.int16))
 
 
+@functools.cache
+def outcome_table(levels: tb.Levels) -> np.ndarray:
+    """(4, n_chances * 100) int8: the level of each d100 roll against each chance
+    (LEVEL_LO..LEVEL_HI), at ``[log2 fumble multiplier, (chance - LEVEL_LO) * 100 + roll - 1]``,
+    by the tables' ``success_level`` (the reference's reading): one lookup a roll."""
+    chance = np.arange(LEVEL_LO, LEVEL_HI + 1)[:, None]
+    roll = np.arange(1, 101)[None, :]
+    return np.stack([tb.success_level(roll, chance, levels, m).ravel() for m in (1, 2, 4, 8)])
+
+
 def roll_level(cx: Ctx, who, chance) -> np.ndarray:
-    """Roll d100 against ``chance`` for each row: the level, by table lookup (the same
-    numbers as ``tables.success_level``; fatigue and water multiply fumbles)."""
+    """Roll d100 against ``chance`` for each row: the level, by one lookup in the outcome
+    table (fatigue and water multiply fumbles)."""
     S = cx.S
-    critical, special, success, fumble = level_table(cx.levels)
-    i = np.minimum(np.maximum(chance, LEVEL_LO), LEVEL_HI) - LEVEL_LO
+    i = (np.minimum(np.maximum(chance, LEVEL_LO), LEVEL_HI) - LEVEL_LO) * 100 - 1
+    roll = cx.d100(np.size(chance))
+    table = outcome_table(cx.levels)
     if cx.fight.rules.fatigue or cx.uses("underwater"):
         mult = np.zeros(np.shape(chance), dtype=np.intp)     # log2 of the fumble multiplier
         if cx.fight.rules.fatigue:
@@ -265,13 +284,8 @@ def roll_level(cx: Ctx, who, chance) -> np.ndarray:
                                   ).astype(np.intp)
         if cx.uses("underwater"):
             mult = mult + S.underwater[who]
-        fumbles = fumble[mult, i]
-    else:
-        fumbles = fumble[0].take(i)
-    roll = cx.d100(np.size(chance))
-    level = (1 + (roll <= success.take(i)).view(np.int8) + (roll <= special.take(i)).view(np.int8)
-             + (roll <= critical.take(i)).view(np.int8))
-    return level - (roll > 100 - fumbles).view(np.int8)
+        return table[mult, i + roll]
+    return table[0].take(i + roll)
 
 
 def against_the_helpless(cx: Ctx, t, level) -> tuple[np.ndarray, np.ndarray]:
