@@ -261,6 +261,12 @@ class PercentileFight(FighterList):
         return frozenset(uses)
 
     @cached_property
+    def defends_once(self) -> bool:
+        """Is each fighter attacked (so defends) at most once a round? In a duel without
+        extra attacks or ripostes it is: the kernel then skips counting defences."""
+        return len(self.fighters) == 2 and not self.uses & {"extra_attack", "two_weapons"}
+
+    @cached_property
     def static(self) -> Static:
         """Every fixed number as arrays for the kernel: (c,) per fighter, (4, c) per item."""
         return Static(self)
