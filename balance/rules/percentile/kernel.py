@@ -383,7 +383,9 @@ def declare(cx: Ctx) -> None:
     rows = np.arange(n)
     acting = (st.status == STANDING) & (st.target != NO_TARGET)
     places = np.arange(c)[:, None]
-    tgt = np.maximum(st.target, 0).astype(np.intp)
+    # (c, n) int16 arithmetic throughout: wider or mixed dtypes cost several times as much
+    tgt = np.maximum(st.target, 0).astype(np.intp) if c > 2 or cx.uses("missiles") \
+        or cx.uses("distance") else None
     if cx.uses("missiles"):
         shooter = acting & (S.item_kind[st.wield, places] != MELEE)
         for p in range(c):
@@ -393,12 +395,14 @@ def declare(cx: Ctx) -> None:
                 if some(close):
                     switch_to_melee(cx, np.full(int(close.sum()), p), r[close])
     if cx.uses("distance"):     # a DEX rank per yard moved (nobody moves otherwise)
-        rank = S.DEX[:, None] - np.ceil(st.moved.astype(np.float64) - 1e-9).astype(np.int32)
+        rank = (S.DEX[:, None] - np.ceil(st.moved.astype(np.float64) - 1e-9)).astype(np.int16)
     else:
-        rank = np.broadcast_to(S.DEX[:, None], (c, n)).astype(np.int32)
+        rank = np.empty((c, n), dtype=np.int16)
+        rank[:] = S.DEX[:, None]
     draw = acting & st.draw_pending
-    rank = rank - DRAW_RANKS * draw
-    st.draw_pending &= ~acting
+    if some(draw):
+        np.subtract(rank, DRAW_RANKS, out=rank, where=draw)
+        st.draw_pending &= ~acting
     if cx.uses("mounts"):
         # Seed 004: "a charge is made at the end of a full movement": the charge strikes
         # this round, on the last DEX rank if the ride used up the rider's ranks.
@@ -414,7 +418,8 @@ def declare(cx: Ctx) -> None:
             steps = np.where(aims, tb.aim_steps(S.aim_steps[p], rank[p]), 0)
             st.aim[p] = steps
             rank[p] -= 5 * steps
-    key = np.where(acting, 4 * rank, 0).astype(np.int16)
+    key = rank * 4
+    key *= acting
     if cx.uses("distance"):
         kind = S.item_kind[st.wield, places]
         length = S.item_length[st.wield, places]
@@ -482,9 +487,10 @@ def act(cx: Ctx) -> None:
     """
     st = cx.st
     c, n = st.status.shape
-    slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, -1)
     if c == 2:
-        acts = slot_key >= 2 * c
+        acts = st.key >= 2
+        slot_key = st.key * 2 + st.order     # int16
+        slot_key[~acts] = -1
         first = slot_key[0] > slot_key[1]
         for lead, trials in ((0, first), (1, ~first)):
             for p in (lead, 1 - lead):
@@ -492,6 +498,7 @@ def act(cx: Ctx) -> None:
                 if rows.size:
                     take_action(cx, p, rows)
         return
+    slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, -1)
     ranked = np.argsort(-slot_key, axis=0, kind="stable")
     cols = np.arange(n)
     for k in range(c):

@@ -422,7 +422,9 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
         lenient = ~up
     else:
         lenient = not cx.fight.rules.critical_needs_critical
-    ok = (got >= tb.SUCCESS) & ((level[idx] < tb.CRITICAL) | (got == tb.CRITICAL) | lenient)
+    ok = got >= tb.SUCCESS
+    if lenient is not True:
+        ok &= (level.take(idx) < tb.CRITICAL) | (got == tb.CRITICAL) | lenient
     stopped[idx] = ok
     parried[idx] = np.where(ok & up, ss, NONE)
     return stopped, parried
@@ -661,6 +663,10 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
     if least is not None and some(least):
         rolled = np.where(least, S.item_minimum[slot, a], rolled)
     by_parry = stopped & (parried != NONE)
+    if not (cx.uses("two_weapons") or cx.uses("improvised")):
+        # a parry only matters (breaks, passes the excess) with more damage than the
+        # weakest item the target can parry with holds; no riposte, no wear
+        by_parry &= rolled > S.weakest_parry[t]
     if some(by_parry):
         pa, pt, pr, ps, with_, p_rolled, p_level = at_each(by_parry, a, t, rows, slot, parried,
                                                             rolled, level)
