@@ -195,8 +195,8 @@ def at_each(mask, *arrays):
     """Each array (or scalar place) restricted to the rows where ``mask`` holds. A mask is
     turned into indices once: ``take`` with them costs a fraction of boolean indexing."""
     idx = mask.nonzero()[0] if mask.dtype == bool else mask
-    return tuple(x.take(idx, axis=0) if isinstance(x, np.ndarray) and x.ndim else x
-                 for x in arrays)
+    return [x.take(idx, axis=0) if isinstance(x, np.ndarray) and x.ndim else x
+            for x in arrays]
 
 
 # Reading state at (place, row) pairs. numpy's fancy indexing ``arr[who, rows]`` costs about
@@ -211,14 +211,14 @@ def per_row(who) -> bool:
 
 def get(arr: np.ndarray, who, rows: np.ndarray) -> np.ndarray:
     """``arr[who, rows]`` of a C-contiguous (c, n) state array."""
-    if per_row(who):
+    if isinstance(who, np.ndarray) and who.ndim:
         return arr.ravel().take(who.astype(np.intp, copy=False) * arr.shape[1] + rows)
     return arr[who].take(rows)
 
 
 def get_item(arr: np.ndarray, slot, who, rows: np.ndarray) -> np.ndarray:
     """``arr[slot, who, rows]`` of a C-contiguous (4, c, n) item state array."""
-    if not per_row(slot):
+    if not (isinstance(slot, np.ndarray) and slot.ndim):
         return get(arr[slot], who, rows)
     _, c, n = arr.shape
     return arr.ravel().take((slot.astype(np.intp, copy=False) * c + who) * n + rows)
@@ -226,14 +226,14 @@ def get_item(arr: np.ndarray, slot, who, rows: np.ndarray) -> np.ndarray:
 
 def item(table: np.ndarray, slot, who):
     """``table[slot, who]`` of a fixed (4, c) item table, slots per row."""
-    if per_row(slot) and not per_row(who):
+    if isinstance(slot, np.ndarray) and slot.ndim and not per_row(who):
         return table[:, who].take(slot)
     return table[slot, who]
 
 
 def put(arr: np.ndarray, who, rows: np.ndarray, values) -> None:
     """``arr[who, rows] = values`` (a scalar place writes into its row)."""
-    if per_row(who):
+    if isinstance(who, np.ndarray) and who.ndim:
         arr[who, rows] = values
     else:
         arr[who][rows] = values
@@ -381,8 +381,13 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
     can_dodge = ~get(st.down, t, rows) if cx.any_down else True
     choice = S.defence[t]
     has_slot = slot != NONE
-    use_parry = able & has_slot & ((choice == PARRY) | (choice == AUTO))
-    use_dodge = able & can_dodge & ((choice == DODGE) | ((choice == AUTO) & ~has_slot))
+    if per_row(t):
+        use_parry = able & has_slot & ((choice == PARRY) | (choice == AUTO))
+        use_dodge = able & can_dodge & ((choice == DODGE) | ((choice == AUTO) & ~has_slot))
+    else:           # one target: its choice is one number
+        use_parry = able & has_slot if choice in (PARRY, AUTO) else np.zeros(k, dtype=bool)
+        use_dodge = (able & can_dodge if choice == DODGE else
+                     able & can_dodge & ~has_slot if choice == AUTO else np.zeros(k, dtype=bool))
     stopped = np.zeros(k, dtype=bool)
     parried = np.full(k, NONE, dtype=np.int64)
     use = use_parry | use_dodge
@@ -395,7 +400,7 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
     chance = np.zeros(idx.size, dtype=np.int32)
     if parries:
         chance = situational_skill(cx, tt, rr, ss, item(S.item_parry, ss, tt), noisy=False)
-    if not up.all():
+    if np.count_nonzero(up) < up.size:
         dodge = S.dodge[tt]
         if cx.uses("mounts"):
             dodge = np.where(st.mounted[tt, rr], tb.rider_dodge(dodge), dodge)
@@ -559,9 +564,10 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
         return
     effect = np.searchsorted(weights, cx.rng.random(rows.size) * total, side="right")
     st, S = cx.st, cx.S
-    present = np.bincount(effect, minlength=len(weights))
-    for code in np.flatnonzero(present):
-        w, s, r = at_each(effect == code, who, slot, rows)
+    codes = np.bincount(effect, minlength=len(weights)).nonzero()[0]
+    for code in codes:
+        w, s, r = (who, slot, rows) if codes.size == 1 else \
+            at_each(effect == code, who, slot, rows)
         if code == LOSE_ATTACK:
             put(st.forfeit_next, w, r, True)
         elif code == DROP:     # the next round goes to retrieving it; a rider dismounts
