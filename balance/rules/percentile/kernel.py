@@ -481,9 +481,10 @@ def act(cx: Ctx) -> None:
     In a trial no two places share a slot (key, then the round's order), and trials never
     touch each other, so a group fight acts in ``c`` batches: the k-th batch holds, in
     every trial, the place with the k-th highest slot (a per-row place array). A duel keeps
-    one scalar place per batch (cheaper indexing): the trials where place 0 goes first,
-    place 0 then place 1; then the others, place 1 then place 0 (four batches, however
-    many DEX ranks the trials use).
+    one scalar place per batch (cheaper indexing) in three batches, however many DEX ranks
+    the trials use: place 0 where it goes first; place 1 in every trial (first where it
+    leads, second where it follows); place 0 where it goes second. Each trial still sees its
+    two actions in order, and trials never touch each other.
     """
     st = cx.st
     c, n = st.status.shape
@@ -492,11 +493,11 @@ def act(cx: Ctx) -> None:
         slot_key = st.key * 2 + st.order     # int16
         slot_key[~acts] = -1
         first = slot_key[0] > slot_key[1]
-        for lead, trials in ((0, first), (1, ~first)):
-            for p in (lead, 1 - lead):
-                rows = (trials & acts[p] & (st.status[p] == STANDING)).nonzero()[0]
-                if rows.size:
-                    take_action(cx, p, rows)
+        for p, trials in ((0, first), (1, None), (0, ~first)):
+            ready = acts[p] & (st.status[p] == STANDING)
+            rows = (ready if trials is None else ready & trials).nonzero()[0]
+            if rows.size:
+                take_action(cx, p, rows)
         return
     slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, -1)
     ranked = np.argsort(-slot_key, axis=0, kind="stable")
