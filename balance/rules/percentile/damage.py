@@ -183,12 +183,13 @@ class PmfTable:
         """One roll of pmf ``index[k]`` for each k: int16 array of index's shape."""
         if self._keys is None:
             self._build()
-        u = rng.random(np.shape(index))
-        x = np.asarray(index, dtype=np.float64) + u
-        g = np.asarray(index, dtype=np.intp) * self._buckets + (u * self._buckets).astype(np.intp)
+        index = np.asarray(index)
+        u = rng.random(index.shape)
+        x = index + u
+        g = index.astype(np.intp) * self._buckets + (u * self._buckets).astype(np.intp)
         out = np.where(x >= self._split.take(g), self._upper.take(g), self._lower.take(g))
         shared = self._shared.take(g)
-        if shared.any():   # (the last pmf's k + u may round up to its end: its top roll)
+        if np.count_nonzero(shared):   # (the last pmf's k + u may round up to its end)
             pos = np.searchsorted(self._keys, x[shared], side="right")
             out[shared] = self._values[np.minimum(pos, len(self._values) - 1)]
         return out

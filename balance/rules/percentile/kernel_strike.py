@@ -60,6 +60,11 @@ class Ctx:
     def levels(self) -> tb.Levels:
         return self.fight.levels
 
+    @functools.cached_property
+    def outcomes(self) -> np.ndarray:
+        """``outcome_table`` of the fight's levels, looked up once a round."""
+        return outcome_table(self.fight.levels)
+
     def uses(self, name: str) -> bool:
         return name in self.fight.uses
 
@@ -204,6 +209,12 @@ def at_each(mask, *arrays):
 # array (a place per row), measured here; these helpers pick the cheap form.
 
 
+def spread(x, k: int) -> np.ndarray:
+    """``x`` as an array of ``k`` rows: itself if it is one, else k copies (``np.full``;
+    ``np.broadcast_to`` costs several microseconds a call)."""
+    return x if isinstance(x, np.ndarray) and x.ndim else np.full(k, x)
+
+
 def per_row(who) -> bool:
     """Is ``who`` a place per row (an array), rather than one place for every row?"""
     return isinstance(who, np.ndarray) and who.ndim > 0
@@ -323,8 +334,8 @@ def roll_level(cx: Ctx, who, chance) -> np.ndarray:
     table (fatigue and water multiply fumbles)."""
     S = cx.S
     i = (np.minimum(np.maximum(chance, LEVEL_LO), LEVEL_HI) - LEVEL_LO) * 100 - 1
-    roll = cx.d100(np.size(chance))
-    table = outcome_table(cx.levels)
+    roll = cx.d100(i.size)
+    table = cx.outcomes
     if cx.fight.rules.fatigue or cx.uses("underwater"):
         mult = np.zeros(np.shape(chance), dtype=np.intp)     # log2 of the fumble multiplier
         if cx.fight.rules.fatigue:
@@ -406,7 +417,7 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
             dodge = np.where(st.mounted[tt, rr], tb.rider_dodge(dodge), dodge)
         chance_d = situational_skill(cx, tt, rr, ss, dodge, noisy=False, weapon=False)
         chance = np.where(up, chance, chance_d) if parries else \
-            np.broadcast_to(chance_d, idx.shape)
+            spread(chance_d, idx.size)
     penalty = cx.fight.rules.extra_defence_penalty
     if counted and penalty and cx.fight.rules.defences > 1:
         chance = chance - penalty * used[idx]
@@ -445,8 +456,8 @@ def roll_damage(cx: Ctx, a, t, rows, slot, level, *, missile: bool) -> np.ndarra
     pull = S.pull_blows[a]
     usual = not some(pull)     # the weapon and its holder's usual bonus: one table roll
     if usual and not missile:
-        usual = not ((cx.any_down and get(st.down, a, rows).any())
-                     or (cx.uses("mounts") and get(st.charging, a, rows).any()))
+        usual = not ((cx.any_down and some(get(st.down, a, rows)))
+                     or (cx.uses("mounts") and some(get(st.charging, a, rows))))
     if usual:
         idx = item(S.item_normal_db, slot, a)
         if some(impale):
@@ -562,7 +573,7 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
     total = int(weights[-1])
     if total == 0:
         return
-    effect = np.searchsorted(weights, cx.rng.random(rows.size) * total, side="right")
+    effect = weights.searchsorted(cx.rng.random(rows.size) * total, side="right")
     st, S = cx.st, cx.S
     codes = np.bincount(effect, minlength=len(weights)).nonzero()[0]
     for code in codes:
@@ -578,16 +589,15 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
         elif code == BREAK:
             break_item(cx, w, s, r)
         elif code == HIT_SELF:
-            missile = (item(S.item_kind, s, w) != MELEE) if cx.uses("missiles") else \
-                np.zeros(r.size, dtype=bool)
-            for shot in (False, True):
-                k = missile == shot
-                if some(k):
-                    kw, kr, ks = at_each(k, w, r, s)
+            missile = (item(S.item_kind, s, w) != MELEE) if cx.uses("missiles") else None
+            for shot in (False, True) if missile is not None else (False,):
+                k = missile == shot if missile is not None else None
+                if k is None or some(k):
+                    kw, kr, ks = (w, r, s) if k is None else at_each(k, w, r, s)
                     rolled = roll_damage(cx, kw, kw, kr, ks, np.full(kr.size, tb.SUCCESS),
                                          missile=shot)
                     armour = cx.fight.pmfs.sample(
-                        np.broadcast_to(armour_index(cx, kw, kr), kr.shape), cx.rng)
+                        spread(armour_index(cx, kw, kr), kr.size), cx.rng)
                     raw_harm(cx, kw, kr, np.maximum(rolled - armour, 0))
         elif code == FALL:
             fall(cx, w, r)
