@@ -64,8 +64,9 @@ def rate(path: Path, spec: object, trials: int) -> float:
            "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     if isinstance(spec, str):
         spec = str(ROOT / spec)
-    out = subprocess.run([sys.executable, "-c", TIMER, json.dumps([spec, trials])], env=env,
-                         check=True, capture_output=True, text=True, cwd=ROOT)
+    # -P: no working directory on sys.path, so PYTHONPATH picks which ``balance`` is timed
+    out = subprocess.run([sys.executable, "-P", "-c", TIMER, json.dumps([spec, trials])],
+                         env=env, check=True, capture_output=True, text=True, cwd=ROOT)
     return float(out.stdout)
 
 

@@ -140,6 +140,42 @@ def test_pmf_table_samples_every_pmf_exactly() -> None:
     assert table.sample(np.zeros(5, dtype=int), rng).tolist() == [0] * 5
 
 
+class _Fixed:
+    """A stand-in generator whose ``random`` returns the given uniforms."""
+
+    def __init__(self, u: np.ndarray) -> None:
+        self.u = u
+
+    def random(self, shape) -> np.ndarray:
+        return self.u
+
+
+def test_pmf_table_guide_reads_what_the_binary_search_reads() -> None:
+    """The guide table is a shortcut to ``searchsorted(keys, k + u)``: the same roll for
+    every uniform, including those on a bucket's edges and just below 1 (where ``k + u``
+    rounds up), and for pmfs with more outcomes than buckets can separate (3D6+2D6 doubled:
+    buckets that share two or more keys fall back to the search)."""
+    table = dmg.PmfTable()
+    for text in ("1D8+1", "-1D4", "3D6", "10D10", "1D100", "1D6-1"):
+        table.add(dmg.weapon_pmf(text))
+        table.add(dmg.impale_pmf(text))
+    table.add(dmg.impale_pmf("3D6+2D6"))
+    table._build()
+    rng = np.random.Generator(np.random.PCG64(11))
+    n = 400_000
+    index = rng.integers(0, len(table), n)
+    b = table._buckets
+    edge = rng.integers(0, b, n)
+    u = rng.random(n)
+    u[: n // 4] = edge[: n // 4] / b                                  # a bucket's lower edge
+    u[n // 4: n // 2] = np.nextafter((edge[n // 4: n // 2] + 1) / b, 0)   # just below the next
+    u[-1000:] = np.nextafter(1.0, 0)
+    search = np.searchsorted(table._keys, index + u, side="right")   # k + u may round up
+    search = np.minimum(search, table._values.size - 1)     # ... past the last pmf: its top
+    assert table._shared.any()
+    assert np.array_equal(table.sample(index, _Fixed(u)), table._values[search])
+
+
 def test_literal_rolls_match_the_pmf() -> None:
     rng = np.random.Generator(np.random.PCG64(3))
     rolls = np.array([dmg.roll_dice("2D4+2", rng) for _ in range(40_000)])

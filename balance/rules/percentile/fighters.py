@@ -268,6 +268,12 @@ class PercentileFight(FighterList):
         return frozenset(uses)
 
     @cached_property
+    def defends_once(self) -> bool:
+        """Is each fighter attacked (so defends) at most once a round? In a duel without
+        extra attacks or ripostes it is: the kernel then skips counting defences."""
+        return len(self.fighters) == 2 and not self.uses & {"extra_attack", "two_weapons"}
+
+    @cached_property
     def static(self) -> Static:
         """Every fixed number as arrays for the kernel: (c,) per fighter, (4, c) per item."""
         return Static(self)
@@ -655,6 +661,8 @@ class Static:
         self.melee_length = np.where(self.item_kind == MELEE, self.item_length, -1)
         self.mains_one_length = len({int(x) for x in self.melee_length[0]}) == 1
         self.fumble_cumulative = np.cumsum(fight.fumble_weights)
+        # the fewest hit points of anything each fighter may parry with (before any wear)
+        self.weakest_parry = np.where(self.item_can_parry, self.item_hp, UNBREAKABLE).min(axis=0)
         self.item_is_fist = np.array([[f.items[k].name == "fist" for f in fs]
                                       for k in range(4)], dtype=bool)
         self.limits = np.array([[f.items[k].limits for f in fs] for k in range(4)],

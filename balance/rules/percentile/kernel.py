@@ -37,16 +37,21 @@ from balance.rules.percentile.kernel_strike import (
     NONE,
     STRIKE,
     Ctx,
+    at_each,
     at_rows,
     can_strike,
     fall,
     fall_back,
     gap,
+    get,
     in_reach,
+    item,
     melee_attack,
     missile_volley,
+    put,
     raw_harm,
     roll_level,
+    some,
     spear_set,
     switch_to_melee,
 )
@@ -154,8 +159,8 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
 def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Generator,
                round_no: int) -> None:
     """One round, the reference's steps 1 to 7, for every open trial."""
-    cx = Ctx(fight, fight.static, st, rng, round_no, any_down=bool(st.down.any()),
-             any_stunned=bool(st.stunned.any()))
+    cx = Ctx(fight, fight.static, st, rng, round_no, any_down=some(st.down),
+             any_stunned=some(st.stunned), any_no_parry=some(st.no_parry))
     draw_order(cx)
     if cx.uses("poison_onset"):
         poisons_take_hold(cx)
@@ -236,7 +241,7 @@ def wake(cx: Ctx) -> None:
     """Seed 004: a knockout lasts 1D10+10 rounds; then the fighter comes to, on the ground."""
     st = cx.st
     woke = (st.status == UNCONSCIOUS) & (st.wake_at > 0) & (st.wake_at <= cx.round_no)
-    if woke.any():
+    if some(woke):
         st.status[woke] = STANDING
         st.down[woke] = True
         st.wake_at[woke] = 0
@@ -335,7 +340,7 @@ def move(cx: Ctx) -> None:
         movers &= ~st.airborne      # a pouncer's move is its dive
     if cx.fight.rules.fatigue:
         movers &= ~tb.exhausted(cx.round_no, S.CON)[:, None]
-    if not movers.any():
+    if not some(movers):
         return
     policy, near, far = movement_wish(cx)
     tgt = np.maximum(st.target, 0).astype(np.intp)
@@ -351,7 +356,7 @@ def move(cx: Ctx) -> None:
     for k in range(c):
         p = order[k]
         m = movers[p, rows]
-        if not m.any():
+        if not some(m):
             continue
         p, r = p[m], rows[m]
         foe = st.target[p, r]
@@ -385,7 +390,7 @@ def slip(cx: Ctx, rows) -> None:
     falls = ~tb.roll_succeeds(roll, 5 * S.DEX[who] - S.balance_penalty[who], cx.levels)
     fall(cx, who[falls], r[falls])
     hurt = falls & (roll == 100)
-    if hurt.any():
+    if some(hurt):
         raw_harm(cx, who[hurt], r[hurt], cx.rng.integers(1, 7, size=int(hurt.sum())))
 
 
@@ -400,22 +405,26 @@ def declare(cx: Ctx) -> None:
     rows = np.arange(n)
     acting = (st.status == STANDING) & (st.target != NO_TARGET)
     places = np.arange(c)[:, None]
-    tgt = np.maximum(st.target, 0).astype(np.intp)
+    # (c, n) int16 arithmetic throughout: wider or mixed dtypes cost several times as much
+    tgt = np.maximum(st.target, 0).astype(np.intp) if c > 2 or cx.uses("missiles") \
+        or cx.uses("distance") else None
     if cx.uses("missiles"):
         shooter = acting & (S.item_kind[st.wield, places] != MELEE)
         for p in range(c):
             if shooter[p].any():
                 r = np.flatnonzero(shooter[p])
                 close = in_reach(cx, p, tgt[p, r], r)
-                if close.any():
+                if some(close):
                     switch_to_melee(cx, np.full(int(close.sum()), p), r[close])
     if cx.uses("distance"):     # a DEX rank per yard moved (nobody moves otherwise)
-        rank = S.DEX[:, None] - np.ceil(st.moved.astype(np.float64) - 1e-9).astype(np.int32)
+        rank = (S.DEX[:, None] - np.ceil(st.moved.astype(np.float64) - 1e-9)).astype(np.int16)
     else:
-        rank = np.broadcast_to(S.DEX[:, None], (c, n)).astype(np.int32)
+        rank = np.empty((c, n), dtype=np.int16)
+        rank[:] = S.DEX[:, None]
     draw = acting & st.draw_pending
-    rank = rank - DRAW_RANKS * draw
-    st.draw_pending &= ~acting
+    if some(draw):
+        np.subtract(rank, DRAW_RANKS, out=rank, where=draw)
+        st.draw_pending &= ~acting
     if cx.uses("mounts"):
         # Seed 004: "a charge is made at the end of a full movement": the charge strikes
         # this round, on the last DEX rank if the ride used up the rider's ranks.
@@ -431,13 +440,14 @@ def declare(cx: Ctx) -> None:
             steps = np.where(aims, tb.aim_steps(S.aim_steps[p], rank[p]), 0)
             st.aim[p] = steps
             rank[p] -= 5 * steps
-    key = np.where(acting, 4 * rank, 0).astype(np.int16)
+    key = rank * 4
+    key *= acting
     if cx.uses("distance"):
         kind = S.item_kind[st.wield, places]
         length = S.item_length[st.wield, places]
         for p in range(c):
             cand = (key[p] >= 4) & acting[p] & (st.moved[p] > 0)
-            if not cand.any():
+            if not some(cand):
                 continue
             t = tgt[p]
             key_t = key[t, rows]
@@ -493,28 +503,31 @@ def act(cx: Ctx) -> None:
     In a trial no two places share a slot (key, then the round's order), and trials never
     touch each other, so a group fight acts in ``c`` batches: the k-th batch holds, in
     every trial, the place with the k-th highest slot (a per-row place array). A duel keeps
-    one scalar place per batch (cheaper indexing): the trials where place 0 goes first,
-    place 0 then place 1; then the others, place 1 then place 0 (four batches, however
-    many DEX ranks the trials use).
+    one scalar place per batch (cheaper indexing) in three batches, however many DEX ranks
+    the trials use: place 0 where it goes first; place 1 in every trial (first where it
+    leads, second where it follows); place 0 where it goes second. Each trial still sees its
+    two actions in order, and trials never touch each other.
     """
     st = cx.st
     c, n = st.status.shape
-    slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, -1)
     if c == 2:
-        acts = slot_key >= 2 * c
+        acts = st.key >= 2
+        slot_key = st.key * 2 + st.order     # int16
+        slot_key[~acts] = -1
         first = slot_key[0] > slot_key[1]
-        for lead, trials in ((0, first), (1, ~first)):
-            for p in (lead, 1 - lead):
-                rows = np.flatnonzero(trials & acts[p] & (st.status[p] == STANDING))
-                if rows.size:
-                    take_action(cx, p, rows)
+        for p, trials in ((0, first), (1, None), (0, ~first)):
+            ready = acts[p] & (st.status[p] == STANDING)
+            rows = (ready if trials is None else ready & trials).nonzero()[0]
+            if rows.size:
+                take_action(cx, p, rows)
         return
+    slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, -1)
     ranked = np.argsort(-slot_key, axis=0, kind="stable")
     cols = np.arange(n)
     for k in range(c):
         p = ranked[k]
         go = slot_key[p, cols] >= 2 * c
-        if not go.any():
+        if not some(go):
             break
         rows = np.flatnonzero(go & (st.status[p, cols] == STANDING))
         if rows.size:
@@ -533,7 +546,7 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
         p, rows = at_rows(p, aware), rows[aware]
     if cx.uses("entangle"):
         ent = st.entangled[p, rows]
-        if ent.any():
+        if some(ent):
             ep, er = at_rows(p, ent), rows[ent]
             tries = cx.round_no > st.held_until[ep, er]
             ep, er = at_rows(ep, tries), er[tries]
@@ -547,27 +560,27 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
                 st.entangled[at_rows(ep, freed), er[freed]] = False
             p, rows = at_rows(p, ~ent), rows[~ent]
     if cx.any_down:
-        down = st.down[p, rows] & S.stand_up[p]
-        if down.any():
-            dp, dr = at_rows(p, down), rows[down]
+        down = get(st.down, p, rows) & S.stand_up[p]
+        if some(down):
+            dp, dr = at_each(down, p, rows)
             up = cx.succeeds(S.dodge[dp], dr.size)
-            st.down[at_rows(dp, up), dr[up]] = False
-            p, rows = at_rows(p, ~down), rows[~down]
-    idle = st.forfeit[p, rows]
+            put(st.down, *at_each(up, dp, dr), False)
+            p, rows = at_each(~down, p, rows)
+    idle = get(st.forfeit, p, rows)
     if cx.any_stunned:
-        idle = idle | st.stunned[p, rows]
-    if idle.any():
-        p, rows = at_rows(p, ~idle), rows[~idle]
+        idle = idle | get(st.stunned, p, rows)
+    if some(idle):
+        p, rows = at_each(~idle, p, rows)
     if cx.uses("break_off") and rows.size:
         leaving = ((st.hp[p, rows] <= S.break_off_at[p])
                    | (st.major[p, rows] & S.break_off_major[p])) & ~st.down[p, rows]
-        if leaving.any():
+        if some(leaving):
             break_off(cx, at_rows(p, leaving), rows[leaving])
             p, rows = at_rows(p, ~leaving), rows[~leaving]
     if cx.uses("loose") and rows.size:
         grab = ((st.wield[p, rows] == FIST) & st.item_loose[:, p, rows].any(axis=0)
                 & S.retrieve[p])
-        if grab.any():
+        if some(grab):
             retrieve(cx, at_rows(p, grab), rows[grab])
             p, rows = at_rows(p, ~grab), rows[~grab]
     if rows.size:
@@ -590,19 +603,19 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
     reach."""
     st, S = cx.st, cx.S
     dodging = np.broadcast_to(S.break_off_dodge[p], rows.shape)
-    if dodging.any():
+    if some(dodging):
         dp, dr = at_rows(p, dodging), rows[dodging]
         ok = cx.succeeds(S.dodge[dp], dr.size)
         st.status[at_rows(dp, ok), dr[ok]] = FLED
         p, rows = at_rows(p, ~dodging), rows[~dodging]
     shoving = np.broadcast_to(S.break_off_knockback[p], rows.shape)
-    if shoving.any():
+    if some(shoving):
         kp, kr = at_rows(p, shoving), rows[shoving]
         t = np.maximum(st.target[kp, kr], 0).astype(np.intp)
         near = ((st.target[kp, kr] != NO_TARGET) & (st.status[t, kr] == STANDING)
                 & in_reach(cx, kp, t, kr))
         gone = ~near
-        if near.any():
+        if some(near):
             np_, nr = at_rows(kp, near), kr[near]
             with_shield = (st.item_ok[OFF, np_, nr] & S.item_shield[OFF, np_]
                            & ~S.underwater[np_])
@@ -615,11 +628,11 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
         return
     for q in range(st.status.shape[0]):
         foe = S.side[q] != S.side[p]
-        if not np.any(foe):
+        if not some(foe):
             continue
         m = (foe & (st.status[q, rows] == STANDING) & in_reach(cx, q, p, rows)
              & (st.status[p, rows] == STANDING) & can_strike(cx, q, rows))
-        if m.any():
+        if some(m):
             r = rows[m]
             melee_attack(cx, q, at_rows(p, m), r, st.wield[q, r].astype(np.intp), STRIKE,
                          defendable=False)
@@ -630,19 +643,20 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
 def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
     """Attack the target if it stands: missiles, entangle, knock-back, disarm or a blow."""
     st, S = cx.st, cx.S
-    t = st.target[p, rows].astype(np.intp)
-    ok = t != NO_TARGET
-    p, rows, t = at_rows(p, ok), rows[ok], t[ok]
-    ok = st.status[t, rows] == STANDING
-    p, rows, t = at_rows(p, ok), rows[ok], t[ok]
+    if st.status.shape[0] == 2:
+        t = 1 - p       # a duel: the one foe, as a scalar place (much cheaper to index);
+        # the attacker stands, so it has a target while the foe does
+        p, rows = at_each(st.status[t].take(rows) == STANDING, p, rows)
+    else:
+        t = st.target[p, rows].astype(np.intp)
+        p, rows, t = at_each(t != NO_TARGET, p, rows, t)
+        p, rows, t = at_each(st.status[t, rows] == STANDING, p, rows, t)
     if not rows.size:
         return
-    if st.status.shape[0] == 2:
-        t = 1 - p       # a duel: the one foe, as a scalar place (much cheaper to index)
-    slot = st.wield[p, rows].astype(np.intp)
+    slot = get(st.wield, p, rows).astype(np.intp)
     if cx.uses("missiles"):
         shot = S.item_kind[slot, p] != MELEE
-        if shot.any():
+        if some(shot):
             sp, r = at_rows(p, shot), rows[shot]
             fired = missile_volley(cx, sp, at_rows(t, shot), r)
             st.attacked[at_rows(sp, fired), r[fired]] = True
@@ -650,18 +664,18 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
     if cx.uses("pounce") and rows.size:
         dive = st.airborne[p, rows] & (slot == MAIN) & st.item_ok[MAIN, p, rows]
-        if dive.any():
+        if some(dive):
             pounce(cx, at_rows(p, dive), at_rows(t, dive), rows[dive])
             keep = ~dive
             p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
         aloft = st.airborne[t, rows]     # nobody reaches a flyer still aloft hand to hand
-        if aloft.any():
+        if some(aloft):
             p, rows, t, slot = at_rows(p, ~aloft), rows[~aloft], at_rows(t, ~aloft), slot[~aloft]
-    if cx.uses("entangle") and rows.size and np.any(S.entangle[p]):
+    if cx.uses("entangle") and rows.size and some(S.entangle[p]):
         tangler = entangle_slot(cx, p, rows)
         use = (tangler != NONE) & ~st.entangled[t, rows]
         use &= gap(cx, p, t, rows) <= S.item_range[np.maximum(tangler, 0), p]
-        if use.any():
+        if some(use):
             up = at_rows(p, use)
             melee_attack(cx, up, at_rows(t, use), rows[use], tangler[use], ENTANGLE)
             st.attacked[up, rows[use]] = True
@@ -669,33 +683,32 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
     fight_now = in_reach(cx, p, t, rows)
     if cx.any_down:
-        fight_now &= ~(st.down[p, rows] & S.item_two_handed[slot, p])
+        fight_now &= ~(get(st.down, p, rows) & item(S.item_two_handed, slot, p))
     if not fight_now.all():
-        p, rows = at_rows(p, fight_now), rows[fight_now]
-        t, slot = at_rows(t, fight_now), slot[fight_now]
+        p, rows, t, slot = at_each(fight_now, p, rows, t, slot)
     if not rows.size:
         return
-    st.attacked[p, rows] = True
-    if cx.uses("giants") and np.any(S.giant[p] & (slot == MAIN)):
+    put(st.attacked, p, rows, True)
+    if cx.uses("giants") and some(S.giant[p] & (slot == MAIN)):
         big = S.giant[p] & (slot == MAIN)
         giant_blow(cx, at_rows(p, big), rows[big])
         p, rows, t, slot = at_rows(p, ~big), rows[~big], at_rows(t, ~big), slot[~big]
         if not rows.size:
             return
     knockback, disarm = S.knockback[p], S.disarm[p]
-    if not (np.any(knockback) or np.any(disarm)):
+    if not (some(knockback) or some(disarm)):
         melee_attack(cx, p, t, rows, slot, STRIKE)
         return
     mode = np.full(rows.size, STRIKE)
-    if np.any(knockback):
+    if some(knockback):
         mode = np.where(knockback & ~st.down[t, rows], KNOCKBACK, mode)
-    if np.any(disarm):
+    if some(disarm):
         held = st.wield[t, rows]
         armed = ~S.item_is_fist[held, t] & (held != FIST)
         mode = np.where(disarm & (mode == STRIKE) & armed, DISARM, mode)
     for code in (KNOCKBACK, DISARM, STRIKE):
         m = mode == code
-        if not m.any():
+        if not some(m):
             continue
         mp = at_rows(p, m)
         if code == KNOCKBACK:
@@ -721,7 +734,7 @@ def pounce(cx: Ctx, p, t, rows: np.ndarray) -> None:
     fall_back(cx, p, rows)
     landing = roll_level(cx, p, np.broadcast_to(S.fly[p], rows.shape))
     hard = landing <= tb.FAILURE
-    if hard.any():
+    if some(hard):
         hp, hr = at_rows(p, hard), rows[hard]
         dice = np.where(landing[hard] == tb.FUMBLE, 2, 1)
         harm = cx.rng.integers(1, 7, size=hr.size) + np.where(
@@ -738,7 +751,7 @@ def giant_blow(cx: Ctx, p, rows: np.ndarray) -> None:
     for q in range(st.status.shape[0]):
         m = (S.side[p] != S.side[q]) & (st.status[q, rows] == STANDING)
         m &= (st.status[p, rows] == STANDING) & in_reach(cx, p, q, rows)
-        if m.any():
+        if some(m):
             melee_attack(cx, at_rows(p, m), q, rows[m], np.full(int(m.sum()), MAIN), STRIKE)
 
 
@@ -766,7 +779,7 @@ def extra_attacks(cx: Ctx) -> None:
         if not rows.size:
             continue
         won = cx.succeeds(3 * S.DEX[p], rows.size)
-        if won.any():
+        if some(won):
             melee_attack(cx, p, t[won], rows[won], slot[won], STRIKE, extra=True)
             st.forfeit_next[p, rows[won]] = True
 

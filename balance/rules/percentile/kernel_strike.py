@@ -55,10 +55,16 @@ class Ctx:
     round_no: int
     any_down: bool = True      # may anyone be down / stunned this round? (work skipped if not)
     any_stunned: bool = True
+    any_no_parry: bool = True  # ... or unable to parry this round
 
     @property
     def levels(self) -> tb.Levels:
         return self.fight.levels
+
+    @functools.cached_property
+    def outcomes(self) -> np.ndarray:
+        """``outcome_table`` of the fight's levels, looked up once a round."""
+        return outcome_table(self.fight.levels)
 
     def uses(self, name: str) -> bool:
         return name in self.fight.uses
@@ -91,6 +97,8 @@ def gap(cx: Ctx, a, b, rows) -> np.ndarray:
 
 
 def in_reach(cx: Ctx, a, b, rows) -> np.ndarray:
+    if not cx.uses("distance"):     # every side starts in reach and nobody moves
+        return np.ones(np.shape(rows), dtype=bool)
     return gap(cx, a, b, rows) <= cx.fight.rules.reach + 1e-6
 
 
@@ -117,8 +125,9 @@ def spear_set(cx: Ctx, who, rows) -> np.ndarray:
 
 def fall(cx: Ctx, who, rows) -> None:
     """Falls down; a rider is thrown from the saddle."""
-    cx.st.down[who, rows] = True
-    cx.st.mounted[who, rows] = False
+    put(cx.st.down, who, rows, True)
+    if cx.uses("mounts"):
+        put(cx.st.mounted, who, rows, False)
     cx.any_down = True
 
 
@@ -129,23 +138,23 @@ def fall_back(cx: Ctx, who, rows) -> None:
     """The off-hand weapon (already in hand), else the sidearm (five DEX ranks to draw unless
     101%+), else fists (see reference ``fall_back``)."""
     st, S = cx.st, cx.S
-    held = st.wield[who, rows]
-    off = ((held != OFF) & st.item_ok[OFF, who, rows] & ~S.item_shield[OFF, who]
+    held = get(st.wield, who, rows)
+    off = ((held != OFF) & get(st.item_ok[OFF], who, rows) & ~S.item_shield[OFF, who]
            & (S.item_kind[OFF, who] == MELEE) & ~S.item_entangles[OFF, who])
-    side = ~off & (held != SIDE) & st.item_ok[SIDE, who, rows] & ~st.no_draw[who, rows]
-    st.wield[who, rows] = np.where(off, OFF, np.where(side, SIDE, FIST))
-    st.draw_pending[who, rows] = side & ~S.item_draw_free[SIDE, who]
+    side = ~off & (held != SIDE) & get(st.item_ok[SIDE], who, rows) & ~get(st.no_draw, who, rows)
+    put(st.wield, who, rows, np.where(off, OFF, np.where(side, SIDE, FIST)))
+    put(st.draw_pending, who, rows, side & ~S.item_draw_free[SIDE, who])
 
 
 def break_item(cx: Ctx, who, slot, rows) -> None:
     S, st = cx.S, cx.st
-    breaks = (slot != FIST) & (S.item_hp[slot, who] < UNBREAKABLE)
-    if not breaks.any():
+    breaks = (slot != FIST) & (item(S.item_hp, slot, who) < UNBREAKABLE)
+    if not some(breaks):
         return
     who, slot, rows = at_each(breaks, who, slot, rows)
     st.item_ok[slot, who, rows] = False
-    back = slot == st.wield[who, rows]
-    if back.any():
+    back = slot == get(st.wield, who, rows)
+    if some(back):
         fall_back(cx, *at_each(back, who, rows))
 
 
@@ -164,7 +173,7 @@ def lose_weapon(cx: Ctx, who, slot, rows) -> None:
     st.item_ok[slot, who, rows] = False
     st.item_loose[slot, who, rows] = True
     back = slot == st.wield[who, rows]
-    if back.any():
+    if some(back):
         fall_back(cx, *at_each(back, who, rows))
 
 
@@ -174,14 +183,72 @@ def switch_to_melee(cx: Ctx, who, rows) -> None:
     fall_back(cx, who, rows)
 
 
+def some(mask) -> bool:
+    """``mask.any()``, an order of magnitude cheaper on the short arrays of late rounds (no
+    Python-level wrapper; measured here)."""
+    return np.count_nonzero(mask) > 0
+
+
 def at_rows(x, mask):
-    """``x`` restricted to the rows where ``mask`` holds; a scalar place stays a scalar."""
-    return x[mask] if isinstance(x, np.ndarray) and x.ndim else x
+    """``x`` restricted to the rows where ``mask`` holds (a bool mask or row indices); a
+    scalar place stays a scalar."""
+    if not (isinstance(x, np.ndarray) and x.ndim):
+        return x
+    return x.take(mask.nonzero()[0] if mask.dtype == bool else mask, axis=0)
 
 
 def at_each(mask, *arrays):
-    """Each array (or scalar place) restricted to the rows where ``mask`` holds."""
-    return tuple(at_rows(x, mask) for x in arrays)
+    """Each array (or scalar place) restricted to the rows where ``mask`` holds. A mask is
+    turned into indices once: ``take`` with them costs a fraction of boolean indexing."""
+    idx = mask.nonzero()[0] if mask.dtype == bool else mask
+    return [x.take(idx, axis=0) if isinstance(x, np.ndarray) and x.ndim else x
+            for x in arrays]
+
+
+# Reading state at (place, row) pairs. numpy's fancy indexing ``arr[who, rows]`` costs about
+# three times a ``take`` from one row (a scalar place, as in a duel) or from the flattened
+# array (a place per row), measured here; these helpers pick the cheap form.
+
+
+def spread(x, k: int) -> np.ndarray:
+    """``x`` as an array of ``k`` rows: itself if it is one, else k copies (``np.full``;
+    ``np.broadcast_to`` costs several microseconds a call)."""
+    return x if isinstance(x, np.ndarray) and x.ndim else np.full(k, x)
+
+
+def per_row(who) -> bool:
+    """Is ``who`` a place per row (an array), rather than one place for every row?"""
+    return isinstance(who, np.ndarray) and who.ndim > 0
+
+
+def get(arr: np.ndarray, who, rows: np.ndarray) -> np.ndarray:
+    """``arr[who, rows]`` of a C-contiguous (c, n) state array."""
+    if isinstance(who, np.ndarray) and who.ndim:
+        return arr.ravel().take(who.astype(np.intp, copy=False) * arr.shape[1] + rows)
+    return arr[who].take(rows)
+
+
+def get_item(arr: np.ndarray, slot, who, rows: np.ndarray) -> np.ndarray:
+    """``arr[slot, who, rows]`` of a C-contiguous (4, c, n) item state array."""
+    if not (isinstance(slot, np.ndarray) and slot.ndim):
+        return get(arr[slot], who, rows)
+    _, c, n = arr.shape
+    return arr.ravel().take((slot.astype(np.intp, copy=False) * c + who) * n + rows)
+
+
+def item(table: np.ndarray, slot, who):
+    """``table[slot, who]`` of a fixed (4, c) item table, slots per row."""
+    if isinstance(slot, np.ndarray) and slot.ndim and not per_row(who):
+        return table[:, who].take(slot)
+    return table[slot, who]
+
+
+def put(arr: np.ndarray, who, rows: np.ndarray, values) -> None:
+    """``arr[who, rows] = values`` (a scalar place writes into its row)."""
+    if isinstance(who, np.ndarray) and who.ndim:
+        arr[who, rows] = values
+    else:
+        arr[who][rows] = values
 
 
 # --- chances -------------------------------------------------------------------------------
@@ -207,14 +274,14 @@ def situational_skill(cx: Ctx, who, rows, slot, skill, *, noisy, smelly=False,
 
 def melee_chance(cx: Ctx, a, t, rows, slot) -> np.ndarray:
     S, st = cx.S, cx.st
-    chance = situational_skill(cx, a, rows, slot, S.item_attack[slot, a], noisy=S.noisy[t],
-                               smelly=S.smelly[t])
+    chance = situational_skill(cx, a, rows, slot, item(S.item_attack, slot, a),
+                               noisy=S.noisy[t], smelly=S.smelly[t])
     if cx.uses("height"):
         chance = chance + tb.height_modifier(level_of(cx, a, rows), level_of(cx, t, rows),
                                              S.item_length[slot, a],
                                              S.item_length[st.wield[t, rows], t])
     if cx.any_down:
-        chance = chance + tb.down_modifier(st.down[a, rows], st.down[t, rows])
+        chance = chance + tb.down_modifier(get(st.down, a, rows), get(st.down, t, rows))
     if cx.uses("cover"):
         chance = np.where(S.cover[t] > 0, tb.ceil_div(chance, 2), chance)
     if cx.uses("flank"):   # a blow at one's own target from its side (kernel_groups)
@@ -253,12 +320,23 @@ def level_table(levels: tb.Levels) -> tuple[np.ndarray, ...]:
             tb.success_range(chance, levels).astype(np.int16), fumble.astype(np.int16))
 
 
+@functools.cache
+def outcome_table(levels: tb.Levels) -> np.ndarray:
+    """(4, n_chances * 100) int8: the level of each d100 roll against each chance
+    (LEVEL_LO..LEVEL_HI), at ``[log2 fumble multiplier, (chance - LEVEL_LO) * 100 + roll - 1]``,
+    by the tables' ``success_level`` (the reference's reading): one lookup a roll."""
+    chance = np.arange(LEVEL_LO, LEVEL_HI + 1)[:, None]
+    roll = np.arange(1, 101)[None, :]
+    return np.stack([tb.success_level(roll, chance, levels, m).ravel() for m in (1, 2, 4, 8)])
+
+
 def roll_level(cx: Ctx, who, chance) -> np.ndarray:
-    """Roll d100 against ``chance`` for each row: the level, by table lookup (the same
-    numbers as ``tables.success_level``; fatigue and water multiply fumbles)."""
+    """Roll d100 against ``chance`` for each row: the level, by one lookup in the outcome
+    table (fatigue and water multiply fumbles)."""
     S = cx.S
-    critical, special, success, fumble = level_table(cx.levels)
-    i = np.minimum(np.maximum(chance, LEVEL_LO), LEVEL_HI) - LEVEL_LO
+    i = (np.minimum(np.maximum(chance, LEVEL_LO), LEVEL_HI) - LEVEL_LO) * 100 - 1
+    roll = cx.d100(i.size)
+    table = cx.outcomes
     if cx.fight.rules.fatigue or cx.uses("underwater"):
         mult = np.zeros(np.shape(chance), dtype=np.intp)     # log2 of the fumble multiplier
         if cx.fight.rules.fatigue:
@@ -266,13 +344,8 @@ def roll_level(cx: Ctx, who, chance) -> np.ndarray:
                                   ).astype(np.intp)
         if cx.uses("underwater"):
             mult = mult + S.underwater[who]
-        fumbles = fumble[mult, i]
-    else:
-        fumbles = fumble[0].take(i)
-    roll = cx.d100(np.size(chance))
-    level = (1 + (roll <= success.take(i)).view(np.int8) + (roll <= special.take(i)).view(np.int8)
-             + (roll <= critical.take(i)).view(np.int8))
-    return level - (roll > 100 - fumbles).view(np.int8)
+        return table[mult, i + roll]
+    return table[0].take(i + roll)
 
 
 def against_the_helpless(cx: Ctx, t, level) -> tuple[np.ndarray, np.ndarray]:
@@ -288,11 +361,14 @@ def against_the_helpless(cx: Ctx, t, level) -> tuple[np.ndarray, np.ndarray]:
 
 
 def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
+    """The item each target parries with: the off hand if it can, else the one in hand."""
     S, st = cx.S, cx.st
-    off = (st.item_ok[OFF, t, rows] & S.item_can_parry[OFF, t]
+    off = (get(st.item_ok[OFF], t, rows) & S.item_can_parry[OFF, t]
            & ~(S.item_shield[OFF, t] & S.underwater[t]))
-    held = st.wield[t, rows]
-    own = st.item_ok[held, t, rows] & S.item_can_parry[held, t]
+    if off.all():       # e.g. every shield still whole: nothing else to look up
+        return np.full(rows.size, OFF, dtype=np.int8)
+    held = get(st.wield, t, rows)
+    own = get_item(st.item_ok, held, t, rows) & item(S.item_can_parry, held, t)
     return np.where(off, OFF, np.where(own, held, NONE))
 
 
@@ -302,53 +378,70 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
     not used up (see reference ``defend``)."""
     S, st = cx.S, cx.st
     k = rows.size
-    used = st.defences[t, rows]
-    able = ((st.status[t, rows] == STANDING) & (used < cx.fight.rules.defences)
-            & ~cx.exhausted(t) & ~cx.caught_unaware(t, rows))
-    slot = np.where(parriable & ~st.no_parry[t, rows], parry_slot(cx, t, rows), NONE)
-    can_dodge = ~st.down[t, rows] if cx.any_down else True
+    able = get(st.status, t, rows) == STANDING
+    counted = not cx.fight.defends_once    # else every defence is the round's first
+    if counted:
+        used = get(st.defences, t, rows)
+        able &= used < cx.fight.rules.defences
+    if cx.fight.rules.fatigue:
+        able &= ~cx.exhausted(t)
+    if cx.round_no == 1 and cx.uses("ambush"):
+        able &= ~cx.caught_unaware(t, rows)
+    slot = parry_slot(cx, t, rows) if parriable else np.full(k, NONE, dtype=np.int8)
+    if parriable and cx.any_no_parry:
+        slot = np.where(get(st.no_parry, t, rows), NONE, slot)
+    can_dodge = ~get(st.down, t, rows) if cx.any_down else True
     choice = S.defence[t]
     has_slot = slot != NONE
-    use_parry = able & has_slot & ((choice == PARRY) | (choice == AUTO))
-    use_dodge = able & can_dodge & ((choice == DODGE) | ((choice == AUTO) & ~has_slot))
+    if per_row(t):
+        use_parry = able & has_slot & ((choice == PARRY) | (choice == AUTO))
+        use_dodge = able & can_dodge & ((choice == DODGE) | ((choice == AUTO) & ~has_slot))
+    else:           # one target: its choice is one number
+        use_parry = able & has_slot if choice in (PARRY, AUTO) else np.zeros(k, dtype=bool)
+        use_dodge = (able & can_dodge if choice == DODGE else
+                     able & can_dodge & ~has_slot if choice == AUTO else np.zeros(k, dtype=bool))
     stopped = np.zeros(k, dtype=bool)
     parried = np.full(k, NONE, dtype=np.int64)
     use = use_parry | use_dodge
-    if not use.any():
+    if not some(use):
         return stopped, parried
-    idx = np.flatnonzero(use)
-    tt, rr, ss, up = at_rows(t, idx), rows[idx], np.maximum(at_rows(slot, idx), 0), use_parry[idx]
-    parries = bool(up.any())
+    idx = use.nonzero()[0]
+    tt, rr, ss, up = at_each(idx, t, rows, slot, use_parry)
+    ss = np.maximum(ss, 0)
+    parries = some(up)
     chance = np.zeros(idx.size, dtype=np.int32)
     if parries:
-        chance = situational_skill(cx, tt, rr, ss, S.item_parry[ss, tt], noisy=False)
-    if not up.all():
+        chance = situational_skill(cx, tt, rr, ss, item(S.item_parry, ss, tt), noisy=False)
+    if np.count_nonzero(up) < up.size:
         dodge = S.dodge[tt]
         if cx.uses("mounts"):
             dodge = np.where(st.mounted[tt, rr], tb.rider_dodge(dodge), dodge)
         chance_d = situational_skill(cx, tt, rr, ss, dodge, noisy=False, weapon=False)
         chance = np.where(up, chance, chance_d) if parries else \
-            np.broadcast_to(chance_d, idx.shape)
+            spread(chance_d, idx.size)
     penalty = cx.fight.rules.extra_defence_penalty
-    if penalty and cx.fight.rules.defences > 1:
+    if counted and penalty and cx.fight.rules.defences > 1:
         chance = chance - penalty * used[idx]
     if np.ndim(excess):
         chance = chance - excess[idx]
-    st.defences[tt, rr] += 1
+    if counted:
+        st.defences[tt, rr] += 1
     got = roll_level(cx, tt, chance)
     fumbled = got == tb.FUMBLE
-    if fumbled.any():
+    if some(fumbled):
         fp = fumbled & up
-        if fp.any():
+        if some(fp):
             fumble(cx, at_rows(tt, fp), at_rows(ss, fp), rr[fp])
         fd = fumbled & ~up
-        if fd.any():
+        if some(fd):
             fall(cx, at_rows(tt, fd), rr[fd])
     if entangle:    # seed 004: any Dodge negates it; a critical one needs a critical parry
         lenient = ~up
     else:
         lenient = not cx.fight.rules.critical_needs_critical
-    ok = (got >= tb.SUCCESS) & ((level[idx] < tb.CRITICAL) | (got == tb.CRITICAL) | lenient)
+    ok = got >= tb.SUCCESS
+    if lenient is not True:
+        ok &= (level.take(idx) < tb.CRITICAL) | (got == tb.CRITICAL) | lenient
     stopped[idx] = ok
     parried[idx] = np.where(ok & up, ss, NONE)
     return stopped, parried
@@ -360,14 +453,16 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
 def roll_damage(cx: Ctx, a, t, rows, slot, level, *, missile: bool) -> np.ndarray:
     """Rolled damage before armour (see reference ``roll_damage``)."""
     S, st, pmfs = cx.S, cx.st, cx.fight.pmfs
-    impale = (level >= tb.SPECIAL) & S.item_thrusting[slot, a]
+    impale = (level >= tb.SPECIAL) & item(S.item_thrusting, slot, a)
     pull = S.pull_blows[a]
-    usual = not np.any(pull)     # the weapon and its holder's usual bonus: one table roll
+    usual = not some(pull)     # the weapon and its holder's usual bonus: one table roll
     if usual and not missile:
-        usual = not ((cx.any_down and st.down[a, rows].any())
-                     or (cx.uses("mounts") and st.charging[a, rows].any()))
+        usual = not ((cx.any_down and some(get(st.down, a, rows)))
+                     or (cx.uses("mounts") and some(get(st.charging, a, rows))))
     if usual:
-        idx = np.where(impale, S.item_impale_db[slot, a], S.item_normal_db[slot, a])
+        idx = item(S.item_normal_db, slot, a)
+        if some(impale):
+            idx = np.where(impale, item(S.item_impale_db, slot, a), idx)
         total = pmfs.sample(idx, cx.rng).astype(np.int32)
     else:
         w_idx = np.where(pull, np.where(impale, S.item_pulled_impale[slot, a],
@@ -384,7 +479,7 @@ def roll_damage(cx: Ctx, a, t, rows, slot, level, *, missile: bool) -> np.ndarra
         total = pmfs.sample(w_idx, cx.rng).astype(np.int32) + pmfs.sample(db, cx.rng)
     if not missile and cx.uses("mounts") and cx.uses("brace"):
         extra = spear_set(cx, a, rows) & st.charging[t, rows]
-        if extra.any():
+        if some(extra):
             horse = np.broadcast_to(S.db_horse[at_rows(t, extra)], (int(extra.sum()),))
             total[extra] += pmfs.sample(horse, cx.rng)
     total = np.maximum(total, 0)
@@ -401,18 +496,19 @@ def raw_harm(cx: Ctx, t, rows, amount) -> None:
     a fighter who yields at these hit points or at a major wound gives up."""
     st, S = cx.st, cx.S
     hurt = amount > 0
-    if not hurt.any():
+    if not some(hurt):
         return
-    t, rows, amount = at_rows(t, hurt), rows[hurt], amount[hurt]
-    hp = st.hp[t, rows] - amount
-    st.hp[t, rows] = hp
+    t, rows, amount = at_each(hurt, t, rows, amount)
+    hp = get(st.hp, t, rows) - amount
+    put(st.hp, t, rows, hp)
     dead = hp <= 0
-    st.status[at_rows(t, dead), rows[dead]] = DEAD
-    major = ~dead & tb.is_major_wound(amount, S.hp[t]) & (st.status[t, rows] == STANDING)
-    if major.any():
-        mt, mr = at_rows(t, major), rows[major]
+    if some(dead):
+        put(st.status, *at_each(dead, t, rows), DEAD)
+    major = ~dead & tb.is_major_wound(amount, S.hp[t]) & (get(st.status, t, rows) == STANDING)
+    if some(major):
+        mt, mr = at_each(major, t, rows)
         fall(cx, mt, mr)
-        st.major[mt, mr] = True
+        put(st.major, mt, mr, True)
         mult = cx.fight.rules.major_wound_roll
         out = np.ones(mr.size, dtype=bool) if mult == 0 else \
             ~cx.succeeds(mult * S.CON[mt], mr.size)
@@ -492,7 +588,7 @@ def armour_index(cx: Ctx, t, rows):
 def stun_check(cx: Ctx, t, rows) -> None:
     st = cx.st
     up = st.status[t, rows] == STANDING
-    if up.any():
+    if some(up):
         t, rows = at_rows(t, up), rows[up]
         stunned = ~cx.succeeds(5 * cx.S.CON[t], rows.size)
         st.stunned[at_rows(t, stunned), rows[stunned]] = True
@@ -508,31 +604,31 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
     total = int(weights[-1])
     if total == 0:
         return
-    effect = np.searchsorted(weights, cx.rng.random(rows.size) * total, side="right")
+    effect = weights.searchsorted(cx.rng.random(rows.size) * total, side="right")
     st, S = cx.st, cx.S
-    present = np.bincount(effect, minlength=len(weights))
-    for code in np.flatnonzero(present):
-        m = effect == code
-        w, s, r = at_rows(who, m), at_rows(slot, m), rows[m]
+    codes = np.bincount(effect, minlength=len(weights)).nonzero()[0]
+    for code in codes:
+        w, s, r = (who, slot, rows) if codes.size == 1 else \
+            at_each(effect == code, who, slot, rows)
         if code == LOSE_ATTACK:
-            st.forfeit_next[w, r] = True
+            put(st.forfeit_next, w, r, True)
         elif code == DROP:     # the next round goes to retrieving it; a rider dismounts
-            st.forfeit_next[w, r] = True
-            st.no_parry_next[w, r] = True
-            st.mounted[w, r] = False
+            put(st.forfeit_next, w, r, True)
+            put(st.no_parry_next, w, r, True)
+            if cx.uses("mounts"):
+                put(st.mounted, w, r, False)
         elif code == BREAK:
             break_item(cx, w, s, r)
         elif code == HIT_SELF:
-            missile = (S.item_kind[s, w] != MELEE) if cx.uses("missiles") else \
-                np.zeros(r.size, dtype=bool)
-            for shot in (False, True):
-                k = missile == shot
-                if k.any():
-                    kw, kr = at_rows(w, k), r[k]
-                    rolled = roll_damage(cx, kw, kw, kr, at_rows(s, k),
-                                         np.full(kr.size, tb.SUCCESS), missile=shot)
+            missile = (item(S.item_kind, s, w) != MELEE) if cx.uses("missiles") else None
+            for shot in (False, True) if missile is not None else (False,):
+                k = missile == shot if missile is not None else None
+                if k is None or some(k):
+                    kw, kr, ks = (w, r, s) if k is None else at_each(k, w, r, s)
+                    rolled = roll_damage(cx, kw, kw, kr, ks, np.full(kr.size, tb.SUCCESS),
+                                         missile=shot)
                     armour = cx.fight.pmfs.sample(
-                        np.broadcast_to(armour_index(cx, kw, kr), kr.shape), cx.rng)
+                        spread(armour_index(cx, kw, kr), kr.size), cx.rng)
                     raw_harm(cx, kw, kr, np.maximum(rolled - armour, 0))
         elif code == FALL:
             fall(cx, w, r)
@@ -556,17 +652,17 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
     if cx.fight.rules.fatigue:
         level, least = against_the_helpless(cx, t, level)
     fumbled = level == tb.FUMBLE
-    if fumbled.any():
+    if some(fumbled):
         fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
     hit = level >= tb.SUCCESS
-    if not hit.any():
+    if not some(hit):
         return np.zeros(n_rows, dtype=bool) if mode == KNOCKBACK else None
-    a, t, rows, slot, level = *at_each(hit, a, t, rows, slot), level[hit]
+    a, t, rows, slot, level = at_each(hit, a, t, rows, slot, level)
     if least is not None:
         least = least[hit]
     if defendable:
         excess = 0
-        if cx.fight.rules.over_100_reduces_defence and np.any(chance > 100):
+        if cx.fight.rules.over_100_reduces_defence and some(chance > 100):
             # BRP family: the attack's chance over 100 comes off the parry or dodge
             excess = np.maximum(np.broadcast_to(chance, hit.shape)[hit] - 100, 0)
         stopped, parried = defend(cx, t, rows, level, parriable=parriable,
@@ -575,7 +671,7 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         stopped, parried = np.zeros(rows.size, dtype=bool), np.full(rows.size, NONE)
     if mode == KNOCKBACK:
         go = ~stopped
-        if go.any():
+        if some(go):
             knock_back(cx, at_rows(a, go), at_rows(t, go), rows[go])
         landed = np.zeros(n_rows, dtype=bool)
         landed[np.flatnonzero(hit)[go]] = True
@@ -584,7 +680,7 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         go = ~stopped
         table = resistance_table(cx.fight.rules)
         won = go & (cx.d100(rows.size) <= resistance_chance(S.STR[a], S.STR[t], **table))
-        if won.any():
+        if some(won):
             disarm(cx, at_rows(t, won), rows[won])
         return
     if mode == ENTANGLE:
@@ -594,15 +690,15 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         st.netted[at_rows(t, go), rows[go]] = np.broadcast_to(
             S.item_kind[slot, a] != MELEE, go.shape)[go]
         wrench = parried != NONE
-        if wrench.any():
+        if some(wrench):
             wrench[wrench] = ~S.item_shield[parried[wrench], at_rows(t, wrench)]
-        if wrench.any():
+        if some(wrench):
             # Seed 004: STR against STR on the Resistance Table wrenches the parrying
             # weapon from the defender's grip with the entangling weapon.
             table = resistance_table(cx.fight.rules)
             wa, wt, wr = at_each(wrench, a, t, rows)
             won = cx.d100(wr.size) <= resistance_chance(S.STR[wa], S.STR[wt], **table)
-            if won.any():
+            if some(won):
                 lose_weapon(cx, at_rows(wt, won), parried[wrench][won], wr[won])
         return
     if pounce:      # seed 004: double damage on a success, triple on a critical
@@ -611,38 +707,41 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
             level == tb.CRITICAL, 3, 2)
     else:
         rolled = roll_damage(cx, a, t, rows, slot, level, missile=False)
-    if least is not None and least.any():
+    if least is not None and some(least):
         rolled = np.where(least, S.item_minimum[slot, a], rolled)
     by_parry = stopped & (parried != NONE)
-    if by_parry.any():
-        pa, pt, pr, ps = at_each(by_parry, a, t, rows, slot)
-        with_ = parried[by_parry]
-        excess = parry_takes(cx, pt, pr, with_, rolled[by_parry])
+    if not (cx.uses("two_weapons") or cx.uses("improvised")):
+        # a parry only matters (breaks, passes the excess) with more damage than the
+        # weakest item the target can parry with holds; no riposte, no wear
+        by_parry &= rolled > S.weakest_parry[t]
+    if some(by_parry):
+        pa, pt, pr, ps, with_, p_rolled, p_level = at_each(by_parry, a, t, rows, slot, parried,
+                                                            rolled, level)
+        excess = parry_takes(cx, pt, pr, with_, p_rolled)
         passes = excess > 0
-        if passes.any():
-            wound(cx, *at_each(passes, pa, pt, pr, ps), excess[passes],
-                  level[by_parry][passes], missile=False)
+        if some(passes):
+            wound(cx, *at_each(passes, pa, pt, pr, ps, excess, p_level), missile=False)
         if not riposte and cx.uses("two_weapons"):
             back = ((with_ == OFF) & ~S.item_shield[OFF, pt] & S.riposte[pt]
                     & st.item_ok[OFF, pt, pr] & can_strike(cx, pt, pr)
                     & (st.status[pa, pr] == STANDING))
-            if back.any():
+            if some(back):
                 melee_attack(cx, *at_each(back, pt, pa, pr), np.full(int(back.sum()), OFF),
                              STRIKE, riposte=True)
     land = ~stopped
-    if land.any():
-        la, ls = at_rows(a, land), at_rows(slot, land)
-        wound(cx, la, at_rows(t, land), rows[land], ls, rolled[land], level[land], missile=False)
+    if some(land):
+        la, lt, lr, ls, l_rolled, l_level = at_each(land, a, t, rows, slot, rolled, level)
+        wound(cx, la, lt, lr, ls, l_rolled, l_level, missile=False)
         if cx.uses("improvised"):
-            wear(cx, la, ls, rows[land])
+            wear(cx, la, ls, lr)
 
 
 def parry_takes(cx: Ctx, t, rows, slot, rolled) -> np.ndarray:
     """The parrying item breaks on damage above its hit points; returns what passes."""
-    hp = cx.st.item_hp[slot, t, rows]
+    hp = get_item(cx.st.item_hp, slot, t, rows)
     breaks = rolled > hp
     excess = np.where(breaks, rolled - hp, 0)
-    if breaks.any():
+    if some(breaks):
         break_item(cx, at_rows(t, breaks), at_rows(slot, breaks), rows[breaks])
     return excess if cx.fight.rules.broken_parry_passes_excess else np.zeros_like(excess)
 
@@ -650,11 +749,11 @@ def parry_takes(cx: Ctx, t, rows, slot, rolled) -> np.ndarray:
 def wear(cx: Ctx, a, slot, rows) -> None:
     st, S = cx.st, cx.S
     m = S.item_improvised[slot, a] & st.item_ok[slot, a, rows]
-    if m.any():
+    if some(m):
         a, slot, rows = at_rows(a, m), at_rows(slot, m), rows[m]
         st.item_hp[slot, a, rows] -= 1
         gone = st.item_hp[slot, a, rows] <= 0
-        if gone.any():
+        if some(gone):
             break_item(cx, at_rows(a, gone), at_rows(slot, gone), rows[gone])
 
 
@@ -665,10 +764,10 @@ def knock_back(cx: Ctx, a, t, rows) -> None:
     away = np.where(away == 0, np.where(t > a, 1.0, -1.0), away)
     st.pos[t, rows] = (st.pos[t, rows] + away * yards).astype(np.float32)
     rider = st.mounted[t, rows]
-    if rider.any():
+    if some(rider):
         fall(cx, at_rows(t, rider), rows[rider])
     foot = ~rider
-    if foot.any():
+    if some(foot):
         ft, fr = at_rows(t, foot), rows[foot]
         falls = ~cx.succeeds(5 * S.DEX[ft] - S.balance_penalty[ft], fr.size)
         fall(cx, at_rows(ft, falls), fr[falls])
@@ -684,15 +783,15 @@ def shoot(cx: Ctx, a, t, rows, divisor) -> None:
     if cx.fight.rules.fatigue:
         level, least = against_the_helpless(cx, t, level)
     fumbled = level == tb.FUMBLE
-    if fumbled.any():
+    if some(fumbled):
         fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
     hit = level >= tb.SUCCESS
-    if not hit.any():
+    if not some(hit):
         return
     a, t, rows, slot, level, least = *at_each(hit, a, t, rows, slot), level[hit], least[hit]
     shield = (st.item_ok[OFF, t, rows] & S.item_shield[OFF, t] & ~S.underwater[t]
               & tb.missile_blockable(level, S.item_thrusting[slot, a]))
-    if shield.any():
+    if some(shield):
         idx = np.flatnonzero(shield)
         chance = tb.shield_block_chance(S.item_shield_size[OFF, at_rows(t, idx)],
                                         st.bracing[at_rows(t, idx), rows[idx]])
@@ -702,7 +801,7 @@ def shoot(cx: Ctx, a, t, rows, divisor) -> None:
         a, t, rows, slot, level = *at_each(keep, a, t, rows, slot), level[keep]
         least = least[keep]
     rolled = roll_damage(cx, a, t, rows, slot, level, missile=True)
-    if least.any():
+    if some(least):
         rolled = np.where(least, S.item_minimum[slot, a], rolled)
     wound(cx, a, t, rows, slot, rolled, level, missile=True)
 
@@ -720,7 +819,7 @@ def missile_volley(cx: Ctx, a, t, rows) -> np.ndarray:
     divisor = tb.range_divisor(gap(cx, a, t, rows), S.item_range[slot, a],
                               S.item_max_multiple[slot, a])
     ok &= divisor != 0
-    if not ok.any():
+    if not some(ok):
         return ok
     idx = np.flatnonzero(ok)
     a, t, rows, slot, divisor = *at_each(idx, a, t, rows, slot), divisor[idx]
@@ -729,13 +828,13 @@ def missile_volley(cx: Ctx, a, t, rows) -> np.ndarray:
     for k in range(int(shots.max())):
         go = ((k < shots) & (st.status[t, rows] == STANDING) & (st.ammo[a, rows] > 0)
               & (S.item_kind[st.wield[a, rows], a] != MELEE))
-        if not go.any():
+        if not some(go):
             break
         shoot(cx, at_rows(a, go), at_rows(t, go), rows[go], divisor[go])
         st.ammo[at_rows(a, go), rows[go]] -= 1
     st.volleyed[a, rows] += S.volley[a]
     st.reload[a, rows] = np.where(S.item_reload[slot, a] > 0, S.item_reload[slot, a] + 1, 0)
     empty = (st.ammo[a, rows] <= 0) & (S.item_kind[st.wield[a, rows], a] != MELEE)
-    if empty.any():
+    if some(empty):
         switch_to_melee(cx, at_rows(a, empty), rows[empty])
     return ok
