@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from balance.engine.places import first_true
 from balance.engine.status import DRAW, STANDING
 
 
@@ -71,7 +72,7 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
         system.play_round(fight, state, rng, round_no)
         fell = np.flatnonzero(nobody_down & (state.status != STANDING).any(axis=0))
         if fell.size:
-            place = (state.status[:, fell] != STANDING).argmax(axis=0)
+            place = first_true(state.status[:, fell] != STANDING)
             first_down[rows[fell]] = state.who[place, fell]
             nobody_down[fell] = False
         alive = sides_standing(state, n_sides)
@@ -79,7 +80,8 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
         done = np.flatnonzero(open_ & (n_alive <= 1))
         if done.size:
             idx = rows[done]
-            winner[idx] = np.where(n_alive[done] == 1, alive[:, done].argmax(axis=0), DRAW)
+            one = n_alive[done] == 1
+            winner[idx] = one * first_true(alive[:, done]) + ~one * DRAW
             rounds[idx] = round_no
             _record(final, state, tracks, done, idx)
             open_[done] = False
