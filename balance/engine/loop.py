@@ -31,9 +31,10 @@ class BlockOutcome:
     first_down: np.ndarray | None = None
 
 
-def sides_standing(state, n_sides: int) -> np.ndarray:
+def sides_standing(state, n_sides: int, standing: np.ndarray | None = None) -> np.ndarray:
     """(n_sides, n) bool: does each side still have a fighter standing in each trial."""
-    standing = state.status == STANDING
+    if standing is None:
+        standing = state.status == STANDING
     return np.stack([(standing & (state.side == s)).any(axis=0) for s in range(n_sides)])
 
 
@@ -42,8 +43,9 @@ def _record(final: dict[str, np.ndarray], state, tracks, sel: np.ndarray,
     """Scatter status and tracks of state rows ``sel`` into ``final`` in fighter order."""
     now = {"status": state.status, **(tracks(state) if tracks else {})}
     for name, values in now.items():
-        out = final.setdefault(name, np.zeros((state.status.shape[0], final["n"]),
-                                              dtype=values.dtype))
+        if name not in final:
+            final[name] = np.zeros((state.status.shape[0], final["n"]), dtype=values.dtype)
+        out = final[name]
         for place in range(state.status.shape[0]):
             out[state.who[place, sel], trials] = values[place, sel]
 
@@ -70,13 +72,16 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
     state = system.start(fight, n, rng)
     for round_no in range(1, fight.max_rounds + 1):
         system.play_round(fight, state, rng, round_no)
-        fell = np.flatnonzero(nobody_down & (state.status != STANDING).any(axis=0))
+        standing = state.status == STANDING
+        fell = np.flatnonzero(nobody_down & ~standing.all(axis=0))
         if fell.size:
-            place = first_true(state.status[:, fell] != STANDING)
+            place = first_true(~standing[:, fell])
             first_down[rows[fell]] = state.who[place, fell]
             nobody_down[fell] = False
-        alive = sides_standing(state, n_sides)
-        n_alive = alive.sum(axis=0)
+        alive = sides_standing(state, n_sides, standing)
+        n_alive = alive[0].astype(np.int8)
+        for side in alive[1:]:
+            n_alive += side
         done = np.flatnonzero(open_ & (n_alive <= 1))
         if done.size:
             idx = rows[done]
@@ -85,7 +90,7 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
             rounds[idx] = round_no
             _record(final, state, tracks, done, idx)
             open_[done] = False
-            n_open = int(open_.sum())
+            n_open = np.count_nonzero(open_)
             if n_open == 0:
                 break
             if 3 * n_open < 2 * open_.size:

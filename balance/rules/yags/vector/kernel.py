@@ -81,22 +81,24 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
     key = s.speed[:, None] * 1000.0 - (s.initiative[:, None] + roll) - tie
     order = acting_order(key)
     zeros = np.zeros((c, n), dtype=np.int8)
-    seated = {name: getattr(s, name)[order] for name in SEATED}
+    seated = {name: seat_table(getattr(s, name), order) for name in SEATED}
     # Fatigue and exhaustion brought to the fight (a march): levels and their penalty; one
     # already exhausted must rest (it never fights).
-    fatigue = s.fighter["fatigue"][order]
+    fatigue = seat_table(s.fighter["fatigue"], order)
     status = zeros.copy()
     if s.on.exhaustion:
-        status[fatigue >= s.fighter["exhausted_at"][order]] = YIELDED
+        status += (fatigue >= seat_table(s.fighter["exhausted_at"], order)) * YIELDED8
+    cols = np.arange(n)
+    flat = order * n + cols          # where each place's fighter is in a (c, n) fighter array
     state = YagsState(
         status=status,
-        side=s.side_of[order],
+        side=seat_table(s.side_of, order),
         who=order.astype(np.int8),
         wounds=zeros.copy(),
         stuns=zeros.copy(),
         fatigue=fatigue,
-        penalty=gear.tiredness(s, fatigue).astype(np.int16),
-        slow_start=np.take_along_axis(roll, order, axis=0) == 1,
+        penalty=seat_table(gear.tiredness(s, s.fighter["fatigue"]).astype(np.int16), order),
+        slow_start=(roll == 1).ravel()[flat],
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
         attacking=np.zeros((c, n), dtype=bool),
         defended=np.zeros((c, n), dtype=bool),
@@ -110,8 +112,7 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
         **seated,
     )
     if s.on.any:
-        gear.seat(state, s, np.take_along_axis(roll, order, axis=0),
-                  np.take_along_axis(tie, order, axis=0))
+        gear.seat(state, s, roll.ravel()[flat], tie.ravel()[flat])
     if s.on.distance:
         missiles.seat(state, s)
     return state
@@ -120,19 +121,31 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
 def acting_order(key: np.ndarray) -> np.ndarray:
     """(c, n) intp: the place acting k-th in each trial, by ascending ``key`` (keys never tie:
     they carry a random tie-break). Few fighters: ranks by pairwise comparison, which is much
-    faster than a sort along a short axis; many: argsort."""
+    faster than a sort along a short axis (measured: 1.6x at 10 fighters, 5x at 4); two: one
+    comparison."""
     c, n = key.shape
-    if c > 8:
+    if c == 2:
+        second_first = (key[1] < key[0]).astype(np.intp)
+        return np.stack([second_first, 1 - second_first])
+    if c > 16:
         return np.argsort(key, axis=0)
-    order = np.empty((c, n), dtype=np.intp)
+    order = np.empty(c * n, dtype=np.intp)
     cols = np.arange(n)
     for i in range(c):
-        rank = np.zeros(n, dtype=np.intp)
+        rank = np.zeros(n, dtype=np.int8)
         for j in range(c):
             if j != i:
                 rank += key[j] < key[i]
-        order[rank, cols] = i
-    return order
+        order[rank.astype(np.intp) * n + cols] = i
+    return order.reshape(c, n)
+
+
+def seat_table(table: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """(c, n): the value in ``table`` (one per fighter) of the fighter in each place of
+    ``order``. A value every fighter shares fills the array, without a gather."""
+    if (table == table[0]).all():
+        return np.full(order.shape, table[0], dtype=table.dtype)
+    return np.take(table, order)
 
 
 def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
