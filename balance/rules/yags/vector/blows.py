@@ -248,27 +248,42 @@ def _vitals(state, s: Static, t: Pick) -> np.ndarray | int:
 def take(w0, s0, status, kind, levels, health, vitals, step, rng, ineffective=True,
          stun_wounds=True):
     """New tracks and status of bodies taking ``levels`` of damage of ``kind`` (seed 000):
-    wounds add; stuns replace, add one or do nothing; mixed puts half (rounded up) on stuns
-    and half on wounds, both added; ineffective is stun damage halved, rounded down.
+    the tracks by ``tracks_after``; reaching fatal wounds checks health (``health`` is
+    health x 4, ``vitals`` the armour's bonus or None): fail dies, success falls unconscious,
+    good fights on; then reaching beaten stuns checks (at 20 + 5 per stun beyond 6): fail
+    falls unconscious. Returns (w1, s1, status, the blow's own wounds)."""
+    w1, s1, add_wounds, own = tracks_after(w0, s0, kind, levels, ineffective, stun_wounds)
+    if vitals is not None:
+        health = health + vitals
+    status = health_checks(w1, s1, s0, add_wounds, status, health, step, rng)
+    return np.minimum(w1, FATAL), np.minimum(s1, FATAL), status, own
+
+
+def tracks_after(w0, s0, kind, levels, ineffective=True, stun_wounds=True):
+    """The wound and stun tracks after ``levels`` of damage of ``kind`` (seed 000): wounds
+    add; stuns replace, add one or do nothing; mixed puts half (rounded up) on stuns and half
+    on wounds, both added; ineffective is stun damage halved, rounded down.
     ``stun_wounds`` (rules.excess_stuns: wounds): stuns beyond beaten (6) become wounds
-    (seed 000: "Excessive stun damage may lead to wounds"). Reaching fatal wounds checks
-    health (``health`` is health x 4, ``vitals`` the armour's bonus or None): fail dies,
-    success falls unconscious, good fights on; then reaching beaten stuns checks (at 20 + 5
-    per stun beyond 6): fail falls unconscious. ``ineffective``: the kinds may include
-    ineffective damage. Returns (w1, s1, status, the blow's own wounds)."""
+    (seed 000: "Excessive stun damage may lead to wounds"). ``ineffective``: the kinds may
+    include ineffective damage. Returns (w1, s1, wounds added, the blow's own wounds), the
+    tracks not yet held at 6 (the health checks' targets grow beyond it). Pure arithmetic:
+    also builds the basic fights' table of track changes (``basic.py``)."""
     half = levels // 2
     mixed = kind == MIXED
     add_wounds = (kind == WOUNDS) * levels + mixed * half
     hit = (kind == STUNS) * levels
     if ineffective:
         hit = hit + (kind == INEFFECTIVE) * half
-    if vitals is not None:
-        health = health + vitals
     s1 = apply_stuns(s0, hit) + mixed * (levels - half)
     own = add_wounds
     if stun_wounds:
         add_wounds = add_wounds + np.maximum(s1 - FATAL, 0)
-    w1 = w0 + add_wounds
+    return w0 + add_wounds, s1, add_wounds, own
+
+
+def health_checks(w1, s1, s0, add_wounds, status, health, step, rng):
+    """The health checks of bodies whose tracks went from ``s0`` stuns to ``w1``, ``s1``
+    (``add_wounds`` wounds added; tracks not held at 6): see ``take``. Returns the status."""
     check = (add_wounds > 0) & (w1 >= FATAL)
     if check.any():
         d = d20_where(rng, check)
@@ -281,7 +296,7 @@ def take(w0, s0, status, kind, levels, health, vitals, step, rng, ineffective=Tr
         d = d20_where(rng, check)
         status = _set(status, check & ((d == 1) | (health + d < health_target(s1))),
                       UNCONSCIOUS)
-    return np.minimum(w1, FATAL), np.minimum(s1, FATAL), status, own
+    return status
 
 
 def _set(status: np.ndarray, mask: np.ndarray, code: int) -> np.ndarray:

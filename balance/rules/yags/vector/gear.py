@@ -57,8 +57,17 @@ def place_of(pick: Pick, size: int) -> np.ndarray:
 
 
 def fighter(s: Static, name: str, who: np.ndarray) -> np.ndarray:
-    """A per-fighter number for each seated fighter ``who``."""
-    return s.fighter[name][who]
+    """A per-fighter number for each seated fighter ``who`` (``np.take``: about twice as
+    fast as fancy indexing, measured)."""
+    return np.take(s.fighter[name], who)
+
+
+def per_place(s: Static, name: str, who: np.ndarray) -> np.ndarray | np.int16:
+    """``fighter(s, name, who)``, or the one value when every fighter has the same."""
+    table = s.fighter[name]
+    if (table == table[0]).all():
+        return table[0]
+    return np.take(table, who)
 
 
 def seat(state, s: Static, roll: np.ndarray, tie: np.ndarray) -> None:
@@ -251,7 +260,8 @@ def reroll_initiative(state, s: Static, rng: np.random.Generator) -> None:
 
 def tiredness(s: Static, fatigue: np.ndarray) -> np.ndarray:
     """The penalty of each fatigue level (rules.fatigue_penalty; tracks.fatigue_penalty)."""
-    return s.fatigue_pen[fatigue]   # (the table covers every int16 level: tracks.MAX_FATIGUE)
+    # (The table covers every int16 level: tracks.MAX_FATIGUE.)
+    return np.take(s.fatigue_pen, fatigue)
 
 
 def tire(state, s: Static, ctx, who: Pick, mask: np.ndarray) -> None:

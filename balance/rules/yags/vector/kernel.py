@@ -26,8 +26,7 @@ from balance.engine.targeting import NO_TARGET
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.tracks import FATAL, HEALTH_CHECK_BASE
 from balance.rules.yags.vector import blasts, declare, gear, groups, missiles, reach, strikes
-from balance.rules.yags.vector.gear import fighter as fighter_number
-from balance.rules.yags.vector.rolls import d20, d20_where
+from balance.rules.yags.vector.rolls import d20
 from balance.rules.yags.vector.static import static_of
 
 DEAD8, UNCONSCIOUS8, YIELDED8 = np.int8(DEAD), np.int8(UNCONSCIOUS), np.int8(YIELDED)
@@ -174,6 +173,19 @@ def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
     end_of_round(state, s, ctx, rng)
 
 
+def _check(status: np.ndarray, due: np.ndarray, health4: np.ndarray, fail: int,
+           rng: np.random.Generator) -> None:
+    """Health checks at 20 where ``due`` (seed 000, End of Round): a fumble or health x 4 +
+    d20 below 20 sets ``fail``. The dice go to the places due in C order, as ``d20_where``
+    would give them, but only those places are looked at."""
+    flat = np.flatnonzero(due)
+    if not flat.size:
+        return
+    d = d20(rng, flat.size)
+    failed = flat[(d == 1) | (np.take(health4, flat) + d < HEALTH_CHECK_BASE)]
+    status.ravel()[failed] = fail
+
+
 def end_of_round(state: YagsState, s, ctx, rng: np.random.Generator) -> None:
     """Fatal and beaten checks at 20 for fighters still up (and mounts), exhaustion, then
     yielding (seed 000 step 5), broken sides running away; in detailed fights, re-rolled
@@ -183,20 +195,16 @@ def end_of_round(state: YagsState, s, ctx, rng: np.random.Generator) -> None:
     # Every mask below holds only where the status is STANDING (0), so adding the new code
     # sets it: a boolean assignment on a random mask costs ~20 times more.
     status = state.status
-    at_fatal = (status == STANDING) & (state.wounds >= FATAL)
-    if at_fatal.any():
-        d = d20_where(rng, at_fatal)
-        status += (at_fatal & ((d == 1) | (state.health4 + d < HEALTH_CHECK_BASE))) * DEAD8
-    beaten = (status == STANDING) & (state.stuns >= FATAL)
-    if beaten.any():
-        d = d20_where(rng, beaten)
-        status += (beaten & ((d == 1) | (state.health4 + d < HEALTH_CHECK_BASE))) * UNCONSCIOUS8
+    standing = status == STANDING
+    _check(status, standing & (state.wounds >= FATAL), state.health4, DEAD, rng)
+    _check(status, (status == STANDING) & (state.stuns >= FATAL), state.health4, UNCONSCIOUS,
+           rng)
     if s.on.mounted:
         gear.mount_end_of_round(state, s, rng)
-    yields = (status == STANDING) & (np.maximum(state.wounds, state.stuns) >= state.yield_at)
+    standing = status == STANDING
+    yields = standing & (np.maximum(state.wounds, state.stuns) >= state.yield_at)
     if s.on.exhaustion:   # lab's option: exhausted fighters must rest (they leave the fight)
-        at = fighter_number(s, "exhausted_at", state.who.astype(np.intp))
-        yields |= (status == STANDING) & (state.fatigue >= at)
+        yields |= standing & (state.fatigue >= gear.per_place(s, "exhausted_at", state.who))
     status += yields * YIELDED8
     if s.groups is not None and s.groups.morale:
         groups.run_away(state, s, ctx, rng)

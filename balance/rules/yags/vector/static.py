@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -83,6 +85,7 @@ class Static:
     groups: Groups | None = None   # group fights' numbers (None: a duel)
     start: np.ndarray | None = None  # (n,) float: positions at the start (fights at a distance)
     blasts: tuple = ()             # per fighter: its thrown explosive's blast (or None)
+    basic: Any = None              # basic fights: the outcome tables (basic.Tables)
 
 
 @dataclass(frozen=True)
@@ -126,7 +129,12 @@ def i16(values) -> np.ndarray:
 def static_of(fight: YagsFight) -> Static:
     """The kernel's arrays and flags for a compiled fight, computed once per fight."""
     if "static" not in fight.derived:
-        fight.derived["static"] = _static(fight)
+        static = _static(fight)
+        if not static.on.any:
+            from balance.rules.yags.vector.basic import tables_of  # basic.py reads static's
+
+            static = dataclasses.replace(static, basic=tables_of(static))
+        fight.derived["static"] = static
     return fight.derived["static"]
 
 

@@ -29,7 +29,7 @@ from balance.rules.yags.tracks import (
     STANCE_ATTACK,
     merge_strikes,
 )
-from balance.rules.yags.vector import blows, gear, missiles, moves, reach
+from balance.rules.yags.vector import basic, blows, gear, missiles, moves, reach
 from balance.rules.yags.vector.gear import fighter, place_of
 from balance.rules.yags.vector.rolls import d20
 from balance.rules.yags.vector.static import Static, fumble_index
@@ -168,6 +168,9 @@ def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pic
     False where those rules cannot act). Strikes pass no ``manoeuvre``; declared attacks pass
     one where manoeuvres or stunts can act.
     """
+    if not s.on.any:
+        basic.attack(state, s, ctx, acting, att, tgt, defending, rng)
+        return False, False
     n = acting.size
     rpen = ctx.rpen
     d = d20(rng, (2, n))  # attack, defence
