@@ -31,6 +31,12 @@ class BlockOutcome:
     first_down: np.ndarray | None = None
 
 
+# Decided rows are dropped once the open ones fall below this share of the arrays (compaction
+# copies every state array; 1/2, 2/3 and 3/4 measured within noise of each other for the
+# Yags duel).
+COMPACT_AT = 2 / 3
+
+
 def sides_standing(state, n_sides: int, standing: np.ndarray | None = None) -> np.ndarray:
     """(n_sides, n) bool: does each side still have a fighter standing in each trial."""
     if standing is None:
@@ -69,31 +75,43 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
     open_ = np.ones(n, dtype=bool)      # rows not yet decided
     first_down = np.full(n, -1, dtype=np.int8)
     nobody_down = np.ones(n, dtype=bool)  # per state row
+    duel = len(fight.side_of) == 2 and n_sides == 2
     state = system.start(fight, n, rng)
     for round_no in range(1, fight.max_rounds + 1):
         system.play_round(fight, state, rng, round_no)
         standing = state.status == STANDING
-        fell = np.flatnonzero(nobody_down & ~standing.all(axis=0))
-        if fell.size:
-            place = first_true(~standing[:, fell])
-            first_down[rows[fell]] = state.who[place, fell]
-            nobody_down[fell] = False
-        alive = sides_standing(state, n_sides, standing)
-        n_alive = alive[0].astype(np.int8)
-        for side in alive[1:]:
-            n_alive += side
-        done = np.flatnonzero(open_ & (n_alive <= 1))
+        if duel:   # the first fall decides: the same bookkeeping, in fewer steps
+            done = np.flatnonzero(open_ & ~(standing[0] & standing[1]))
+            if done.size:
+                idx = rows[done]
+                m = standing.shape[1]
+                up0, up1 = standing[0, done], standing[1, done]
+                first_down[idx] = state.who.ravel()[up0 * m + done]   # place 0 first on a tie
+                alone = up0 ^ up1
+                winner[idx] = alone * state.side.ravel()[up1 * m + done] + ~alone * DRAW
+        else:
+            fell = np.flatnonzero(nobody_down & ~standing.all(axis=0))
+            if fell.size:
+                place = first_true(~standing[:, fell])
+                first_down[rows[fell]] = state.who[place, fell]
+                nobody_down[fell] = False
+            alive = sides_standing(state, n_sides, standing)
+            n_alive = alive[0].astype(np.int8)
+            for side in alive[1:]:
+                n_alive += side
+            done = np.flatnonzero(open_ & (n_alive <= 1))
+            if done.size:
+                idx = rows[done]
+                one = n_alive[done] == 1
+                winner[idx] = one * first_true(alive[:, done]) + ~one * DRAW
         if done.size:
-            idx = rows[done]
-            one = n_alive[done] == 1
-            winner[idx] = one * first_true(alive[:, done]) + ~one * DRAW
             rounds[idx] = round_no
             _record(final, state, tracks, done, idx)
             open_[done] = False
             n_open = np.count_nonzero(open_)
             if n_open == 0:
                 break
-            if 3 * n_open < 2 * open_.size:
+            if n_open < COMPACT_AT * open_.size:
                 keep = np.flatnonzero(open_)
                 rows, state, open_ = rows[keep], state.take(keep), open_[keep]
                 nobody_down = nobody_down[keep]
