@@ -1,9 +1,10 @@
 """What a blow does (seed 000, "Inflicting Damage", "Advanced Armour", "Size effects on
 Damage", the damage manoeuvres), vectorised over the trials of the hits.
 
-In a basic fight a blow is the damage roll against the seated soak, and its levels go on the
-tracks by the weapon's type; the detailed rules (armour by kind of blow, damage types
-shifted by light weapons and size, mounts as targets, vitals) join only where ``s.on`` says.
+A blow is the damage roll against the soak roll, and its levels go on the tracks by the
+weapon's type (``tracks_after``, ``health_checks``; basic fights look both up in tables:
+``basic.py``); the detailed rules (armour by kind of blow, damage types shifted by light
+weapons and size, mounts as targets, vitals) join only where ``s.on`` says.
 """
 
 from __future__ import annotations
@@ -53,22 +54,8 @@ BONUS = np.array([DAMAGE_BONUS.get(m, 0) for m in range(N_MANOEUVRES)], dtype=np
 
 def blow(state, s: Static, ctx, att: Pick, tgt: Pick, rng: np.random.Generator, *,
          manoeuvre: np.ndarray | None = None, to_damage: np.ndarray | None = None) -> None:
-    """Damage from the hits of ``att`` on ``tgt`` (one entry per hit)."""
-    if not s.on.any:
-        # The basic rules: the damage roll against the seated soak, the weapon's type.
-        d = d20(rng, (2, att.rows.size))
-        roll = att.get(state.damage) + d[0]
-        levels = levels_caused(roll, tgt.get(state.soak) + d[1])
-        kind = att.get(state.damage_type)
-        if s.on.knockback:   # the blows that did nothing may knock back: stuns, same call
-            knocked = knock_levels(state, s, att, tgt, levels == 0, roll, None)
-            if knocked is not None:
-                kind = kind + (knocked > 0) * (STUNS - kind)
-                levels = levels + knocked
-        harmed = np.flatnonzero(levels)
-        if harmed.size:
-            harm(state, s, ctx, tgt.sub(harmed), kind[harmed], levels[harmed], rng)
-        return
+    """Damage from the hits of ``att`` on ``tgt`` (one entry per hit), in a detailed fight
+    (basic fights: ``basic.py``)."""
     x = state.x
     h = att.rows.size
     base = att.get(state.damage_type).astype(np.int16)
