@@ -23,3 +23,43 @@ def first_true(mask: np.ndarray) -> np.ndarray:
         out += new * i
         seen |= new
     return out
+
+
+def ascending(key: np.ndarray) -> np.ndarray:
+    """(c, n) intp: the place holding the k-th smallest ``key`` in each trial (keys in a
+    trial are distinct, e.g. random draws), as ``argsort(key, axis=0)``. Few places: ranks by
+    pairwise comparison, much faster than a sort along a short axis (measured: 1.6x at 10
+    places, 5x at 4); two: one comparison."""
+    c, n = key.shape
+    if c == 2:
+        second_first = (key[1] < key[0]).astype(np.intp)
+        return np.stack([second_first, 1 - second_first])
+    if c > 16:
+        return np.argsort(key, axis=0)
+    order = np.empty(c * n, dtype=np.intp)
+    cols = np.arange(n)
+    for i in range(c):
+        rank = np.zeros(n, dtype=np.int8)
+        for j in range(c):
+            if j != i:
+                rank += key[j] < key[i]
+        order[rank.astype(np.intp) * n + cols] = i
+    return order.reshape(c, n)
+
+
+def uniform_true(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """(n,) intp: in each trial, one of the places where ``mask`` (c, n) holds, uniformly at
+    random (0 where none does). One uniform draw per trial picks the k-th of the t places,
+    k = floor(u t): no float is compared with another, and the bias of a 53-bit u is below
+    2^-45 for t <= 255."""
+    n = mask.shape[1]
+    total = np.zeros(n, dtype=np.int16)
+    for row in mask:
+        total += row
+    k = (rng.random(n) * total).astype(np.int16)
+    pick = np.zeros(n, dtype=np.intp)
+    seen = np.zeros(n, dtype=np.int16)
+    for row in mask[:-1]:
+        seen += row
+        pick += seen <= k
+    return pick

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.engine.places import ascending, first_true, uniform_true
+
 NO_TARGET = -1
 
 
@@ -107,17 +109,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     ctx = _Keys(policy, np.broadcast_to(who, shape), count, target, weakness, danger,
                 position, priority, line)
     if current is not None:
-        for k in range(c):
-            i = order[k]
-            t = current[i, cols].astype(np.intp)
-            rows = np.flatnonzero(chooses[i, cols] & (t >= 0))
-            if not rows.size:
-                continue
-            i, t = i[rows], t[rows]
-            keep = (standing[t, rows] & (side[t, rows] != side[i, rows])
-                    & (count[t, rows] < cap[t, rows]))
-            target[i[keep], rows[keep]] = t[keep]
-            count[t[keep], rows[keep]] += 1          # each trial once per slot: no repeats
+        _keep(current, chooses, standing, side, cap, order, target, count)
     for k in range(c):
         i = order[k]
         rows = np.flatnonzero(chooses[i, cols] & (target[i, cols] == NO_TARGET))
@@ -129,20 +121,53 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
         ok = standing[:, sel] & (side[:, sel] != side[i, rows]) & (count[:, sel] < cap[:, sel])
         if prefer is not None:
             liked = ok & prefer[i, :, rows].T
-            ok = np.where(liked.any(axis=0), liked, ok)
+            ok = liked | (ok & ~liked.any(axis=0))
         best = ok
         for key in ctx.keys(i, rows, sel):
-            key = np.where(best, key, np.inf)
+            # (Branch-free: np.where on a random mask costs ~20x; keys stay far below SKIP.)
+            key = key + ~best * SKIP
             best = best & (key == key.min(axis=0))
-        if draw:
-            pick = np.argmax(np.where(best, rng.random(best.shape, dtype=np.float32), -1), axis=0)
-        else:
-            pick = np.argmax(best, axis=0)                  # the lowest place
+        # A random one of the best (argmax(axis=0) would cost ~30 ns a trial), or the lowest.
+        pick = uniform_true(best, rng) if draw else first_true(best)
         chosen = ok.any(axis=0)
         pick, i, rows = pick[chosen], i[chosen], rows[chosen]
         target[i, rows] = pick
         count[pick, rows] += 1
     return target
+
+
+# Added to the keys of foes already ruled out: beyond any key a policy gives (float32).
+SKIP = np.float32(1e30)
+
+
+def _keep(current, chooses, standing, side, cap, order, target, count) -> None:
+    """Places keep their ``current`` target while it is a standing foe under its cap, in
+    choosing ``order`` (fills ``target`` and ``count`` in place). Where no target would have
+    more keepers than its cap the order cannot matter, and all keep at once; elsewhere they
+    keep one at a time."""
+    c, n = current.shape
+    cols = np.arange(n)
+    flat = np.maximum(current, 0).astype(np.intp) * n + cols
+    keeps = (chooses & (current >= 0) & standing.ravel()[flat]
+             & (side.ravel()[flat] != side))
+    on = np.bincount(flat[keeps], minlength=c * n).reshape(c, n)
+    over = np.flatnonzero((on > cap).any(axis=0))
+    free = np.ones(n, dtype=bool)
+    free[over] = False
+    keeps &= free
+    target[...] = (current + 1) * keeps - 1      # current where kept, else NO_TARGET (-1)
+    count += (on * free).astype(count.dtype)
+    if not over.size:
+        return
+    for k in range(c):
+        i = order[k, over]
+        t = current[i, over].astype(np.intp)
+        valid = t >= 0
+        rows, i, t = over[valid], i[valid], t[valid]
+        keep = (chooses[i, rows] & standing[t, rows] & (side[t, rows] != side[i, rows])
+                & (count[t, rows] < cap[t, rows]))
+        target[i[keep], rows[keep]] = t[keep]
+        count[t[keep], rows[keep]] += 1          # each trial once per slot: no repeats
 
 
 def _choosing_order(policy: np.ndarray, chooses: np.ndarray,
@@ -158,7 +183,7 @@ def _choosing_order(policy: np.ndarray, chooses: np.ndarray,
     if not many.size:
         return order
     order = order.copy()
-    order[:, many] = np.argsort(rng.random((c, many.size)), axis=0)
+    order[:, many] = ascending(rng.random((c, many.size)))
     return order
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance.engine.pick import Pick
+from balance.engine.places import ascending
 from balance.engine.state import TrialState
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import NO_TARGET
@@ -119,24 +120,8 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
 
 def acting_order(key: np.ndarray) -> np.ndarray:
     """(c, n) intp: the place acting k-th in each trial, by ascending ``key`` (keys never tie:
-    they carry a random tie-break). Few fighters: ranks by pairwise comparison, which is much
-    faster than a sort along a short axis (measured: 1.6x at 10 fighters, 5x at 4); two: one
-    comparison."""
-    c, n = key.shape
-    if c == 2:
-        second_first = (key[1] < key[0]).astype(np.intp)
-        return np.stack([second_first, 1 - second_first])
-    if c > 16:
-        return np.argsort(key, axis=0)
-    order = np.empty(c * n, dtype=np.intp)
-    cols = np.arange(n)
-    for i in range(c):
-        rank = np.zeros(n, dtype=np.int8)
-        for j in range(c):
-            if j != i:
-                rank += key[j] < key[i]
-        order[rank.astype(np.intp) * n + cols] = i
-    return order.reshape(c, n)
+    they carry a random tie-break)."""
+    return ascending(key)
 
 
 def seat_table(table: np.ndarray, order: np.ndarray) -> np.ndarray:
