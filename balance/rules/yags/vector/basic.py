@@ -19,10 +19,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance.engine.pick import Pick
+from balance.engine.streams import integers_at
 from balance.rules.yags.tactics import CRUSHING_KNOCKBACK, KNOCKDOWN_STRENGTH
 from balance.rules.yags.tracks import FATAL, STUNS, TRACK_PENALTY, levels_caused
 from balance.rules.yags.vector import gear
 from balance.rules.yags.vector.blows import health_checks, tracks_after
+from balance.rules.yags.vector.turns import trials_of
 
 SIDES = 20
 PAIRS = SIDES * SIDES        # one draw of 0..399: two d20s
@@ -107,7 +109,8 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
     """
     t = s.basic
     n = acting.size
-    u, v = rng.integers(0, PAIRS, size=(2, n), dtype=np.int16)  # attack/defence, damage/soak
+    # attack/defence and damage/soak pairs, for every trial of the picks (their state columns)
+    u, v = integers_at(rng, att.rows, 0, PAIRS, (2,) if att.rows is not None else (2, n))
     rpen = ctx.rpen
     a_total = att.get(state.attack) + att.get(rpen)
     hit = acting & (np.take(t.delta, u) >= tgt.get(state.defence) + tgt.get(rpen) - a_total)
@@ -168,5 +171,5 @@ def harm(state, s, ctx, tgt: Pick, blow: np.ndarray, rng: np.random.Generator) -
         t_ = tgt.sub(checks)
         status = health_checks((c >> RAW_WOUNDS_AT) & 255, (c >> RAW_STUNS_AT) & 255, before,
                                (c >> CHECK_WOUNDS) & 1, t_.get(state.status),
-                               t_.get(state.health4), s.success_step, rng)
+                               t_.get(state.health4), s.success_step, rng, trials_of(t_))
         t_.put(state.status, status)

@@ -268,19 +268,20 @@ def tracks_after(w0, s0, kind, levels, ineffective=True, stun_wounds=True):
     return w0 + add_wounds, s1, add_wounds, own
 
 
-def health_checks(w1, s1, s0, add_wounds, status, health, step, rng):
+def health_checks(w1, s1, s0, add_wounds, status, health, step, rng, cols=None):
     """The health checks of bodies whose tracks went from ``s0`` stuns to ``w1``, ``s1``
-    (``add_wounds`` wounds added; tracks not held at 6): see ``take``. Returns the status."""
+    (``add_wounds`` wounds added; tracks not held at 6): see ``take``. ``cols``: the state
+    columns of the bodies (for stacked blocks, ``rolls.d20_where``). Returns the status."""
     check = (add_wounds > 0) & (w1 >= FATAL)
     if check.any():
-        d = d20_where(rng, check)
+        d = d20_where(rng, check, cols)
         margin = health + d - health_target(w1)
         dead = check & ((d == 1) | (margin < 0))
         out = check & ~dead & (margin < step)
         status = _set(_set(status, dead, DEAD), out, UNCONSCIOUS)
     check = (s1 > s0) & (s1 >= FATAL) & (status == STANDING)
     if check.any():
-        d = d20_where(rng, check)
+        d = d20_where(rng, check, cols)
         status = _set(status, check & ((d == 1) | (health + d < health_target(s1))),
                       UNCONSCIOUS)
     return status

@@ -27,7 +27,7 @@ from balance.engine.targeting import NO_TARGET
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.tracks import FATAL, HEALTH_CHECK_BASE
 from balance.rules.yags.vector import blasts, declare, gear, groups, missiles, reach, strikes
-from balance.rules.yags.vector.rolls import d20
+from balance.rules.yags.vector.rolls import d20, d20_at
 from balance.rules.yags.vector.static import static_of
 
 DEAD8, UNCONSCIOUS8, YIELDED8 = np.int8(DEAD), np.int8(UNCONSCIOUS), np.int8(YIELDED)
@@ -166,7 +166,7 @@ def _check(status: np.ndarray, due: np.ndarray, health4: np.ndarray, fail: int,
     flat = np.flatnonzero(due)
     if not flat.size:
         return
-    d = d20(rng, flat.size)
+    d = d20_at(rng, flat % due.shape[1])
     failed = flat[(d == 1) | (np.take(health4, flat) + d < HEALTH_CHECK_BASE)]
     status.ravel()[failed] = fail
 
