@@ -53,9 +53,9 @@ def _record(final: dict[str, np.ndarray], state, tracks, sel: np.ndarray,
     for name, values in now.items():
         if name not in final:
             final[name] = np.zeros((state.status.shape[0], final["n"]), dtype=values.dtype)
-        out = final[name]
-        for place in range(state.status.shape[0]):
-            out[state.who[place, sel], trials] = values[place, sel]
+        out = final[name].ravel()
+        for place in range(state.status.shape[0]):   # (flat indices: a 2-d scatter costs more)
+            out[state.who[place, sel].astype(np.intp) * final["n"] + trials] = values[place, sel]
 
 
 def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
@@ -104,7 +104,7 @@ def simulate_blocks(system, fight, sizes: list[int],
 # Stacked blocks go on in one set of arrays once they have this many trials left between them
 # (measured: 16,384-65,536 alike for the Yags duel; before that, each block's own arrays stay
 # in the processor's cache and run faster than one large set).
-MERGE_AT = 32_768
+MERGE_AT = 65_536
 
 
 @dataclass

@@ -38,6 +38,13 @@ class Pick:
         out.rows = idx if self.rows is None else self.rows[idx]
         return out
 
+    def flat_at(self, idx: np.ndarray) -> np.ndarray:
+        """Flat indices into a (c, n) array of this pick's trials ``idx``."""
+        if self.flat is not None:
+            return self.flat[idx]
+        cols = idx if self.rows is None else self.rows[idx]
+        return self.row * self.n + cols
+
     def get(self, arr: np.ndarray) -> np.ndarray:
         if self.flat is not None:
             return arr.ravel()[self.flat]

@@ -19,7 +19,7 @@ from balance.engine.status import DRAW, STANDING, STATUS_NAMES
 BLOCK_TRIALS = 65_536
 # Consecutive blocks of a fight the rule system can stack are played together up to this many
 # trials (balance.engine.streams: the same numbers; the last rounds' fixed cost is shared).
-STACK_TRIALS = 262_144
+STACK_TRIALS = 1_048_576
 
 
 def block_rng(seed: int, block: int, cell: tuple[int, ...] = ()) -> np.random.Generator:
@@ -61,12 +61,16 @@ class Tally:
     def add_block(self, out: BlockOutcome, side_of: np.ndarray) -> None:
         n = out.winner.size
         self.trials += n
-        self.wins += np.bincount(np.where(out.winner == DRAW, self.n_sides, out.winner),
+        # (DRAW is -1: counted after the sides; arithmetic, as np.where on a random mask is
+        # slow)
+        winner = out.winner.astype(np.intp)
+        self.wins += np.bincount(winner + (winner == DRAW) * (self.n_sides - DRAW),
                                  minlength=self.n_sides + 1)
         self.rounds += np.bincount(out.rounds, minlength=self.max_rounds + 1)
         if out.first_down is not None:
             nobody = self.n_fighters
-            self.first_down += np.bincount(np.where(out.first_down < 0, nobody, out.first_down),
+            first = out.first_down.astype(np.intp)
+            self.first_down += np.bincount(first + (first < 0) * (nobody - first),
                                            minlength=self.n_fighters + 1)
         for f in range(self.n_fighters):
             self.status[f] += np.bincount(out.status[f], minlength=len(STATUS_NAMES))

@@ -40,17 +40,18 @@ CHECKS = (1 << CHECK_WOUNDS) | (1 << CHECK_STUNS)
 class Tables:
     """A basic fight's outcome tables (see the module docstring).
 
-    ``delta`` (400,): attack die less defence die, by the pair; ``fumbled``: either is a 1
-    (numpy's int16 remainder is slow: a lookup is cheaper than ``u % 20``). ``damage``
-    (n * n * 400,): ``kind * n_levels + levels`` of a blow of fighter i on fighter j by the
-    damage and soak pair, at ``(i * n + j) * 400 + pair`` (0: the blow does nothing).
-    ``tracks`` (49 * n_codes,): the code (bit fields, ``*_AT``) of a body at
-    ``wounds * 7 + stuns`` taking a blow's code.
+    ``skills_differ``: some fighter is more skilled than another (then a fumbled defence may
+    fail instead of tiring). ``delta`` (400,): by the pair, twice the attack die less the
+    defence die, plus one where either is a 1 (a fumble: numpy's int16 remainder is slow, a
+    lookup is cheaper than ``u % 20``). ``damage`` (n * n * 400,): ``kind * n_levels +
+    levels`` of a blow of fighter i on fighter j by the damage and soak pair, at
+    ``(i * n + j) * 400 + pair`` (0: the blow does nothing). ``tracks`` (49 * n_codes,): the
+    code (bit fields, ``*_AT``) of a body at ``wounds * 7 + stuns`` taking a blow's code.
     """
 
     n: int
+    skills_differ: bool
     delta: np.ndarray
-    fumbled: np.ndarray
     damage: np.ndarray
     n_codes: int
     tracks: np.ndarray
@@ -60,7 +61,8 @@ def tables_of(s) -> Tables:
     """The basic fight's tables from its per-fighter numbers (``Static``)."""
     n = s.attack.size
     first, second = np.divmod(np.arange(PAIRS), SIDES)
-    delta = (first - second).astype(np.int16)
+    fumbled = (first == 0) | (second == 0)
+    delta = (2 * (first - second) + fumbled).astype(np.int16)
     # Damage roll against soak roll; a blow that did nothing may knock back (seed 000,
     # Crushing: "+5 bonus to damage for purposes of knockback ... stun damage") when the
     # roll (+5 crushing) beats the target's strength x 10: stuns, one per 5 points above.
@@ -94,7 +96,7 @@ def tables_of(s) -> Tables:
             | check_wounds << CHECK_WOUNDS | check_stuns << CHECK_STUNS
             | np.minimum(w1, 255) << RAW_WOUNDS_AT | np.minimum(s1, 255) << RAW_STUNS_AT
             | -penalty << PENALTY_AT)
-    return Tables(n=n, delta=delta, fumbled=(first == 0) | (second == 0),
+    return Tables(n=n, skills_differ=bool((s.skill != s.skill[0]).any()), delta=delta,
                   damage=damage.ravel(), n_codes=n_codes, tracks=code.astype(np.int32).ravel())
 
 
@@ -113,8 +115,9 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
     u, v = integers_at(rng, att.rows, 0, PAIRS, (2,) if att.rows is not None else (2, n))
     rpen = ctx.rpen
     a_total = att.get(state.attack) + att.get(rpen)
-    hit = acting & (np.take(t.delta, u) >= tgt.get(state.defence) + tgt.get(rpen) - a_total)
-    odd = np.take(t.fumbled, u)       # a natural 1 on either die
+    pair = np.take(t.delta, u)        # attack die less defence die, doubled; +1: a natural 1
+    hit = acting & (pair >= 2 * (tgt.get(state.defence) + tgt.get(rpen) - a_total))
+    odd = (pair & 1).astype(bool)     # (one lookup for both: two cost more)
     if not defending.all():
         odd |= ~defending
     rows = np.flatnonzero(odd & acting)
@@ -122,8 +125,11 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
         _odd(state, s, ctx, att.sub(rows), tgt.sub(rows), u[rows], a_total[rows],
              defending[rows], hit, rows)
     who_a, who_t = att.get(state.who), tgt.get(state.who)
-    pair = (who_a.astype(np.int32) * t.n + who_t) * PAIRS
-    blow = np.take(t.damage, pair + v) * hit
+    if t.n == 2:   # (a duel: the target is the other fighter, pair 1 or 2)
+        fighters = (who_a * np.int16(PAIRS)) + np.int16(PAIRS)
+    else:
+        fighters = (who_a.astype(np.int32) * t.n + who_t) * PAIRS
+    blow = np.take(t.damage, fighters + v) * hit
     if tgt.flat is None and tgt.rows is None:   # one row: every trial at once, no gathers
         harm(state, s, ctx, tgt, blow, rng)
         return
@@ -139,13 +145,17 @@ def _odd(state, s, ctx, att: Pick, tgt: Pick, u: np.ndarray, a_total: np.ndarray
     first, second = np.divmod(u, SIDES)
     attack_fumble = first == 0
     defence_fumble = (second == 0) & defending
-    foe_picks = att.get(state.skill) > tgt.get(state.skill)
-    fail_def = defence_fumble & foe_picks
-    if attack_fumble.any():
-        gear.tire(state, s, ctx, att, attack_fumble)
-    tired = defence_fumble & ~foe_picks
-    if tired.any():
-        gear.tire(state, s, ctx, tgt, tired)
+    if s.basic.skills_differ:
+        foe_picks = att.get(state.skill) > tgt.get(state.skill)
+        fail_def = defence_fumble & foe_picks
+        tired = defence_fumble & ~foe_picks
+    else:   # no foe is ever more skilled: every fumbler takes the fatigue
+        fail_def, tired = False, defence_fumble
+    # Both fumblers' fatigue at once (the attacker's and its target's places differ).
+    flat = np.concatenate([att.flat_at(np.flatnonzero(attack_fumble)),
+                           tgt.flat_at(np.flatnonzero(tired))])
+    if flat.size:
+        gear.tire_at(state, s, ctx, flat)
     use_parry = defending & ~fail_def
     unparried = a_total + first + 1 >= s.base_difficulty
     hit[rows] = ~attack_fumble & ((use_parry & hit[rows]) | (~use_parry & unparried))
@@ -156,7 +166,9 @@ def harm(state, s, ctx, tgt: Pick, blow: np.ndarray, rng: np.random.Generator) -
     wounds, stuns, penalties, and the health checks of those reaching fatal or beaten."""
     t = s.basic
     w0, s0 = tgt.get(state.wounds), tgt.get(state.stuns)
-    code = np.take(t.tracks, (w0.astype(np.int32) * LEVELS + s0) * t.n_codes + blow)
+    body = w0 * np.int8(LEVELS) + s0       # wounds * 7 + stuns, at most 48
+    wide = np.int16 if LEVELS * LEVELS * t.n_codes < 2 ** 15 else np.int32
+    code = np.take(t.tracks, body.astype(wide) * wide(t.n_codes) + blow)
     w1 = (code & 7).astype(np.int8)
     s1 = ((code >> STUNS_AT) & 7).astype(np.int8)
     penalty = -(code >> PENALTY_AT).astype(np.int16)

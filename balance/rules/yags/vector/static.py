@@ -67,6 +67,7 @@ class Static:
     base_difficulty: int
     success_step: int
     fatigue_pen: np.ndarray        # (MAX_FATIGUE + 1,) penalty by fatigue level
+    fatigue_step: np.ndarray       # (MAX_FATIGUE + 1,) what reaching each level adds to it
     riding_difficulty: int
     reach_closing: bool            # rules.reach: closing
     lo0_snap: bool                 # rules.lo0_shots: snap
@@ -180,6 +181,7 @@ def _static(fight: YagsFight) -> Static:
         base_difficulty=r.base_difficulty,
         success_step=r.success_step,
         fatigue_pen=fatigue_penalties(r.fatigue_penalty),
+        fatigue_step=np.diff(fatigue_penalties(r.fatigue_penalty), prepend=np.int16(0)),
         riding_difficulty=r.riding_difficulty,
         reach_closing=r.reach_closing,
         lo0_snap=r.lo0_snap,
