@@ -66,10 +66,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every trial count")
+    ap.add_argument("--only", nargs="*", metavar="NAME", choices=[b[0] for b in BENCHMARKS],
+                    help="run only these benchmarks")
     args = ap.parse_args()
+    chosen = [b for b in BENCHMARKS if not args.only or b[0] in args.only]
     before = d20_rate(args.repeat)
     rates = {}
-    for name, scenario, trials, _goal in BENCHMARKS:
+    for name, scenario, trials, _goal in chosen:
         loaded = balance.load_scenario(scenario)
         system = rules.get(loaded.ruleset)
         fight = system.compile(loaded.model, loaded.tables)
@@ -78,7 +81,7 @@ def main() -> None:
                                 n, args.repeat)
     d20 = (before + d20_rate(args.repeat)) / 2
     met = {}
-    for name, _scenario, _trials, goal in BENCHMARKS:
+    for name, _scenario, _trials, goal in chosen:
         per_1000 = rates[name] / d20 * 1000
         met[name] = per_1000 >= goal
         print(json.dumps({"benchmark": name, "per_1000_d20": round(per_1000, 3),

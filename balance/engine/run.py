@@ -13,10 +13,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from balance.engine.loop import BlockOutcome, simulate
+from balance.engine.loop import BlockOutcome, simulate_blocks
 from balance.engine.status import DRAW, STANDING, STATUS_NAMES
 
 BLOCK_TRIALS = 65_536
+# Consecutive blocks of a fight the rule system can stack are played together up to this many
+# trials (balance.engine.streams: the same numbers; the last rounds' fixed cost is shared).
+STACK_TRIALS = 1_048_576
 
 
 def block_rng(seed: int, block: int, cell: tuple[int, ...] = ()) -> np.random.Generator:
@@ -58,12 +61,16 @@ class Tally:
     def add_block(self, out: BlockOutcome, side_of: np.ndarray) -> None:
         n = out.winner.size
         self.trials += n
-        self.wins += np.bincount(np.where(out.winner == DRAW, self.n_sides, out.winner),
+        # (DRAW is -1: counted after the sides; arithmetic, as np.where on a random mask is
+        # slow)
+        winner = out.winner.astype(np.intp)
+        self.wins += np.bincount(winner + (winner == DRAW) * (self.n_sides - DRAW),
                                  minlength=self.n_sides + 1)
         self.rounds += np.bincount(out.rounds, minlength=self.max_rounds + 1)
         if out.first_down is not None:
             nobody = self.n_fighters
-            self.first_down += np.bincount(np.where(out.first_down < 0, nobody, out.first_down),
+            first = out.first_down.astype(np.intp)
+            self.first_down += np.bincount(first + (first < 0) * (nobody - first),
                                            minlength=self.n_fighters + 1)
         for f in range(self.n_fighters):
             self.status[f] += np.bincount(out.status[f], minlength=len(STATUS_NAMES))
@@ -106,17 +113,35 @@ def run_fight(system, fight, trials: int, seed: int, *, cell: tuple[int, ...] = 
     sizes = block_sizes(trials, block_trials)
     tally = Tally(len(fight.side_names), len(fight.side_of), fight.max_rounds)
     after = getattr(fight, "aftermath", None) is not None
-    for b in range(len(sizes)) if blocks is None else blocks:
-        rng = block_rng(seed, b, cell)
-        out = simulate(system, fight, sizes[b], rng)
-        tally.add_block(out, fight.side_of)
-        if observe is not None:
-            observe(b, out)
-        if after:  # who survives the hours after the fight (e.g. Yags untended wounds)
-            tally.add_alive_after(system.after_battle(fight, out, rng))
-        if on_block is not None:
-            on_block(sizes[b])
+    order = list(range(len(sizes)) if blocks is None else blocks)
+    stackable = getattr(system, "stackable", None)
+    most = STACK_TRIALS if stackable is not None and stackable(fight) else 1
+    for chunk in _stacks(order, sizes, most):
+        generators = [block_rng(seed, b, cell) for b in chunk]
+        outs = simulate_blocks(system, fight, [sizes[b] for b in chunk], generators)
+        for b, out, rng in zip(chunk, outs, generators, strict=True):
+            tally.add_block(out, fight.side_of)
+            if observe is not None:
+                observe(b, out)
+            if after:  # who survives the hours after the fight (e.g. Yags untended wounds)
+                tally.add_alive_after(system.after_battle(fight, out, rng))
+            if on_block is not None:
+                on_block(sizes[b])
     return tally
+
+
+def _stacks(order: list[int], sizes: list[int], most: int) -> list[list[int]]:
+    """The blocks in ``order``, cut into runs of consecutive blocks played together
+    (``balance.engine.streams``) of at most ``most`` trials (one block when ``most`` is 1)."""
+    out: list[list[int]] = []
+    for b in order:
+        last = out[-1] if out else None
+        if (last is not None and b == last[-1] + 1
+                and sum(sizes[i] for i in last) + sizes[b] <= most):
+            last.append(b)
+        else:
+            out.append([b])
+    return out
 
 
 def run_reference(system, fight, trials: int, seed: int, *, cell: tuple[int, ...] = (),

@@ -32,3 +32,10 @@ class TrialState:
         return dataclasses.replace(self, **{
             f.name: np.take(getattr(self, f.name), idx, axis=-1) for f in dataclasses.fields(self)
         })
+
+    def join(self, others: list[TrialState]) -> TrialState:
+        """The trials of ``others`` (states of the same fight) side by side, in that order."""
+        return dataclasses.replace(self, **{
+            f.name: np.concatenate([getattr(o, f.name) for o in others], axis=-1)
+            for f in dataclasses.fields(self)
+        })

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.engine.places import ascending, first_true, uniform_true
+
 NO_TARGET = -1
 
 
@@ -101,43 +103,49 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     cap = np.full(shape, UNLIMITED, dtype=np.int16) if cap is None else cap
     count = np.zeros(shape, dtype=np.int16)            # attackers on each place so far
     target = np.full(shape, NO_TARGET, dtype=np.int8)
-    cols = np.arange(n)
-    order = _choosing_order(policy, chooses, rng)
-    draw = rng is not None and not (policy[chooses] == FIRST).all()   # ``first`` never ties
+    random_order = rng is not None and not (policy[chooses] == FIRST).all()
+    draw = random_order                          # ``first`` never ties
     ctx = _Keys(policy, np.broadcast_to(who, shape), count, target, weakness, danger,
                 position, priority, line)
+    order = np.broadcast_to(np.arange(c)[:, None], shape)   # place order unless drawn
     if current is not None:
-        for k in range(c):
-            i = order[k]
-            t = current[i, cols].astype(np.intp)
-            rows = np.flatnonzero(chooses[i, cols] & (t >= 0))
-            if not rows.size:
-                continue
-            i, t = i[rows], t[rows]
-            keep = (standing[t, rows] & (side[t, rows] != side[i, rows])
-                    & (count[t, rows] < cap[t, rows]))
-            target[i[keep], rows[keep]] = t[keep]
-            count[t[keep], rows[keep]] += 1          # each trial once per slot: no repeats
+        over = _keep(current, chooses, standing, side, cap, target, count,
+                     rng if random_order else None)
+        if over is not None:
+            order = order.copy()
+            order[:, over[0]] = over[1]
+    # The places still to choose, and the trials where any is: only there the order matters
+    # (a random one where two or more choose; the keeping's own where the cap made it count).
+    need = chooses & (target == NO_TARGET)
+    active = np.flatnonzero(need.any(axis=0))
+    if random_order and active.size:
+        fresh = active[need[:, active].sum(axis=0) >= 2]
+        if current is not None and over is not None:
+            fresh = np.setdiff1d(fresh, over[0], assume_unique=True)
+        if fresh.size:
+            order = order.copy() if not order.flags.writeable else order
+            order[:, fresh] = ascending(rng.random((c, fresh.size)))
+    ranked = order[:, active]
     for k in range(c):
-        i = order[k]
-        rows = np.flatnonzero(chooses[i, cols] & (target[i, cols] == NO_TARGET))
+        i = ranked[k]
+        mine = need[i, active]
+        rows = active[mine]
         if not rows.size:
             continue
-        i = i[rows]
+        i = i[mine]
         sel = slice(None) if rows.size == n else rows     # a view when every trial chooses
         # All foes at once, (c, m): who may be chosen, then the best key, then a random tie.
         ok = standing[:, sel] & (side[:, sel] != side[i, rows]) & (count[:, sel] < cap[:, sel])
         if prefer is not None:
             liked = ok & prefer[i, :, rows].T
-            ok = np.where(liked.any(axis=0), liked, ok)
+            ok = liked | (ok & ~liked.any(axis=0))
         best = ok
         for key in ctx.keys(i, rows, sel):
-            key = np.where(best, key, np.inf)
+            # (Branch-free: np.where on a random mask costs ~20x; keys stay far below SKIP.)
+            key = key + ~best * SKIP
             best = best & (key == key.min(axis=0))
-        if draw:
-            pick = np.argmax(np.where(best, rng.random(best.shape, dtype=np.float32), -1), axis=0)
-        else:
-            pick = np.argmax(best, axis=0)                  # the lowest place
+        # A random one of the best (argmax(axis=0) would cost ~30 ns a trial), or the lowest.
+        pick = uniform_true(best, rng) if draw else first_true(best)
         chosen = ok.any(axis=0)
         pick, i, rows = pick[chosen], i[chosen], rows[chosen]
         target[i, rows] = pick
@@ -145,21 +153,45 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     return target
 
 
-def _choosing_order(policy: np.ndarray, chooses: np.ndarray,
-                    rng: np.random.Generator | None) -> np.ndarray:
-    """(c, n) intp: the place keeping or choosing k-th in each trial. Place order when every
-    chooser's policy is ``first`` (or without an rng); else a uniform random permutation in
-    every trial where two or more places choose."""
-    c, n = chooses.shape
-    order = np.broadcast_to(np.arange(c)[:, None], (c, n))
-    if rng is None or (policy[chooses] == FIRST).all():
-        return order
-    many = np.flatnonzero(chooses.sum(axis=0) >= 2)
-    if not many.size:
-        return order
-    order = order.copy()
-    order[:, many] = np.argsort(rng.random((c, many.size)), axis=0)
-    return order
+# Added to the keys of foes already ruled out: beyond any key a policy gives (float32).
+SKIP = np.float32(1e30)
+
+
+def _keep(current, chooses, standing, side, cap, target, count,
+          rng: np.random.Generator | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """Places keep their ``current`` target while it is a standing foe under its cap (fills
+    ``target`` and ``count`` in place), in a uniformly random order of the places (place order
+    without ``rng``). Where no target would have more keepers than its cap the order cannot
+    matter, and all keep at once; elsewhere they keep one at a time, and the order is
+    returned for the choosing that follows: (those trials, (c, m) places in order), or None."""
+    c, n = current.shape
+    cols = np.arange(n)
+    flat = np.maximum(current, 0).astype(np.intp) * n + cols
+    keeps = (chooses & (current >= 0) & standing.ravel()[flat]
+             & (side.ravel()[flat] != side))
+    on = np.bincount(flat[keeps], minlength=c * n).reshape(c, n)
+    over = np.flatnonzero((on > cap).any(axis=0))
+    free = np.ones(n, dtype=bool)
+    free[over] = False
+    keeps &= free
+    target[...] = (current + 1) * keeps - 1      # current where kept, else NO_TARGET (-1)
+    count += (on * free).astype(count.dtype)
+    if not over.size:
+        return None
+    if rng is None:
+        order = np.broadcast_to(np.arange(c)[:, None], (c, over.size)).copy()
+    else:
+        order = ascending(rng.random((c, over.size)))
+    for k in range(c):
+        i = order[k]
+        t = current[i, over].astype(np.intp)
+        valid = t >= 0
+        rows, i, t = over[valid], i[valid], t[valid]
+        keep = (chooses[i, rows] & standing[t, rows] & (side[t, rows] != side[i, rows])
+                & (count[t, rows] < cap[t, rows]))
+        target[i[keep], rows[keep]] = t[keep]
+        count[t[keep], rows[keep]] += 1          # each trial once per slot: no repeats
+    return over, order
 
 
 class _Keys:
@@ -218,8 +250,9 @@ class _Keys:
             return [self.priority[self.who[i, rows], self.who[:, sel]].astype(np.float32)]
         # ENGAGE: a foe attacking me; the fewest attackers; not busy elsewhere; nearest.
         aim = self.target[:, sel]
-        k1 = (np.where(aim == i, np.float32(0), np.float32(ENGAGED_FIRST))
-              + np.float32(2) * self.count[:, sel] + ((aim >= 0) & (aim != i)))
+        other = aim != i                 # (arithmetic: np.where on a random mask is slow)
+        k1 = (other * np.float32(ENGAGED_FIRST) + np.float32(2) * self.count[:, sel]
+              + ((aim >= 0) & other))
         return [k1] if self.position is None else [k1, self._distance(i, rows, sel)]
 
 

@@ -181,5 +181,8 @@ def test_bundled_group_scenarios_validate_and_run(capsys) -> None:
         assert all(0.1 < result.outcomes[s] < 0.9 for s in sides), result.outcomes
         assert set(result.survivors) == set(sides)
     hero = balance.run(balance.load_scenario(GROUPS[1]), trials=4000, seed=1)
-    assert hero.fighter_status["Guard#2"]["fled"] > 0.3          # the guards' morale breaks
+    # The guards' morale breaks: about 30% of the second guard's fights end in flight (0.2986,
+    # 0.3027, 0.3000 at 40,000 fights, seeds 1-3); a bound of 0.3 sat on that mean and passed
+    # on the seed's luck, so the bound is four standard errors (0.007 at 4,000) below it.
+    assert hero.fighter_status["Guard#2"]["fled"] > 0.27
     assert hero.fighter_status["Hero"]["yielded"] > 0.05         # the hero yields

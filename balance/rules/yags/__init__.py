@@ -10,6 +10,7 @@ from balance.engine.status import TrialOutcome
 from balance.rules.yags.after import FightWithAftermath, alive_after, plan_of
 from balance.rules.yags.fighters import YagsFight, compile_fight
 from balance.rules.yags.vector import kernel
+from balance.rules.yags.vector.static import static_of
 
 
 class YagsSystem:
@@ -29,6 +30,12 @@ class YagsSystem:
     def play_round(self, fight: YagsFight, state: kernel.YagsState, rng: np.random.Generator,
                    round_no: int) -> None:
         kernel.play_round(fight, state, rng, round_no)
+
+    def stackable(self, fight: YagsFight) -> bool:
+        """Can blocks of this fight be played stacked (``balance.engine.streams``)? Basic
+        two-fighter fights, whose every draw names its columns (``vector/basic.py``)."""
+        s = static_of(fight)
+        return not s.on.any and s.groups is None and not fight.explosions
 
     def tracks(self, state: kernel.YagsState) -> dict[str, np.ndarray]:
         """Wound and stun tracks, by place, for the after-battle rules."""

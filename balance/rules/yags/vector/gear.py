@@ -57,8 +57,17 @@ def place_of(pick: Pick, size: int) -> np.ndarray:
 
 
 def fighter(s: Static, name: str, who: np.ndarray) -> np.ndarray:
-    """A per-fighter number for each seated fighter ``who``."""
-    return s.fighter[name][who]
+    """A per-fighter number for each seated fighter ``who`` (``np.take``: about twice as
+    fast as fancy indexing, measured)."""
+    return np.take(s.fighter[name], who)
+
+
+def per_place(s: Static, name: str, who: np.ndarray) -> np.ndarray | np.int16:
+    """``fighter(s, name, who)``, or the one value when every fighter has the same."""
+    table = s.fighter[name]
+    if (table == table[0]).all():
+        return table[0]
+    return np.take(table, who)
 
 
 def seat(state, s: Static, roll: np.ndarray, tie: np.ndarray) -> None:
@@ -251,24 +260,29 @@ def reroll_initiative(state, s: Static, rng: np.random.Generator) -> None:
 
 def tiredness(s: Static, fatigue: np.ndarray) -> np.ndarray:
     """The penalty of each fatigue level (rules.fatigue_penalty; tracks.fatigue_penalty)."""
-    return s.fatigue_pen[fatigue]   # (the table covers every int16 level: tracks.MAX_FATIGUE)
+    # (The table covers every int16 level: tracks.MAX_FATIGUE.)
+    return np.take(s.fatigue_pen, fatigue)
 
 
 def tire(state, s: Static, ctx, who: Pick, mask: np.ndarray) -> None:
-    """A level of fatigue for ``who`` where ``mask`` holds; one who becomes exhausted rests
-    at once (seed 000: "If a character becomes Exhausted then they must immediately rest"),
-    leaving the fight as yielded, even in the middle of the round."""
+    """A level of fatigue for ``who`` where ``mask`` holds: ``tire_at``."""
     rows = np.flatnonzero(mask)
-    if not rows.size:
-        return
-    p = who.sub(rows)
-    after = p.get(state.fatigue) + 1
-    p.put(state.fatigue, after)
-    step = tiredness(s, after) - tiredness(s, after - 1)
-    p.add(state.penalty, step)
-    p.add(ctx.rpen, step)
+    if rows.size:
+        tire_at(state, s, ctx, who.flat_at(rows))
+
+
+def tire_at(state, s: Static, ctx, flat: np.ndarray) -> None:
+    """A level of fatigue for the places at ``flat`` (distinct flat indices into the (c, n)
+    arrays); one who becomes exhausted rests at once (seed 000: "If a character becomes
+    Exhausted then they must immediately rest"), leaving the fight as yielded, even in the
+    middle of the round."""
+    fatigue = state.fatigue.ravel()
+    after = fatigue[flat] + 1
+    fatigue[flat] = after
+    step = np.take(s.fatigue_step, after)
+    state.penalty.ravel()[flat] += step
+    ctx.rpen.ravel()[flat] += step
     if s.on.exhaustion:
-        done = after >= fighter(s, "exhausted_at", p.get(state.who).astype(np.intp))
-        done &= p.get(state.status) == STANDING
-        if done.any():
-            p.put(state.status, np.full(rows.size, YIELDED, dtype=np.int8), done)
+        status = state.status.ravel()
+        at = per_place(s, "exhausted_at", state.who.ravel()[flat])
+        status[flat[(after >= at) & (status[flat] == STANDING)]] = YIELDED

@@ -20,16 +20,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance.engine.pick import Pick
+from balance.engine.places import ascending
 from balance.engine.state import TrialState
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import NO_TARGET
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.tracks import FATAL, HEALTH_CHECK_BASE
 from balance.rules.yags.vector import blasts, declare, gear, groups, missiles, reach, strikes
-from balance.rules.yags.vector.gear import fighter as fighter_number
-from balance.rules.yags.vector.rolls import d20, d20_where
+from balance.rules.yags.vector.rolls import d20, d20_at
 from balance.rules.yags.vector.static import static_of
 
+DEAD8, UNCONSCIOUS8, YIELDED8 = np.int8(DEAD), np.int8(UNCONSCIOUS), np.int8(YIELDED)
 SEATED = ("attack", "defence", "damage", "damage_type", "soak", "health4", "skill",
           "max_defences", "fixed_defences", "yield_at")
 
@@ -80,22 +81,24 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
     key = s.speed[:, None] * 1000.0 - (s.initiative[:, None] + roll) - tie
     order = acting_order(key)
     zeros = np.zeros((c, n), dtype=np.int8)
-    seated = {name: getattr(s, name)[order] for name in SEATED}
+    seated = {name: seat_table(getattr(s, name), order) for name in SEATED}
     # Fatigue and exhaustion brought to the fight (a march): levels and their penalty; one
     # already exhausted must rest (it never fights).
-    fatigue = s.fighter["fatigue"][order]
+    fatigue = seat_table(s.fighter["fatigue"], order)
     status = zeros.copy()
     if s.on.exhaustion:
-        status[fatigue >= s.fighter["exhausted_at"][order]] = YIELDED
+        status += (fatigue >= seat_table(s.fighter["exhausted_at"], order)) * YIELDED8
+    cols = np.arange(n)
+    flat = order * n + cols          # where each place's fighter is in a (c, n) fighter array
     state = YagsState(
         status=status,
-        side=s.side_of[order],
+        side=seat_table(s.side_of, order),
         who=order.astype(np.int8),
         wounds=zeros.copy(),
         stuns=zeros.copy(),
         fatigue=fatigue,
-        penalty=gear.tiredness(s, fatigue).astype(np.int16),
-        slow_start=np.take_along_axis(roll, order, axis=0) == 1,
+        penalty=seat_table(gear.tiredness(s, s.fighter["fatigue"]).astype(np.int16), order),
+        slow_start=(roll == 1).ravel()[flat],
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
         attacking=np.zeros((c, n), dtype=bool),
         defended=np.zeros((c, n), dtype=bool),
@@ -109,8 +112,7 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
         **seated,
     )
     if s.on.any:
-        gear.seat(state, s, np.take_along_axis(roll, order, axis=0),
-                  np.take_along_axis(tie, order, axis=0))
+        gear.seat(state, s, roll.ravel()[flat], tie.ravel()[flat])
     if s.on.distance:
         missiles.seat(state, s)
     return state
@@ -118,20 +120,16 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
 
 def acting_order(key: np.ndarray) -> np.ndarray:
     """(c, n) intp: the place acting k-th in each trial, by ascending ``key`` (keys never tie:
-    they carry a random tie-break). Few fighters: ranks by pairwise comparison, which is much
-    faster than a sort along a short axis; many: argsort."""
-    c, n = key.shape
-    if c > 8:
-        return np.argsort(key, axis=0)
-    order = np.empty((c, n), dtype=np.intp)
-    cols = np.arange(n)
-    for i in range(c):
-        rank = np.zeros(n, dtype=np.intp)
-        for j in range(c):
-            if j != i:
-                rank += key[j] < key[i]
-        order[rank, cols] = i
-    return order
+    they carry a random tie-break)."""
+    return ascending(key)
+
+
+def seat_table(table: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """(c, n): the value in ``table`` (one per fighter) of the fighter in each place of
+    ``order``. A value every fighter shares fills the array, without a gather."""
+    if (table == table[0]).all():
+        return np.full(order.shape, table[0], dtype=table.dtype)
+    return np.take(table, order)
 
 
 def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
@@ -160,28 +158,39 @@ def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
     end_of_round(state, s, ctx, rng)
 
 
+def _check(status: np.ndarray, due: np.ndarray, health4: np.ndarray, fail: int,
+           rng: np.random.Generator) -> None:
+    """Health checks at 20 where ``due`` (seed 000, End of Round): a fumble or health x 4 +
+    d20 below 20 sets ``fail``. The dice go to the places due in C order, as ``d20_where``
+    would give them, but only those places are looked at."""
+    flat = np.flatnonzero(due)
+    if not flat.size:
+        return
+    d = d20_at(rng, flat % due.shape[1])
+    failed = flat[(d == 1) | (np.take(health4, flat) + d < HEALTH_CHECK_BASE)]
+    status.ravel()[failed] = fail
+
+
 def end_of_round(state: YagsState, s, ctx, rng: np.random.Generator) -> None:
     """Fatal and beaten checks at 20 for fighters still up (and mounts), exhaustion, then
     yielding (seed 000 step 5), broken sides running away; in detailed fights, re-rolled
     initiatives."""
     if state.inside.size:   # foes inside the reach of those who gave ground are outside
         reach.open_distance(state)
+    # Every mask below holds only where the status is STANDING (0), so adding the new code
+    # sets it: a boolean assignment on a random mask costs ~20 times more.
     status = state.status
-    at_fatal = (status == STANDING) & (state.wounds >= FATAL)
-    if at_fatal.any():
-        d = d20_where(rng, at_fatal)
-        status[at_fatal & ((d == 1) | (state.health4 + d < HEALTH_CHECK_BASE))] = DEAD
-    beaten = (status == STANDING) & (state.stuns >= FATAL)
-    if beaten.any():
-        d = d20_where(rng, beaten)
-        status[beaten & ((d == 1) | (state.health4 + d < HEALTH_CHECK_BASE))] = UNCONSCIOUS
+    standing = status == STANDING
+    _check(status, standing & (state.wounds >= FATAL), state.health4, DEAD, rng)
+    _check(status, (status == STANDING) & (state.stuns >= FATAL), state.health4, UNCONSCIOUS,
+           rng)
     if s.on.mounted:
         gear.mount_end_of_round(state, s, rng)
-    yields = (status == STANDING) & (np.maximum(state.wounds, state.stuns) >= state.yield_at)
+    standing = status == STANDING
+    yields = standing & (np.maximum(state.wounds, state.stuns) >= state.yield_at)
     if s.on.exhaustion:   # lab's option: exhausted fighters must rest (they leave the fight)
-        at = fighter_number(s, "exhausted_at", state.who.astype(np.intp))
-        yields |= (status == STANDING) & (state.fatigue >= at)
-    status[yields] = YIELDED
+        yields |= standing & (state.fatigue >= gear.per_place(s, "exhausted_at", state.who))
+    status += yields * YIELDED8
     if s.groups is not None and s.groups.morale:
         groups.run_away(state, s, ctx, rng)
     if s.on.any:

@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -65,6 +67,7 @@ class Static:
     base_difficulty: int
     success_step: int
     fatigue_pen: np.ndarray        # (MAX_FATIGUE + 1,) penalty by fatigue level
+    fatigue_step: np.ndarray       # (MAX_FATIGUE + 1,) what reaching each level adds to it
     riding_difficulty: int
     reach_closing: bool            # rules.reach: closing
     lo0_snap: bool                 # rules.lo0_shots: snap
@@ -83,6 +86,7 @@ class Static:
     groups: Groups | None = None   # group fights' numbers (None: a duel)
     start: np.ndarray | None = None  # (n,) float: positions at the start (fights at a distance)
     blasts: tuple = ()             # per fighter: its thrown explosive's blast (or None)
+    basic: Any = None              # basic fights: the outcome tables (basic.Tables)
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,12 @@ def i16(values) -> np.ndarray:
 def static_of(fight: YagsFight) -> Static:
     """The kernel's arrays and flags for a compiled fight, computed once per fight."""
     if "static" not in fight.derived:
-        fight.derived["static"] = _static(fight)
+        static = _static(fight)
+        if not static.on.any:
+            from balance.rules.yags.vector.basic import tables_of  # basic.py reads static's
+
+            static = dataclasses.replace(static, basic=tables_of(static))
+        fight.derived["static"] = static
     return fight.derived["static"]
 
 
@@ -172,6 +181,7 @@ def _static(fight: YagsFight) -> Static:
         base_difficulty=r.base_difficulty,
         success_step=r.success_step,
         fatigue_pen=fatigue_penalties(r.fatigue_penalty),
+        fatigue_step=np.diff(fatigue_penalties(r.fatigue_penalty), prepend=np.int16(0)),
         riding_difficulty=r.riding_difficulty,
         reach_closing=r.reach_closing,
         lo0_snap=r.lo0_snap,

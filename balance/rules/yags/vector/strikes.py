@@ -29,7 +29,7 @@ from balance.rules.yags.tracks import (
     STANCE_ATTACK,
     merge_strikes,
 )
-from balance.rules.yags.vector import blows, gear, missiles, moves, reach
+from balance.rules.yags.vector import basic, blows, gear, missiles, moves, reach
 from balance.rules.yags.vector.gear import fighter, place_of
 from balance.rules.yags.vector.rolls import d20
 from balance.rules.yags.vector.static import Static, fumble_index
@@ -70,8 +70,11 @@ def act(state, s: Static, ctx: Round, me: Pick, rng: np.random.Generator) -> Non
 def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np.ndarray,
                   rng: np.random.Generator) -> None:
     """A declared attack (or manoeuvre): the strikes it draws before, the attack, the counter
-    strike after (seed 000, Free Strikes)."""
-    if not acting.any():
+    strike after (seed 000, Free Strikes). A basic duel draws its attack's dice even when no
+    trial acts (its blocks may be stacked, ``balance.engine.streams``: a draw over all
+    trials must not hang on the others)."""
+    stackable = not s.on.any and s.groups is None
+    if not stackable and not acting.any():
         return
     x = state.x
     n = acting.size
@@ -113,7 +116,7 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
             defending &= att.get(x("at_mount")) == 0
     else:
         defending = att.get(state.defended)
-    if not acting.any():
+    if not stackable and not acting.any():
         return
     if m is None and s.on.stunts:   # a declared attack (not a strike) may carry a stunt
         m = np.zeros(n, dtype=np.int16)
@@ -133,8 +136,10 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
         strike = undefended & (tgt.get(state.status) == STANDING) & tgt.get(ctx.can)
         if s.on.exhaustion:
             strike &= att.get(state.status) == STANDING
-        if strike.any():
-            attack(state, s, ctx, strike, tgt, att, np.zeros(n, dtype=bool), rng)
+        rows = np.flatnonzero(strike)
+        if rows.size:   # on those trials only (their dice drawn for them alone)
+            attack(state, s, ctx, np.ones(rows.size, dtype=bool), tgt.sub(rows), att.sub(rows),
+                   np.zeros(rows.size, dtype=bool), rng)
         return
     triggers = undefended.astype(np.int16)
     if s.on.unarmed_counter or s.on.manoeuvres:
@@ -168,6 +173,9 @@ def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pic
     False where those rules cannot act). Strikes pass no ``manoeuvre``; declared attacks pass
     one where manoeuvres or stunts can act.
     """
+    if not s.on.any:
+        basic.attack(state, s, ctx, acting, att, tgt, defending, rng)
+        return False, False
     n = acting.size
     rpen = ctx.rpen
     d = d20(rng, (2, n))  # attack, defence

@@ -1,0 +1,65 @@
+"""Reductions over the short first (place) axis of ``(n_places, n_trials)`` arrays.
+
+numpy's ``argmax(axis=0)`` on such an array works column by column and costs ~30 ns a
+trial with two places (measured); a Python loop over the few places, each step one
+contiguous vector operation, costs well under 1 ns a trial per place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def first_true(mask: np.ndarray) -> np.ndarray:
+    """(n,) intp: the first place where ``mask`` (c, n) holds in each trial; 0 where none
+    does (as ``mask.argmax(axis=0)``)."""
+    c, n = mask.shape
+    out = np.zeros(n, dtype=np.intp)
+    if c < 2:
+        return out
+    seen = mask[0].copy()
+    for i in range(1, c):
+        new = mask[i] & ~seen
+        out += new * i
+        seen |= new
+    return out
+
+
+def ascending(key: np.ndarray) -> np.ndarray:
+    """(c, n) intp: the place holding the k-th smallest ``key`` in each trial (keys in a
+    trial are distinct, e.g. random draws), as ``argsort(key, axis=0)``. Few places: ranks by
+    pairwise comparison, much faster than a sort along a short axis (measured: 1.6x at 10
+    places, 5x at 4); two: one comparison."""
+    c, n = key.shape
+    if c == 2:
+        second_first = (key[1] < key[0]).astype(np.intp)
+        return np.stack([second_first, 1 - second_first])
+    if c > 16:
+        return np.argsort(key, axis=0)
+    order = np.empty(c * n, dtype=np.intp)
+    cols = np.arange(n)
+    for i in range(c):
+        rank = np.zeros(n, dtype=np.int8)
+        for j in range(c):
+            if j != i:
+                rank += key[j] < key[i]
+        order[rank.astype(np.intp) * n + cols] = i
+    return order.reshape(c, n)
+
+
+def uniform_true(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """(n,) intp: in each trial, one of the places where ``mask`` (c, n) holds, uniformly at
+    random (0 where none does). One uniform draw per trial picks the k-th of the t places,
+    k = floor(u t): no float is compared with another, and the bias of a 53-bit u is below
+    2^-45 for t <= 255."""
+    n = mask.shape[1]
+    total = np.zeros(n, dtype=np.int16)
+    for row in mask:
+        total += row
+    k = (rng.random(n) * total).astype(np.int16)
+    pick = np.zeros(n, dtype=np.intp)
+    seen = np.zeros(n, dtype=np.int16)
+    for row in mask[:-1]:
+        seen += row
+        pick += seen <= k
+    return pick
