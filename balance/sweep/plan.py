@@ -12,13 +12,18 @@ import copy
 import dataclasses
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from balance.errors import OptionError, Problem, ScenarioError
-from balance.io.scenario import DICT_SOURCE, LoadedScenario, load_scenario, read_text
+from balance.io.scenario import (
+    DICT_SOURCE,
+    LoadedScenario,
+    load_parsed,
+    load_scenario,
+    read_text,
+)
 from balance.io.tables import shipped_rows
 from balance.io.yamlfile import PathIndex, read_yaml
 from balance.models import SCENARIO_MODELS
@@ -117,22 +122,9 @@ def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
 def _load_base(data: dict[str, Any], text: str | None, label: str,
                index: PathIndex) -> LoadedScenario:
     """The scenario without its sweep block; a file's problems keep their line numbers."""
-    if text is None or ("sweep",) not in index.keys:
-        return load_scenario(data if text is None else label)
-    lines = text.splitlines(keepends=True)
-    start = index.keys[("sweep",)][0]
-    after = [pos[0] for p, pos in index.keys.items() if len(p) == 1 and pos[0] > start]
-    end = min(after, default=len(lines) + 1)
-    blanked = "".join("\n" if start <= i + 1 < end else line for i, line in enumerate(lines))
-    fd, tmp = tempfile.mkstemp(suffix=".yaml", prefix=".balance-sweep-base-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(blanked)
-        return load_scenario(tmp)
-    except ScenarioError as err:
-        raise ScenarioError(dataclasses.replace(p, file=label) for p in err.problems) from None
-    finally:
-        os.unlink(tmp)
+    if text is None:
+        return load_scenario(data)
+    return load_parsed(data, index, label, text, label)
 
 
 def _resolve(spec: SweepSpec, base: LoadedScenario, data: dict[str, Any], label: str,

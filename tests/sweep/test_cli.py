@@ -98,3 +98,8 @@ def test_validate_checks_every_cell_of_a_sweep(tmp_path, capsys) -> None:
                                   sort_keys=False))
     assert main(["validate", str(bad)]) == 1
     assert "'maec' is not a known weapon" in capsys.readouterr().err
+    flow = tmp_path / "flow.yaml"   # a flow-style file is a sweep too (no 'sweep:' line)
+    flow.write_text(yaml.safe_dump(duel({"grid": {"max_rounds": [5, 6]}}),
+                                   default_flow_style=True))
+    assert main(["validate", str(flow)]) == 0
+    assert "2 sweep cells)" in capsys.readouterr().out
