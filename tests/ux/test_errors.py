@@ -46,6 +46,10 @@ SIDES = "name: x\nruleset: yags\nsides:\n  - name: a\n"
     (SIDES + "  members: []\n", 5, ["line 5 ('members') is indented by 2 spaces",
                                    "indent it like the other keys of its item"]),
     ("name: Duel: round two\nruleset: yags\n", 1, ["holds ': '", "put the value in quotes"]),
+    # a nested key written on one line: the quoting hint alone misled
+    ("name: x\nruleset: yags\nrules: reach: closing\n", 3,
+     ["put the value in quotes", "if 'reach' is a key inside 'rules', write rules: "
+      "{reach: closing} or put 'reach:' on its own line, indented under 'rules:'"]),
     ("name: x\nruleset yags\nsides: []\n", 2, ["line 2 has no ':' after its key"]),
     ("name: 'x\nruleset: yags\n", 1, ["the quote opened on line 1 is never closed"]),
 ])
