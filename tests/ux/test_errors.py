@@ -88,6 +88,18 @@ def test_only_close_names_are_suggested(tmp_path) -> None:
     assert "did you mean 'club'" in problem.message
 
 
+def test_a_real_key_in_the_wrong_place_says_where_it_belongs(tmp_path) -> None:
+    """``rules: {step_back: false}`` once said only "unknown key 'step_back'": it is a
+    policy key (issue 12), as ``reach`` under a member is a rule or a weapon field."""
+    problem = problem_of(tmp_path, DUEL.replace("seed: 7", "seed: 7\nrules: {step_back: false}"))
+    assert problem.message == ("unknown key 'step_back' here; it is a key of "
+                               "sides[].members[].policy or sides[].policy")
+    problem = problem_of(tmp_path, DUEL.replace("stance: aggressive", "reach: closing"))
+    assert "unknown key 'reach' here; it is a key of rules or " in problem.message
+    problem = problem_of(tmp_path, DUEL.replace("stance: aggressive", "stanse: aggressive"))
+    assert problem.message == "unknown key 'stanse' (did you mean 'stance'?)"
+
+
 def test_an_entry() -> None:
     from balance.models import SCENARIO_MODELS
 
