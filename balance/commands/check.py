@@ -42,6 +42,10 @@ def main(args: argparse.Namespace) -> int:
 
     if args.max_trials is not None and args.max_trials < 1:
         raise OptionError(f"--max-trials must be a positive integer, got {args.max_trials}")
+    from balance.io.atomic import check_replaceable
+
+    out = Path(args.out) if args.out else Path("results") / f"check-{Path(args.budget).stem}"
+    check_replaceable(out)                # before the claims run, not after
     claims = len(load_budget(args.budget).model.claims)
     bar = progress_bar(claims, unit="claim", desc="balance check", delay=0.0)
 
@@ -58,7 +62,6 @@ def main(args: argparse.Namespace) -> int:
                               max_trials=args.max_trials, on_claim=show)
     finally:
         bar.close()
-    out = Path(args.out) if args.out else Path("results") / f"check-{Path(args.budget).stem}"
     write_results(result, out)
     append_step_summary(to_markdown(result))
     c = result.counts()

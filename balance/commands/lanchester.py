@@ -8,7 +8,7 @@ from pathlib import Path
 
 from balance.errors import OptionError
 from balance.io import jsonout
-from balance.io.atomic import new_directory
+from balance.io.atomic import check_replaceable, new_directory
 from balance.report.lanchester import (
     describe_exponent,
     exponent_edge,
@@ -50,6 +50,8 @@ def parse_sizes(text: str) -> list[int]:
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.out:
+        check_replaceable(Path(args.out) / "lanchester")
     if not 1 <= args.vs <= 100:
         raise OptionError(f"--vs must be between 1 and 100, got {args.vs}")
     points = lanchester_points(args.file, parse_sizes(args.sizes), args.vs, args.trials,

@@ -40,7 +40,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from balance.analysis.metagame import analyse
+    from balance.io.atomic import check_replaceable
 
+    if args.out:
+        check_replaceable(args.out)       # before the round robin runs, not after
     matrix = load_matrix(args)
     result = analyse(matrix)
     doc = result.to_dict()

@@ -21,6 +21,7 @@ from typing import Any
 
 from balance import __version__, rules
 from balance.errors import OptionError
+from balance.io.atomic import check_replaceable
 from balance.io.store import (
     Partial,
     git_commit,
@@ -90,6 +91,10 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
         check_executor(executor, scheduler, workers)
     if resume and out is None:
         raise OptionError("resume needs the results folder (out) of the interrupted run")
+    if out is not None:
+        if Path(out).exists() and not Path(out).is_dir():
+            raise OptionError(f"{out}: is a file; the results folder (--out) must be a folder")
+        check_replaceable(Path(out) / run_id)   # before any cell runs, not after
     fingerprint = {"scenario_sha256": sha256_text(_scenario_text(plan)), "seed": seed,
                    "trials": trials, "precision": precision, "max_trials": max_trials,
                    "block_trials": block_trials, "crn": list(plan.crn),

@@ -70,7 +70,7 @@ def test_metagame_of_a_run_writes_the_report(tmp_path, capsys) -> None:
     text = capsys.readouterr().out
     assert "metagame of 3 options (yags, 300 trials per cell" in text
     assert {p.name for p in out.iterdir()} == {"01-mix.png", "02-matrix.png", "report.html",
-                                               "report.md", "metagame.json"}
+                                               "report.md", "metagame.json", ".balance-output"}
     md = (out / "report.md").read_text()
     assert "## Findings" in md and "## Equilibrium mix" in md and "](02-matrix.png)" in md
     doc = strict_json((out / "metagame.json").read_text())
