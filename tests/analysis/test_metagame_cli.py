@@ -101,6 +101,10 @@ def test_metagame_of_a_designers_matrix(tmp_path, capsys) -> None:
     ([], "give a scenario FILE, a RUN folder or --matrix CSV"),
     (["x.yaml", "--matrix", "m.csv"], "give a scenario FILE, a RUN folder or --matrix CSV"),
     (["--matrix", "nothing.csv"], "nothing.csv: no such file"),
+    # a missing FILE or RUN once said only "no such file"; it may be either
+    ([str(ROOT / "scenarios" / "sweeps" / "weapon_round_robn.yaml")],
+     "weapon_round_robn.yaml: no such scenario file or run folder (did you mean "),
+    (["results/no_such_run"], "results/no_such_run: no such scenario file or run folder"),
     ([str(ROOT / "scenarios" / "sweeps" / "stances.yaml")], "its sweep has no round_robin"),
 ])
 def test_metagame_mistakes_are_one_clean_line(args, expected, capsys) -> None:
