@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from balance import __version__, rules
-from balance.errors import OptionError
+from balance.errors import MAX_SEED, MAX_TRIALS, OptionError, check_count
 from balance.io.atomic import check_replaceable
 from balance.io.store import (
     Partial,
@@ -295,6 +295,6 @@ def _run_id(run_id: str | None, plan: Plan) -> str:
 
 
 def _count(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise OptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return value
+    """A trial count, block size or seed, checked against its range."""
+    return check_count(name, value, minimum=minimum,
+                       maximum=MAX_SEED if name == "seed" else MAX_TRIALS)
