@@ -95,6 +95,9 @@ def test_metagame_of_a_designers_matrix(tmp_path, capsys) -> None:
     assert doc["cycles"] == [{"options": ["rock", "scissors", "paper"], "tested": False,
                               "win_rates": [1.0, 1.0, 1.0]}]
     assert [r["loss"] for r in doc["restricted_play"]] == pytest.approx([1 / 6] * 3)
+    # all three do as well against the mix: no "best reply scissors (50%), worst paper (50%)"
+    assert doc["findings"][-1] == "Against the equilibrium mix every option does equally " \
+                                  "well (50%)."
 
 
 @pytest.mark.parametrize(("args", "expected"), [
