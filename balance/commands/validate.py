@@ -56,6 +56,7 @@ def _load(file: str) -> tuple[LoadedScenario, str]:
     from balance.sweep import load_plan
 
     plan = load_plan(file)
+    plan.compile()            # problems that show only once fighters are put together
     return plan.base, f", {_count(len(plan.cells), 'sweep cell')}"
 
 

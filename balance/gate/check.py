@@ -184,6 +184,7 @@ class PreparedClaim:
     plan: Plan
     side: int | None
     pairs: dict[str, list[Any]] | None = None
+    fights: dict[str, Any] | None = None          # each cell's compiled fight
 
 
 def prepare_claim(budget: LoadedBudget, number: int) -> PreparedClaim:
@@ -193,6 +194,10 @@ def prepare_claim(budget: LoadedBudget, number: int) -> PreparedClaim:
     claim = budget.model.claims[number]
     plan = claim_plan(budget, number)
     side = _side(claim, plan.side_names, budget, number)
+    try:
+        fights = plan.compile()
+    except ScenarioError as err:
+        raise _from_claim(err, budget, number) from None
     pairs = None
     if claim.difference is not None:
         diff = claim.difference
@@ -205,7 +210,7 @@ def prepare_claim(budget: LoadedBudget, number: int) -> PreparedClaim:
                 assign(data, path, value)
                 versions.append(_load(data, budget, number, "difference"))
             pairs[cell.id] = versions
-    return PreparedClaim(plan, side, pairs)
+    return PreparedClaim(plan, side, pairs, fights)
 
 
 def prepare_budget(budget: LoadedBudget) -> list[PreparedClaim]:
@@ -247,11 +252,7 @@ def check_claim(budget: LoadedBudget, number: int, *, executor: Executor,
 def _judge_cells(budget, number, prepared: PreparedClaim, looks, level, seed, executor):
     claim = budget.model.claims[number]
     plan, side = prepared.plan, prepared.side
-    from balance import rules
-
-    system = rules.get(plan.ruleset)
-    fights = {c.id: system.compile(sc.model, sc.tables)
-              for c, sc in zip(plan.cells, plan.scenarios, strict=True)}
+    fights = prepared.fights or plan.compile()
     streams = {c.id: c.stream for c in plan.cells}
     state: dict[str, tuple[Tally | None, int]] = {c.id: (None, 0) for c in plan.cells}
     verdicts: dict[str, CellVerdict] = {}
@@ -371,12 +372,18 @@ def _plan(source: Any, budget: LoadedBudget, number: int) -> Plan:
     try:
         return load_plan(source)
     except ScenarioError as err:
-        line, col = budget.where(number)
-        raise ScenarioError(dataclasses.replace(
-            p, message=f"{p.message} (from claim {number + 1} of {budget.path}:{line})")
-            if p.file != "<dict>" else
-            Problem(f"claim {number + 1}: {p.path + ': ' if p.path else ''}{p.message}", "",
-                    budget.path, line, col) for p in err.problems) from None
+        raise _from_claim(err, budget, number) from None
+
+
+def _from_claim(err: ScenarioError, budget: LoadedBudget, number: int) -> ScenarioError:
+    """A claim's scenario problems, each saying which claim of the budget brought it (placed
+    at the claim when the scenario was changed by ``set:`` or ``sweep:`` and has no file)."""
+    line, col = budget.where(number)
+    return ScenarioError(dataclasses.replace(
+        p, message=f"{p.message} (from claim {number + 1} of {budget.path}:{line})")
+        if p.file != "<dict>" else
+        Problem(f"claim {number + 1}: {p.path + ': ' if p.path else ''}{p.message}", "",
+                budget.path, line, col) for p in err.problems)
 
 
 def _checked_path(text: str, plan: Plan, budget: LoadedBudget, number: int, at: tuple):

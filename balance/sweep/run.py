@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from balance import __version__, rules
+from balance import __version__
 from balance.errors import MAX_SEED, MAX_TRIALS, OptionError, check_count
 from balance.io.atomic import check_replaceable
 from balance.io.store import (
@@ -100,13 +100,11 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
                    "block_trials": block_trials, "crn": list(plan.crn),
                    "baseline": plan.baseline.id if plan.baseline else None,
                    "version": __version__}
+    fights = plan.compile()     # a problem of any cell stops the sweep before it starts
     partial = Partial(out, run_id, fingerprint, resume=resume) if out is not None else None
     done = partial.finished() if partial is not None else {}
     started = now_iso()
     clock = time.perf_counter()
-    system = rules.get(plan.ruleset)
-    fights = {c.id: system.compile(sc.model, sc.tables)
-              for c, sc in zip(plan.cells, plan.scenarios, strict=True)}
     jobs = [CellJob(c.id, plan.ruleset, fights[c.id], seed, c.stream, block_trials, trials,
                     precision, max_trials or 0) for c in plan.cells]
     records = {cid: rec for cid, rec in done.items() if cid in fights}

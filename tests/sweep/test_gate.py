@@ -117,6 +117,11 @@ def test_cli_exit_codes_and_files(tmp_path, capsys, monkeypatch) -> None:
      "'weapn' is not a field of sides[0].members[0] (did you mean 'weapon'?)"),
     ([claim(at_most=0.5, sweep={"grid": {"sides.0.members.0.weapon": ["maec"]}})],
      "claim 1: sides[0].members[0].weapon: 'maec' is not a known weapon"),
+    # found only when the fighters are put together: once a traceback-free '<input>' error
+    # after the claims before it had run
+    ([claim(at_most=0.5, set={"sides.0.members.0.weapon": "great_axe",
+                              "sides.0.members.0.attributes.strength": 1})],
+     "claim 1: sides[0].members[0].weapon: strength 1 is too weak for this weapon"),
 ])
 def test_budget_mistakes_are_clean_errors(tmp_path, claims, expected, capsys) -> None:
     path = write_budget(tmp_path, claims)
