@@ -64,6 +64,11 @@ def load_parsed(data: Mapping[str, Any], index: PathIndex, label: str, text: str
     block is written (block or flow style, one line or many).
     """
     ruleset = _ruleset(data, label, index)
+    if "sweep" in data:      # not a typo of 'seed': a sweep file given where one fight is read
+        raise ScenarioError([index.problem(
+            "this file holds a sweep, and this command plays one fight: run the sweep with "
+            "'balance sweep FILE', or leave out the sweep: block", ("sweep",), label,
+            at_key=True)])
     model, problems = validate_model(SCENARIO_MODELS[ruleset], data, label, index)
     if model is None:
         raise ScenarioError(_in_order(problems))

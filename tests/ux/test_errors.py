@@ -125,3 +125,14 @@ def test_compile_time_problems_have_line_and_column(tmp_path, capsys) -> None:
 def test_report_of_a_missing_folder(tmp_path, capsys) -> None:
     assert main(["report", str(tmp_path / "nothing")]) == 2
     assert "nothing: no such folder" in capsys.readouterr().err
+
+
+def test_a_sweep_file_given_to_run_says_so(tmp_path, capsys) -> None:
+    """``balance run`` of a sweep file once said "unknown key 'sweep' (did you mean 'seed'?)"."""
+    path = tmp_path / "s.yaml"
+    path.write_text(DUEL + "sweep:\n  grid:\n    max_rounds: [5, 6]\n")
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "sweep: this file holds a sweep, and this command plays one fight: run the sweep " \
+           "with 'balance sweep FILE'" in err and "did you mean" not in err
+    assert main(["validate", str(path)]) == 0
