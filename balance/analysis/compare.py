@@ -160,6 +160,8 @@ def parse_baseline(text: str | None) -> Any:
         if not sep or not key.strip():
             raise OptionError(f"--baseline: expected a cell index or axis=value,..., got "
                               f"{text!r}")
+        if key.strip() in out:
+            raise OptionError(f"--baseline: axis {key.strip()!r} is named twice in {text!r}")
         out[key.strip()] = value.strip()
     return out
 

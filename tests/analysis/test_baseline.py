@@ -36,6 +36,8 @@ def test_baseline_by_index_or_values_with_did_you_mean() -> None:
         load_plan(duel(GRID), baseline={"armour": "none"})
     assert parse_baseline("red.weapon=spear, armour=mail") == {"red.weapon": "spear",
                                                                "armour": "mail"}
+    with pytest.raises(OptionError, match="axis 'armour' is named twice"):   # once: the last won
+        parse_baseline("armour=mail,armour=none")
 
 
 def test_no_baseline_no_delta_columns() -> None:
