@@ -35,12 +35,19 @@ _API: dict[str, tuple[str, str]] = {
     "write_report": ("balance.report.build", "write_report"),
     "parse_dice": ("balance.dice", "parse"),
     "wilson": ("balance.report.stats", "wilson"),
+    "solve": ("balance.analysis.solving", "solve"),
+    "sensitivity": ("balance.analysis.sensitivities", "sensitivity"),
+    "exchange": ("balance.analysis.exchange_rate", "exchange"),
+    "explain": ("balance.analysis.explaining", "explain"),
+    "compare_run": ("balance.analysis.compare", "compare_run"),
+    "autobalance": ("balance.analysis.autobalance", "autobalance"),
     "RunResult": ("balance.result", "RunResult"),
     "BalanceError": ("balance.errors", "BalanceError"),
     "OptionError": ("balance.errors", "OptionError"),
     "ScenarioError": ("balance.errors", "ScenarioError"),
 }
-_SUBPACKAGES = ("dice", "engine", "gate", "io", "models", "report", "rules", "sweep")
+_SUBPACKAGES = ("analysis", "dice", "engine", "gate", "io", "models", "report", "rules",
+                "sweep")
 
 __all__ = ["__version__", *sorted(_API)]
 

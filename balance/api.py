@@ -8,21 +8,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from balance.errors import OptionError, ScenarioError
+from balance.errors import MAX_SEED, MAX_TRIALS, OptionError, ScenarioError, check_count
 
 if TYPE_CHECKING:
     from balance.io.scenario import LoadedScenario
     from balance.result import RunResult
 
 ENGINES = ("vector", "reference")
-
-
-def _check_count(name: str, value: Any, *, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise OptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return value
 
 
 def compile_scenario(loaded: LoadedScenario):
@@ -60,8 +54,9 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
 
     loaded = scenario if isinstance(scenario, LoadedScenario) else load_scenario(scenario)
     model = loaded.model
-    trials = _check_count("trials", model.trials if trials is None else trials, minimum=1)
-    seed = _check_count("seed", model.seed if seed is None else seed)
+    trials = check_count("trials", model.trials if trials is None else trials, minimum=1,
+                         maximum=MAX_TRIALS)
+    seed = check_count("seed", model.seed if seed is None else seed, maximum=MAX_SEED)
     if engine not in ENGINES:
         raise OptionError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     system, fight = compile_scenario(loaded)

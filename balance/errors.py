@@ -23,6 +23,27 @@ class OptionError(BalanceError, ValueError):
     """A bad command-line or API argument (negative trials, unknown ruleset, ...)."""
 
 
+MAX_TRIALS = 1_000_000_000
+"""The most trials one fight or cell may be given (a scenario's ``trials:`` has the same cap):
+a billion duels take minutes per core; a typo like 10**20 would otherwise fail deep inside
+the block planner with a MemoryError."""
+
+
+MAX_SEED = 2**63 - 1
+"""The largest root seed (a scenario's ``seed:`` has the same cap)."""
+
+
+def check_count(name: str, value: object, *, minimum: int = 0,
+                maximum: int | None = None) -> int:
+    """``value`` if it is an integer in [minimum, maximum], else an :class:`OptionError`
+    naming ``name`` (the one check behind every trials, seed and budget argument)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise OptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if maximum is not None and value > maximum:
+        raise OptionError(f"{name} must be at most {maximum:,}, got {value:,}")
+    return value
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong with an input file, located as precisely as we can."""

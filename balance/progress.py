@@ -45,7 +45,8 @@ class LineProgress:
     """Progress as occasional whole lines: done/total, rate, ETA (for logs, not terminals).
 
     The first line comes ``interval`` seconds after the start, so short runs print nothing;
-    once a line has been printed, :meth:`close` prints a last one with the total time.
+    a run that printed a line or lasted an interval ends with a line of its total time from
+    :meth:`close`. No line is printed at the total (an "ETA" there would have nothing to say).
     """
 
     def __init__(self, total: int, *, unit: str, desc: str = "", initial: int = 0,
@@ -60,7 +61,8 @@ class LineProgress:
 
     def update(self, n: int = 1) -> None:
         self.n += n
-        if self.clock() - self.last >= self.interval:
+        # at the total there is nothing left to estimate: :meth:`close` says "done in"
+        if self.n < self.total and self.clock() - self.last >= self.interval:
             self._line()
 
     def set_postfix_str(self, text: str, refresh: bool = True) -> None:
@@ -70,7 +72,7 @@ class LineProgress:
         """Nothing to clear: lines are never redrawn (tqdm's interface)."""
 
     def close(self) -> None:
-        if self.printed:
+        if self.printed or self.clock() - self.started >= self.interval:
             self._line(final=True)
 
     def _line(self, final: bool = False) -> None:

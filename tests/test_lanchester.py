@@ -6,7 +6,13 @@ from pathlib import Path
 import pytest
 
 from balance.cli import main
-from balance.report.lanchester import LanchesterPoint, fitted_exponent, law
+from balance.report.lanchester import (
+    LanchesterPoint,
+    describe_exponent,
+    exponent_edge,
+    fitted_exponent,
+    law,
+)
 
 DUEL = Path(__file__).resolve().parent.parent / "scenarios" / "yags" / "reference_duel.yaml"
 
@@ -36,3 +42,17 @@ def test_command_writes_figure_and_json(tmp_path, capsys) -> None:
 def test_bad_sizes_are_clean_errors(capsys) -> None:
     assert main(["lanchester", str(DUEL), "--sizes", "a-b"]) == 2
     assert "--sizes" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("survivors", "edge", "words"), [
+    (lambda a: a, "top", "top of the fit's range"),              # B never kills anyone
+    (lambda a: 0.1, "bottom", "bottom of the fit's range"),                # A barely survives
+])
+def test_a_fit_stuck_at_its_range_says_so(survivors, edge: str, words: str) -> None:
+    """A fit at 3.00 once read "k = 3.00 ...: square", as if measured; it is only a bound."""
+    points = [LanchesterPoint(a, 4, 1.0, (1.0, 1.0), survivors(a), 0.0) for a in range(5, 9)]
+    k = fitted_exponent(points)
+    assert exponent_edge(k) == edge
+    text = describe_exponent(k)
+    assert words in text and ": square" not in text
+    assert exponent_edge(2.0) is None and describe_exponent(2.0).endswith("square law): square")

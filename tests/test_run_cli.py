@@ -145,3 +145,16 @@ def test_validate_reports_problems_found_when_fighters_are_put_together(tmp_path
     assert "heavy.yaml" in err and "too weak" in err and "Traceback" not in err
     assert main(["run", str(bad), "--quiet"]) == 2
     assert "too weak" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [
+    ["run", str(DUEL), "--trials", "99999999999999999999", "--json"],
+    ["solve", str(DUEL), "--vary", "max_rounds", "--target", "0.5", "--trials", "1" + "0" * 20],
+    ["dice", "d6", "--samples", "1" + "0" * 20],
+    ["check", "budget.yaml", "--max-trials", "1" + "0" * 20],
+])
+def test_huge_trial_counts_are_clean_errors(argv, capsys) -> None:
+    """--trials 10**20 once ended in a MemoryError traceback from the block planner."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "must be at most 1,000,000,000" in err and "Traceback" not in err

@@ -34,3 +34,8 @@ def __getattr__(name: str):
     if name in _NAMES:
         return getattr(importlib.import_module(f"balance.analysis.{_NAMES[name]}"), name)
     raise AttributeError(f"module 'balance.analysis' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The lazily imported names, so ``dir(balance.analysis)`` shows them."""
+    return sorted({*__all__, *(n for n in globals() if n.startswith("__"))})

@@ -22,7 +22,7 @@ import numpy as np
 from balance.analysis.fields import varied_fields
 from balance.analysis.matrix import from_run
 from balance.analysis.racing import RUNGS, Evaluator, Field, Measured, Pairing, measure, search
-from balance.errors import OptionError
+from balance.errors import MAX_TRIALS, OptionError, check_count
 from balance.sweep.paths import assign
 
 BUDGET_EVALUATIONS = 20      # default budget: this many full round robins at --trials
@@ -255,9 +255,8 @@ def _round_robin(plan: Any) -> tuple[str, str, list[str]]:
 
 
 def _positive(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise OptionError(f"{name} must be an integer >= 1, got {value!r}")
-    return value
+    """Trials per cell (at most MAX_TRIALS) or a budget of trials (any size: it only caps)."""
+    return check_count(name, value, minimum=1, maximum=MAX_TRIALS if name == "trials" else None)
 
 
 def _raise_invalid(plan: Any, fields: Sequence[Field], values: tuple) -> None:

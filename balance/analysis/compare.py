@@ -62,6 +62,9 @@ class Comparison:
         lines.append("  " + "  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
         lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
                   for r in rows]
+        if not self.rows:
+            lines += ["", "  the run has no other cell to compare with the baseline"]
+            return "\n".join(lines)
         n_sig = sum(r["significant"] for r in self.rows)
         lines += ["", f"  {n_sig} of {len(self.rows)} differences are significant (95% "
                       "intervals, Holm's correction over the cells)"]
@@ -157,6 +160,8 @@ def parse_baseline(text: str | None) -> Any:
         if not sep or not key.strip():
             raise OptionError(f"--baseline: expected a cell index or axis=value,..., got "
                               f"{text!r}")
+        if key.strip() in out:
+            raise OptionError(f"--baseline: axis {key.strip()!r} is named twice in {text!r}")
         out[key.strip()] = value.strip()
     return out
 

@@ -80,7 +80,10 @@ class Exchange:
             lines.append(f"  {name}  {c.name} {words.value(c.from_)} -> {words.value(c.to)}: "
                          f"{change(c.delta)} [{change(c.ci95[0])}, {change(c.ci95[1])}] {unit}")
         lines += ["", "  " + self.sentence()]
-        if self.interval is None:
+        if self.interval is None and self.take.delta == 0 and tuple(self.take.ci95) == (0, 0):
+            lines.append("  (the take step changes no trial: no fighter's numbers depend on "
+                         f"{self.take.name}, so nothing can be traded for it)")
+        elif self.interval is None:
             lines.append("  (the take step's change is not clearly away from 0, so the rate has "
                          "no finite 95% interval: use a larger --step-take or more --trials)")
         lines += ["", f"  rate = change(give) / change(take), Fieller 95% interval, paired; "

@@ -12,6 +12,7 @@ recomputed, so the explanation cannot disagree with what is simulated.
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import os
 import textwrap
@@ -62,8 +63,13 @@ def explain(scenario: str | os.PathLike | Mapping[str, Any] | LoadedScenario) ->
 def explain_text(doc: Mapping[str, Any]) -> str:
     """The explanation for the terminal."""
     lines = [f"{doc['scenario']}  ({doc['ruleset']}): the numbers before the first roll", ""]
-    for f in doc["fighters"]:
-        lines.append(f"{f['name']}  (side {f['side']})")
+    for group in _same(doc["fighters"]):
+        f = group[0]
+        if len(group) == 1:
+            lines.append(f"{f['name']}  (side {f['side']})")
+        else:   # a member's count: eight bandits with the same numbers are one block
+            lines.append(f"{f['name']} to {group[-1]['name']}  (side {f['side']}; "
+                         f"{len(group)} fighters with the same numbers)")
         head = f["headline"] or list(f["numbers"])[:8]
         lines.append("  fights with   " + _pairs({k: f["numbers"][k] for k in head}))
         if "scenario" in f:
@@ -74,7 +80,8 @@ def explain_text(doc: Mapping[str, Any]) -> str:
                 shown = {(f"{k}*" if k in mark else k): v for k, v in fields.items()
                          if k not in ("patched", "note")}
                 lines.append(f"  table row     {row}: {_pairs(shown)}")
-        rest = {k: v for k, v in f["numbers"].items() if k not in head}
+        rest = {k: v for k, v in f["numbers"].items() if k not in head
+                and (len(group) == 1 or k not in IDENTITY)}
         lines += textwrap.wrap(_pairs(rest, limit=None), 96, initial_indent="  all numbers   ",
                                subsequent_indent=" " * 16, break_on_hyphens=False)
         lines.append("")
@@ -85,6 +92,25 @@ def explain_text(doc: Mapping[str, Any]) -> str:
     else:
         lines.append("The scenario patches no table row (every row as shipped).")
     return "\n".join(lines)
+
+
+# Numbers that say which fighter it is, not how it fights (Yags: its place in the line).
+IDENTITY = ("name", "line")
+
+
+def _same(fighters: list[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
+    """Runs of neighbouring fighters that differ only by name (and place in the line)."""
+    def key(f: Mapping[str, Any]) -> str:
+        numbers = {k: v for k, v in f["numbers"].items() if k not in IDENTITY}
+        return json.dumps({**f, "name": None, "numbers": numbers}, sort_keys=True, default=str)
+
+    groups: list[list[Mapping[str, Any]]] = []
+    for f in fighters:
+        if groups and key(groups[-1][0]) == key(f):
+            groups[-1].append(f)
+        else:
+            groups.append([f])
+    return groups
 
 
 def _members(loaded: LoadedScenario) -> list[tuple[tuple, Any]] | None:

@@ -92,7 +92,7 @@ def from_run(table: Any, manifest: Mapping[str, Any], *, draws: str = "half",
     if len(sides) != 2:
         raise OptionError(f"a round robin of two sides is needed, this one has {len(sides)}")
     if seat is not None and seat not in sides:
-        raise OptionError(f"--for: {seat!r} is not a side of this run ({', '.join(sides)})")
+        raise OptionError(f"--for: {seat!r} is not a side of the round robin ({', '.join(sides)})")
     axes = {a["name"]: a for a in manifest["axes"]}
     extra = [a for a in axes.values() if a["kind"] != "round_robin"
              and len(set(map(str, a["labels"]))) > 1]

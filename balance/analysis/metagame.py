@@ -212,9 +212,13 @@ def findings(g: Metagame) -> list[str]:
                    "the metagame.")
     ranking = g.ranking()
     worst = ranking[-1]
-    out.append(f"Against the equilibrium mix the best reply is {ranking[0]['option']} "
-               f"({pct(ranking[0]['payoff'])}), the worst {worst['option']} "
-               f"({pct(worst['payoff'])}).")
+    if ranking[0]["payoff"] - worst["payoff"] < games.SAME_WEIGHT:
+        out.append(f"Against the equilibrium mix every option does equally well "
+                   f"({pct(worst['payoff'])}).")
+    else:
+        out.append(f"Against the equilibrium mix the best reply is {ranking[0]['option']} "
+                   f"({pct(ranking[0]['payoff'])}), the worst {worst['option']} "
+                   f"({pct(worst['payoff'])}).")
     return out
 
 

@@ -22,7 +22,7 @@ import numpy as np
 from balance import rules
 from balance.analysis.subject import Subject
 from balance.analysis.task import METRICS, SIDE_METRICS, BlockJob, run_block, scale
-from balance.errors import OptionError, ScenarioError
+from balance.errors import MAX_SEED, MAX_TRIALS, OptionError, ScenarioError, check_count
 from balance.sweep.paths import FieldPath
 
 BLOCK_TRIALS = 16_384
@@ -163,9 +163,9 @@ class Runner:
 
 
 def _count(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise OptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return value
+    """A trial count, block size or seed, checked against its range."""
+    return check_count(name, value, minimum=minimum,
+                       maximum=MAX_SEED if name == "seed" else MAX_TRIALS)
 
 
 def bad_value(runner: Runner, changes: Changes) -> str | None:

@@ -210,11 +210,15 @@ def _ranked(subject: Subject, runner: Runner, m: Moments, moves: list[tuple[str,
 
 def _best(m: Moments, changes: list[Change]) -> dict[str, Any] | None:
     """The change that raises the metric most, and by how much it beats the runner-up
-    (the paired difference of the two moved versions, on the same trials)."""
+    (the paired difference of the two moved versions, on the same trials). The runner-up is
+    the best change of *another* field: the same field moved the other way is no rival."""
     up = sorted(range(len(changes)), key=lambda i: -changes[i].delta)
-    if len(up) < 2 or changes[up[0]].delta <= 0:
+    if not up or changes[up[0]].delta <= 0:
         return None
-    i, j = up[0], up[1]
+    i = up[0]
+    j = next((k for k in up[1:] if changes[k].path != changes[i].path), None)
+    if j is None:
+        return None
     margin, ci, _ = m.diff(j + 1, i + 1)
     top = changes[i]
     return {"path": top.path, "label": top.name, "from": top.from_, "to": top.to,

@@ -132,6 +132,7 @@ def solve(scenario: str | os.PathLike | Mapping[str, Any] | Subject, vary: str, 
     if isinstance(target, bool) or not isinstance(target, int | float) or \
             not math.isfinite(target):
         raise OptionError(f"--target must be a number, got {target!r}")
+    _check_target(target, metric)
     integer = isinstance(start, int)
     if range is not None:
         lo, hi = sorted(range)
@@ -365,6 +366,16 @@ def _doubling(cap: int) -> list[int]:
         out.append(b)
         b *= 2
     return [*out, cap]
+
+
+def _check_target(target: float, metric: str) -> None:
+    """A target the metric can never reach is a slip (``--target 50`` for 50%), not a search:
+    shares run from 0 to 1, counts and rounds are never negative."""
+    if metric in words.SHARES and not 0 <= target <= 1:
+        hint = f" (for {target:g}% give {target / 100:g})" if 1 < target <= 100 else ""
+        raise OptionError(f"--target {target:g}: {metric} is a share from 0 to 1{hint}")
+    if target < 0:
+        raise OptionError(f"--target {target:g}: {metric} is never negative")
 
 
 def _cross(x0: float, y0: float, x1: float, y1: float, target: float) -> float:

@@ -61,7 +61,11 @@ def parse_bounds(items: list[str]) -> dict[str, tuple[float, float]]:
 
 def main(args: argparse.Namespace) -> int:
     from balance.analysis.autobalance import autobalance
+    from balance.io.atomic import check_replaceable
     from balance.io.jsonout import dumps
+
+    if args.out:
+        check_replaceable(args.out)       # before the search runs, not after
 
     def step(s: dict) -> None:
         sys.stderr.write(f"pass {s['pass']}  {s['field']} = {s['value']:g}  worst deviation "

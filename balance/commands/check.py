@@ -35,13 +35,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from balance.errors import OptionError
+    from balance.errors import MAX_TRIALS, OptionError
     from balance.gate import check_budget, load_budget, to_markdown, write_results
     from balance.progress import progress_bar
     from balance.report.build import append_step_summary
 
     if args.max_trials is not None and args.max_trials < 1:
         raise OptionError(f"--max-trials must be a positive integer, got {args.max_trials}")
+    if args.max_trials is not None and args.max_trials > MAX_TRIALS:
+        raise OptionError(f"--max-trials must be at most {MAX_TRIALS:,}, got {args.max_trials:,}")
+    from balance.io.atomic import check_replaceable
+
+    out = Path(args.out) if args.out else Path("results") / f"check-{Path(args.budget).stem}"
+    check_replaceable(out)                # before the claims run, not after
     claims = len(load_budget(args.budget).model.claims)
     bar = progress_bar(claims, unit="claim", desc="balance check", delay=0.0)
 
@@ -58,7 +64,6 @@ def main(args: argparse.Namespace) -> int:
                               max_trials=args.max_trials, on_claim=show)
     finally:
         bar.close()
-    out = Path(args.out) if args.out else Path("results") / f"check-{Path(args.budget).stem}"
     write_results(result, out)
     append_step_summary(to_markdown(result))
     c = result.counts()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from balance.api import run
 from balance.errors import OptionError
-from balance.io.atomic import new_directory
+from balance.io.atomic import check_replaceable, new_directory
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,6 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     root = Path(args.scenarios)
+    check_replaceable(Path(args.out) / "demo")
     files = sorted(p for p in root.rglob("*.yaml") if not p.name.startswith("_"))
     files = [p for p in files if _is_scenario(p)]
     if not files:

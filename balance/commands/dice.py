@@ -21,7 +21,7 @@ import numpy as np
 from balance.dice import DiceExpr, Pmf, parse
 from balance.dice.resistance import resistance_chance, resistance_roll
 from balance.engine.run import block_rng, block_sizes
-from balance.errors import OptionError
+from balance.errors import MAX_TRIALS, OptionError
 from balance.io import jsonout
 from balance.report.stats import wilson
 
@@ -62,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
     samples, seed = args.samples, args.seed
     if samples is not None and samples <= 0:
         raise OptionError(f"--samples must be a positive integer, got {samples}")
+    if samples is not None and samples > MAX_TRIALS:
+        raise OptionError(f"--samples must be at most {MAX_TRIALS:,}, got {samples:,}")
     if seed < 0:
         raise OptionError(f"--seed must be a non-negative integer, got {seed}")
     resistance = getattr(args, "resistance", None)

@@ -8,8 +8,14 @@ from pathlib import Path
 
 from balance.errors import OptionError
 from balance.io import jsonout
-from balance.io.atomic import new_directory
-from balance.report.lanchester import figure, fitted_exponent, lanchester_points
+from balance.io.atomic import check_replaceable, new_directory
+from balance.report.lanchester import (
+    describe_exponent,
+    exponent_edge,
+    figure,
+    fitted_exponent,
+    lanchester_points,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,6 +50,8 @@ def parse_sizes(text: str) -> list[int]:
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.out:
+        check_replaceable(Path(args.out) / "lanchester")
     if not 1 <= args.vs <= 100:
         raise OptionError(f"--vs must be between 1 and 100, got {args.vs}")
     points = lanchester_points(args.file, parse_sizes(args.sizes), args.vs, args.trials,
@@ -51,6 +59,7 @@ def main(args: argparse.Namespace) -> int:
     k = fitted_exponent(points) if any(p.size_a > p.size_b for p in points) else None
     doc = {"scenario": str(args.file), "vs": args.vs, "trials": args.trials,
            "seed": args.seed, "exponent": k,
+           "exponent_at_edge": None if k is None else exponent_edge(k),
            "points": [{"size_a": p.size_a, "p_win_a": p.p_win_a, "ci95": list(p.ci_a),
                        "survivors_a": p.survivors_a, "survivors_b": p.survivors_b}
                       for p in points]}
@@ -67,6 +76,5 @@ def main(args: argparse.Namespace) -> int:
         sys.stdout.write(f"{p.size_a:>4} vs {p.size_b}  {100 * p.p_win_a:6.1f}%   "
                          f"{p.survivors_a:9.2f}   {p.survivors_b:9.2f}\n")
     if k is not None:
-        law = "linear" if k < 1.25 else "square" if k > 1.75 else "between the two"
-        sys.stdout.write(f"best-fit exponent k = {k:.2f} (1: linear law, 2: square law): {law}\n")
+        sys.stdout.write(describe_exponent(k) + "\n")
     return 0

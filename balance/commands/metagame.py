@@ -40,7 +40,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from balance.analysis.metagame import analyse
+    from balance.io.atomic import check_replaceable
 
+    if args.out:
+        check_replaceable(args.out)       # before the round robin runs, not after
     matrix = load_matrix(args)
     result = analyse(matrix)
     doc = result.to_dict()
@@ -62,7 +65,7 @@ def main(args: argparse.Namespace) -> int:
 def load_matrix(args: argparse.Namespace):
     """The matrix from --matrix, a run folder, or a scenario run now."""
     from balance.analysis import matrix as mx
-    from balance.errors import OptionError
+    from balance.errors import BalanceError, OptionError
 
     if (args.source is None) == (args.matrix is None):
         raise OptionError("give a scenario FILE, a RUN folder or --matrix CSV (one of them)")
@@ -75,6 +78,19 @@ def load_matrix(args: argparse.Namespace):
         options, values = read_matrix(args.matrix)
         return mx.from_values(options, values, {"kind": "matrix", "path": args.matrix})
     source = Path(args.source)
+    if not source.exists():   # FILE or RUN: say both, and suggest a close name of either
+        from balance.io.scenario import read_text
+        from balance.io.store import read_manifest
+
+        for check in (read_text, read_manifest):
+            try:
+                check(str(source))
+            except BalanceError as err:
+                hint = str(err).partition("(did you mean")[2]
+                if hint:
+                    raise OptionError(f"{source}: no such scenario file or run folder "
+                                      f"(did you mean{hint}") from None
+        raise OptionError(f"{source}: no such scenario file or run folder")
     if source.is_dir():
         if args.trials or args.seed is not None:
             raise OptionError("--trials and --seed apply to a scenario FILE; a run folder "

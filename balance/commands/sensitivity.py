@@ -39,7 +39,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def main(args: argparse.Namespace) -> int:
     from balance.analysis.sensitivities import sensitivity
+    from balance.io.atomic import check_replaceable
 
+    if args.out:
+        check_replaceable(args.out)       # before the fights run, not after
     step = int(args.step) if float(args.step).is_integer() else args.step
     result = sensitivity(args.file, paths=args.paths, rows=args.rows,
                          fields=args.fields.split(",") if args.fields else None,

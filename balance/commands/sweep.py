@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     from balance.errors import OptionError
     from balance.sweep import load_plan, run_sweep
-    from balance.sweep.summary import summary_text, timing
+    from balance.sweep.summary import cells_text, summary_text, timing
 
     if args.precision is not None and args.trials is not None:
         raise OptionError("give --trials or --precision, not both")
@@ -77,7 +77,7 @@ def main(args: argparse.Namespace) -> int:
     sys.stdout.write(summary_text(res.table, res.manifest) + "\n")
     m = res.manifest
     total = int(res.table["trials"].sum())
-    sys.stdout.write(f"\nwrote {res.run_dir}/ ({m['cells']} cells, {total:,} trials; "
+    sys.stdout.write(f"\nwrote {res.run_dir}/ ({cells_text(m['cells'])}, {total:,} trials; "
                      f"{timing(m)})\n")
     if args.report:
         from balance.report.build import write_report

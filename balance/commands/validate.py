@@ -11,7 +11,8 @@ import sys
 
 from balance.api import compile_scenario
 from balance.errors import ScenarioError
-from balance.io.scenario import LoadedScenario, load_scenario
+from balance.io.scenario import LoadedScenario, load_scenario, read_text
+from balance.io.yamlfile import read_yaml
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,19 +44,19 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _load(file: str) -> tuple[LoadedScenario, str]:
-    """The scenario; a file with a ``sweep:`` block is checked cell by cell (balance sweep)."""
-    try:
-        with open(file, encoding="utf-8", errors="replace") as fh:
-            swept = any(line.startswith("sweep:") for line in fh)
-    except OSError:
-        swept = False
-    if not swept:
+    """The scenario; a file with a ``sweep:`` block is checked cell by cell (balance sweep).
+
+    The block is looked for in the parsed file, so a flow-style file (``{name: ..., sweep:
+    {...}}``) or a quoted key counts as swept too."""
+    data, _ = read_yaml(read_text(file), file)
+    if "sweep" not in data:
         loaded = load_scenario(file)
         compile_scenario(loaded)  # problems that show only once fighters are put together
         return loaded, ""
     from balance.sweep import load_plan
 
     plan = load_plan(file)
+    plan.compile()            # problems that show only once fighters are put together
     return plan.base, f", {_count(len(plan.cells), 'sweep cell')}"
 
 

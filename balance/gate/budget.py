@@ -44,6 +44,8 @@ from balance.models.base import Seed, Strict
 
 Metric = Literal["win", "draw", "survival", "standing", "rounds"]
 Trials = Annotated[int, Field(ge=1, le=100_000_000)]
+Bound = Annotated[float, Field(allow_inf_nan=False)]   # .nan or .inf would judge nothing
+SHARES = ("win", "draw", "survival", "standing")
 
 
 class Difference(Strict):
@@ -65,9 +67,9 @@ class Claim(Strict):
     sweep: dict[str, Any] | None = None
     metric: Metric = "win"
     side: str | None = None
-    at_least: float | None = None
-    at_most: float | None = None
-    between: tuple[float, float] | None = None
+    at_least: Bound | None = None
+    at_most: Bound | None = None
+    between: tuple[Bound, Bound] | None = None
     difference: Difference | None = None
     trials: Trials | None = None
     max_trials: Trials | None = None
@@ -86,7 +88,25 @@ class Claim(Strict):
             raise ValueError("at_least: exceeds at_most:")
         if self.metric == "rounds" and self.side is not None:
             raise ValueError("rounds: is about the whole fight; leave out side:")
+        self._check_range()
         return self
+
+    def _check_range(self) -> None:
+        """A bound the metric can never reach is a typo (``at_most: 60`` for 60%), not a
+        claim: shares are fractions from 0 to 1 (changes from -1 to 1), rounds not negative."""
+        given = {"at_least": self.at_least, "at_most": self.at_most}
+        if self.between is not None:
+            given = {"between": self.between[0], "between ": self.between[1]}
+        diff = self.difference is not None
+        for key, v in given.items():
+            if v is None:
+                continue
+            if self.metric in SHARES and not (-1 if diff else 0) <= v <= 1:
+                what = "a change in a share, from -1 to 1" if diff else "a fraction from 0 to 1"
+                raise ValueError(f"{key.strip()}: {self.metric} is {what} (0.60 is 60%), "
+                                 f"found {v:g}")
+            if self.metric == "rounds" and not diff and v < 0:
+                raise ValueError(f"{key.strip()}: rounds cannot be negative, found {v:g}")
 
     @property
     def bounds(self) -> tuple[float, float]:

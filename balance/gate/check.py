@@ -29,7 +29,7 @@ from scipy.stats import norm
 from balance.engine.run import Tally
 from balance.engine.status import DEAD
 from balance.errors import Problem, ScenarioError
-from balance.gate.budget import Claim, LoadedBudget
+from balance.gate.budget import SHARES, Claim, LoadedBudget
 from balance.io import jsonout
 from balance.io.scenario import load_scenario, read_text
 from balance.io.yamlfile import read_yaml
@@ -41,7 +41,7 @@ from balance.sweep.run import SWEEP_BLOCK_TRIALS
 from balance.sweep.task import CellJob, run_cell
 
 GROWTH = 4
-PROPORTIONS = ("win", "draw", "survival", "standing")
+PROPORTIONS = SHARES
 
 
 @dataclass(frozen=True)
@@ -176,34 +176,83 @@ def schedule(first: int, cap: int, block: int = SWEEP_BLOCK_TRIALS) -> list[int]
     return out
 
 
+@dataclass(frozen=True)
+class PreparedClaim:
+    """A claim checked before anything runs: its plan, its side, and for a difference
+    claim both versions of every cell."""
+
+    plan: Plan
+    side: int | None
+    pairs: dict[str, list[Any]] | None = None
+    fights: dict[str, Any] | None = None          # each cell's compiled fight
+
+
+def prepare_claim(budget: LoadedBudget, number: int) -> PreparedClaim:
+    """Every problem of claim ``number`` that can be found without playing a fight (its
+    scenario file, ``set:`` and ``sweep:`` paths, side, the difference's path and values),
+    so a budget with a mistake in its last claim stops before the first claim runs."""
+    claim = budget.model.claims[number]
+    plan = claim_plan(budget, number)
+    side = _side(claim, plan.side_names, budget, number)
+    try:
+        fights = plan.compile()
+    except ScenarioError as err:
+        raise _from_claim(err, budget, number) from None
+    pairs = None
+    if claim.difference is not None:
+        diff = claim.difference
+        path = _checked_path(diff.path, plan, budget, number, ("difference", "path"))
+        pairs = {}
+        for cell in plan.cells:
+            versions = []
+            for value in (diff.from_, diff.to):
+                data = plan.cell_data(cell)
+                assign(data, path, value)
+                versions.append(_load(data, budget, number, "difference"))
+            pairs[cell.id] = versions
+    return PreparedClaim(plan, side, pairs, fights)
+
+
+def prepare_budget(budget: LoadedBudget) -> list[PreparedClaim]:
+    """:func:`prepare_claim` for every claim; all their problems raised at once."""
+    prepared, problems = [], []
+    for i in range(len(budget.model.claims)):
+        try:
+            prepared.append(prepare_claim(budget, i))
+        except ScenarioError as err:
+            problems += err.problems
+    if problems:
+        raise ScenarioError(problems)
+    return prepared
+
+
 def check_claim(budget: LoadedBudget, number: int, *, executor: Executor,
-                seed: int | None = None, max_trials: int | None = None) -> ClaimResult:
+                seed: int | None = None, max_trials: int | None = None,
+                prepared: PreparedClaim | None = None) -> ClaimResult:
     """Judge claim ``number`` (0-based) of a budget, escalating trials where inconclusive.
 
-    ``max_trials`` overrides the budget's and the claim's cap (``balance check --max-trials``).
+    ``max_trials`` overrides the budget's and the claim's cap (``balance check --max-trials``);
+    ``prepared`` is the claim's :func:`prepare_claim` (made here when not given).
     """
     b = budget.model
     claim = b.claims[number]
-    plan = claim_plan(budget, number)
+    prepared = prepared or prepare_claim(budget, number)
+    plan = prepared.plan
     looks = schedule(claim.trials or b.trials, max_trials or claim.max_trials or b.max_trials)
     cells = len(plan.cells)
     level = 1 - (1 - b.confidence) / (cells * len(looks))
     seed = b.seed if seed is None else seed
     judge = _judge_difference if claim.difference is not None else _judge_cells
-    verdicts, extra, used = judge(budget, number, plan, looks, level, seed, executor)
+    verdicts, extra, used = judge(budget, number, prepared, looks, level, seed, executor)
     overall = ("fail" if any(v.verdict == "fail" for v in verdicts) else
                "inconclusive" if any(v.verdict == "inconclusive" for v in verdicts) else "pass")
     return ClaimResult(number + 1, claim, overall, verdicts, level, used, extra)
 
 
-def _judge_cells(budget, number, plan: Plan, looks, level, seed, executor):
+def _judge_cells(budget, number, prepared: PreparedClaim, looks, level, seed, executor):
     claim = budget.model.claims[number]
-    side = _side(claim, plan.side_names, budget, number)
-    from balance import rules
-
-    system = rules.get(plan.ruleset)
-    fights = {c.id: system.compile(sc.model, sc.tables)
-              for c, sc in zip(plan.cells, plan.scenarios, strict=True)}
+    plan, side = prepared.plan, prepared.side
+    fights = prepared.fights or plan.compile()
     streams = {c.id: c.stream for c in plan.cells}
     state: dict[str, tuple[Tally | None, int]] = {c.id: (None, 0) for c in plan.cells}
     verdicts: dict[str, CellVerdict] = {}
@@ -230,20 +279,10 @@ def _judge_cells(budget, number, plan: Plan, looks, level, seed, executor):
     return [verdicts[c.id] for c in plan.cells], {}, used
 
 
-def _judge_difference(budget, number, plan: Plan, looks, level, seed, executor):
+def _judge_difference(budget, number, prepared: PreparedClaim, looks, level, seed, executor):
     claim = budget.model.claims[number]
-    diff = claim.difference
-    side = _side(claim, plan.side_names, budget, number)
+    plan, side, pairs = prepared.plan, prepared.side, prepared.pairs or {}
     side_name = None if side is None else plan.side_names[side]
-    pairs = {}
-    for cell in plan.cells:
-        versions = []
-        for value in (diff.from_, diff.to):
-            data = plan.cell_data(cell)
-            path = _checked_path(diff.path, plan, budget, number, ("difference", "path"))
-            assign(data, path, value)
-            versions.append(_load(data, budget, number, "difference"))
-        pairs[cell.id] = versions
     state: dict[str, Paired | None] = dict.fromkeys(pairs)
     names = {c.id: c.describe() for c in plan.cells}
     verdicts: dict[str, CellVerdict] = {}
@@ -333,12 +372,18 @@ def _plan(source: Any, budget: LoadedBudget, number: int) -> Plan:
     try:
         return load_plan(source)
     except ScenarioError as err:
-        line, col = budget.where(number)
-        raise ScenarioError(dataclasses.replace(
-            p, message=f"{p.message} (from claim {number + 1} of {budget.path}:{line})")
-            if p.file != "<dict>" else
-            Problem(f"claim {number + 1}: {p.path + ': ' if p.path else ''}{p.message}", "",
-                    budget.path, line, col) for p in err.problems) from None
+        raise _from_claim(err, budget, number) from None
+
+
+def _from_claim(err: ScenarioError, budget: LoadedBudget, number: int) -> ScenarioError:
+    """A claim's scenario problems, each saying which claim of the budget brought it (placed
+    at the claim when the scenario was changed by ``set:`` or ``sweep:`` and has no file)."""
+    line, col = budget.where(number)
+    return ScenarioError(dataclasses.replace(
+        p, message=f"{p.message} (from claim {number + 1} of {budget.path}:{line})")
+        if p.file != "<dict>" else
+        Problem(f"claim {number + 1}: {p.path + ': ' if p.path else ''}{p.message}", "",
+                budget.path, line, col) for p in err.problems)
 
 
 def _checked_path(text: str, plan: Plan, budget: LoadedBudget, number: int, at: tuple):

@@ -11,7 +11,7 @@ from typing import Any
 
 from balance import __version__
 from balance.gate.budget import LoadedBudget, load_budget
-from balance.gate.check import ClaimResult, _fmt, check_claim
+from balance.gate.check import ClaimResult, _fmt, check_claim, prepare_budget
 from balance.io import jsonout
 from balance.io.atomic import new_directory
 from balance.io.store import git_commit, now_iso
@@ -49,6 +49,7 @@ def check_budget(path: str | os.PathLike, *, executor: str | Executor = "local",
 
     ``max_trials`` overrides every claim's cap on trials per cell."""
     budget = load_budget(path)
+    prepared = prepare_budget(budget)      # every claim's mistakes before any fight runs
     started = now_iso()
     results = []
     if isinstance(executor, Executor):
@@ -57,7 +58,8 @@ def check_budget(path: str | os.PathLike, *, executor: str | Executor = "local",
         pool_ctx = open_executor(executor, scheduler=scheduler, workers=workers)
     with pool_ctx or _Given(executor) as (pool, _):
         for i in range(len(budget.model.claims)):
-            result = check_claim(budget, i, executor=pool, seed=seed, max_trials=max_trials)
+            result = check_claim(budget, i, executor=pool, seed=seed, max_trials=max_trials,
+                                 prepared=prepared[i])
             results.append(result)
             if on_claim is not None:
                 on_claim(result)

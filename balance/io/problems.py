@@ -147,19 +147,19 @@ def explain(err: pydantic.ValidationError, model: type[pydantic.BaseModel], sour
             continue
         group = (where.path, where.at_key, -1 if where.union else n)
         groups.setdefault(group, []).append((error, where))
-    return [_problem(errors, source, index) for errors in groups.values()]
+    return [_problem(errors, source, index, model) for errors in groups.values()]
 
 
 def _problem(errors: list[tuple[dict[str, Any], _Where]], source: str,
-             index: PathIndex) -> Problem:
+             index: PathIndex, model: type[pydantic.BaseModel] | None = None) -> Problem:
     """One problem for one error, or for all the failed branches of one union field."""
     error, where = errors[0]
     kind, path, last = error["type"], where.path, where.path[-1:] or ("",)
     if kind == "missing":
         return index.problem(f"missing required key {last[0]!r}", path[:-1], source)
     if kind == "extra_forbidden":
-        return index.problem(_unknown_key(str(last[0]), where.parent), path[:-1], source,
-                             at=path, at_key=True)
+        return index.problem(_unknown_key(str(last[0]), where.parent, model), path[:-1],
+                             source, at=path, at_key=True)
     bounds = [(e, w) for e, w in errors if not _is_type_error(e)]
     if bounds:   # a value of the right type (of one union branch) says best what is wrong
         error, where = bounds[0]
@@ -238,13 +238,59 @@ def _constraint(error: dict[str, Any], where: _Where) -> str:
     return f"{_should(error['msg'])}, found {_show(found)}"
 
 
-def _unknown_key(key: str, parent: Any) -> str:
+def _unknown_key(key: str, parent: Any, root: type[pydantic.BaseModel] | None = None) -> str:
     fields = list(getattr(_unwrap(parent), "model_fields", {}))
     near = closest(key, fields)
     if near:
         return f"unknown key {key!r} (did you mean {', '.join(map(repr, near))}?)"
+    homes = [h for h in _homes(key, root) if h[1] is not _unwrap(parent)] if root else []
+    if homes:   # ``rules: {step_back: false}``: a real key, in the wrong place
+        return (f"unknown key {key!r} here; it is a key of "
+                f"{' or '.join(sorted({h[0] for h in homes})[:3])}")
     known = f" (known keys: {', '.join(fields)})" if 0 < len(fields) <= 12 else ""
     return f"unknown key {key!r}{known}"
+
+
+def _homes(key: str, root: type[pydantic.BaseModel]) -> list[tuple[str, Any]]:
+    """Where in ``root``'s tree a field called ``key`` exists: (path as a designer writes it,
+    e.g. ``sides[].members[].policy``, the model holding it)."""
+    found: list[tuple[str, Any]] = []
+    seen: set[Any] = set()
+
+    def visit(tp: Any, path: str, depth: int) -> None:
+        for model in _models_in(tp):
+            if model in seen or depth > 8:
+                continue
+            seen.add(model)
+            for name, info in model.model_fields.items():
+                if name == key:
+                    found.append((path or "the top level", model))
+                here = f"{path}.{name}" if path else name
+                visit(info.annotation, here + _container(info.annotation), depth + 1)
+            seen.discard(model)
+
+    visit(root, "", 0)
+    return found
+
+
+def _container(tp: Any) -> str:
+    """``[]`` after a list field's name, ``.<name>`` after a mapping's, else nothing."""
+    origin = get_origin(_unwrap(tp))
+    return "[]" if origin in (list, tuple, set, frozenset) else \
+        ".<name>" if origin is dict else ""
+
+
+def _models_in(tp: Any) -> list[type[pydantic.BaseModel]]:
+    """The models a type annotation holds, through ``Annotated``, unions and containers
+    (a list or dict of models is written ``[]`` in the path: see :func:`_homes`)."""
+    tp = _unwrap(tp)
+    if isinstance(tp, type) and issubclass(tp, pydantic.BaseModel):
+        return [tp]
+    out = []
+    for arg in get_args(tp):
+        if arg is not Ellipsis and arg is not NoneType:
+            out += _models_in(arg)
+    return out
 
 
 def _walk(model: type[pydantic.BaseModel], loc: tuple[str | int, ...]) -> _Where:

@@ -52,7 +52,23 @@ def load_scenario(source: str | os.PathLike[str] | Mapping[str, Any]) -> LoadedS
     else:
         raise ScenarioError([Problem("a scenario source must be a file path or a mapping, not "
                                      f"{type(source).__name__}", "", "<input>")])
+    return load_parsed(data, index, label, text, path)
+
+
+def load_parsed(data: Mapping[str, Any], index: PathIndex, label: str, text: str | None,
+                path: str | None) -> LoadedScenario:
+    """Check plain data already read from ``text`` (``index`` locates its fields in it).
+
+    For callers that read a file once and load part of it: a sweep file's scenario without
+    its ``sweep:`` block keeps the file's own lines and columns in every problem, however the
+    block is written (block or flow style, one line or many).
+    """
     ruleset = _ruleset(data, label, index)
+    if "sweep" in data:      # not a typo of 'seed': a sweep file given where one fight is read
+        raise ScenarioError([index.problem(
+            "this file holds a sweep, and this command plays one fight: run the sweep with "
+            "'balance sweep FILE', or leave out the sweep: block", ("sweep",), label,
+            at_key=True)])
     model, problems = validate_model(SCENARIO_MODELS[ruleset], data, label, index)
     if model is None:
         raise ScenarioError(_in_order(problems))

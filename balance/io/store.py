@@ -8,6 +8,7 @@
       tallies.json    every cell's integer counts (wins, rounds histogram, statuses)
       manifest.json   scenario text and hash, seed, block size, versions, git commit, times,
                       executor
+      .balance-output the mark of a folder the lab wrote (and may replace whole)
 
 The folder appears whole or not at all (:func:`balance.io.atomic.new_directory`). While a
 sweep runs, each finished cell is saved to ``results/.<run-id>.partial/`` (one small file per

@@ -123,6 +123,12 @@ def _colon(lines: list[str], mark: yaml.Mark) -> Explained:
                 f"so YAML reads it as part of that line's value: indent it like the other keys "
                 f"of its mapping (column {_key_column(lines[above]) + 1})", n + 1,
                 _indent(line) + 1)
-    return (f"line {n + 1}: a value holds ': ' (a colon and a space), which YAML reads as a "
-            "new key: put the value in quotes, e.g. name: 'Duel: round two'", n + 1,
-            mark.column + 1)
+    message = (f"line {n + 1}: a value holds ': ' (a colon and a space), which YAML reads as a "
+               "new key: put the value in quotes, e.g. name: 'Duel: round two'")
+    nested = re.match(r"[ ]*(?:-[ ]+)*([A-Za-z_][\w-]*):[ ]+([A-Za-z_][\w-]*):[ ]+(\S.*)$", line)
+    if nested:   # ``rules: reach: closing``: more likely a nested key written on one line
+        outer, inner, value = nested.groups()
+        message += (f"; or, if '{inner}' is a key inside '{outer}', write {outer}: "
+                    f"{{{inner}: {value.strip()}}} or put '{inner}:' on its own line, indented "
+                    f"under '{outer}:'")
+    return message, n + 1, mark.column + 1

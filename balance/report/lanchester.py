@@ -49,15 +49,44 @@ def lanchester_points(scenario: str | Mapping[str, Any], sizes_a: Sequence[int],
     return points
 
 
+K_MIN, K_MAX = 0.5, 3.0     # the exponents the fit searches
+
+
 def fitted_exponent(points: Sequence[LanchesterPoint]) -> float:
-    """The k in [0.5, 3] whose law ``(A^k - B^k)^(1/k)`` best matches A's mean survivors
-    (least squares over the sizes where A outnumbers B)."""
+    """The k in [K_MIN, K_MAX] whose law ``(A^k - B^k)^(1/k)`` best matches A's mean
+    survivors (least squares over the sizes where A outnumbers B). A k at either end of the
+    range is a bound, not a fit: see :func:`exponent_edge`."""
     big = [p for p in points if p.size_a > p.size_b]
     if not big:
         raise OptionError("need at least one size of side A larger than side B")
-    ks = np.linspace(0.5, 3.0, 251)
+    ks = np.linspace(K_MIN, K_MAX, 251)
     err = [sum((law(p.size_a, p.size_b, k) - p.survivors_a) ** 2 for p in big) for k in ks]
     return float(ks[int(np.argmin(err))])
+
+
+def exponent_edge(k: float) -> str | None:
+    """``"top"`` or ``"bottom"`` when the fit stopped at that end of its range (the data lie
+    beyond it, so k is only a bound), else None."""
+    if k >= K_MAX - 1e-9:
+        return "top"
+    if k <= K_MIN + 1e-9:
+        return "bottom"
+    return None
+
+
+def describe_exponent(k: float) -> str:
+    """One line on where the fitted exponent puts the rules, honest about a stuck fit."""
+    edge = exponent_edge(k)
+    if edge == "top":
+        return (f"best-fit exponent k = {k:.2f}, the top of the fit's range ({K_MIN:g}-{K_MAX:g}):"
+                f" the larger side keeps more fighters than even the k = {K_MAX:g} law gives, "
+                "beyond the square law (k is a lower bound here)")
+    if edge == "bottom":
+        return (f"best-fit exponent k = {k:.2f}, the bottom of the fit's range "
+                f"({K_MIN:g}-{K_MAX:g}): the larger side keeps fewer fighters than even the "
+                f"k = {K_MIN:g} law gives, below the linear law (k is an upper bound here)")
+    law_name = "linear" if k < 1.25 else "square" if k > 1.75 else "between the two"
+    return f"best-fit exponent k = {k:.2f} (1: linear law, 2: square law): {law_name}"
 
 
 def law(a: float, b: float, k: float) -> float:
@@ -86,7 +115,10 @@ def figure(points: Sequence[LanchesterPoint], title: str):
     ax2.plot(grid, [law(x, b, 1) for x in grid], "--", label="linear law: A - B")
     ax2.plot(grid, [law(x, b, 2) for x in grid], ":", label="square law: sqrt(A² - B²)")
     k = fitted_exponent(points) if (a > b).any() else float("nan")
-    ax2.plot(grid, [law(x, b, k) for x in grid], "-", alpha=0.6, label=f"best fit: k = {k:.2f}")
+    edge = {"top": " (range's top)", "bottom": " (range's bottom)"}.get(
+        exponent_edge(k) if (a > b).any() else None, "")
+    ax2.plot(grid, [law(x, b, k) for x in grid], "-", alpha=0.6,
+             label=f"best fit: k = {k:.2f}{edge}")
     ax2.set(xlabel=f"fighters on side A (side B has {b})", ylabel="side A fighters standing",
             title="Survivors of side A (mean)")
     ax2.legend(fontsize=8)

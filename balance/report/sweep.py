@@ -183,8 +183,17 @@ def headline(ctx: _Context) -> str:
     half = float(((ctx.table[f"hi_{side}"] - ctx.table[f"lo_{side}"]) / 2).max())
     noise = (" That is within the noise of the cells' intervals (±"
              f"{100 * half:.1f} points)." if effect <= 2 * half else "")
+    swing = f"{100 * effect:.1f}"
     return (f"Biggest effect: {axis}. {side} wins {_pct(p_low)} with {low} and "
-            f"{_pct(p_high)} with {high}{others}, a {100 * effect:.1f}-point swing.{noise}")
+            f"{_pct(p_high)} with {high}{others}, {number_article(swing)} {swing}-point "
+            f"swing.{noise}")
+
+
+def number_article(number: str) -> str:
+    """``an`` before a number said with a vowel first (8, 11, 18, 80-89: "an 8.8-point
+    swing"), else ``a``."""
+    whole = int(float(number))
+    return "an" if whole in (8, 11, 18) or 80 <= whole <= 89 or 800 <= whole <= 899 else "a"
 
 
 def _table_overrides(text: str) -> list[str]:

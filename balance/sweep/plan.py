@@ -12,13 +12,18 @@ import copy
 import dataclasses
 import json
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from balance.errors import OptionError, Problem, ScenarioError
-from balance.io.scenario import DICT_SOURCE, LoadedScenario, load_scenario, read_text
+from balance.io.scenario import (
+    DICT_SOURCE,
+    LoadedScenario,
+    load_parsed,
+    load_scenario,
+    read_text,
+)
 from balance.io.tables import shipped_rows
 from balance.io.yamlfile import PathIndex, read_yaml
 from balance.models import SCENARIO_MODELS
@@ -48,6 +53,7 @@ class Plan:
     text: str                            # the file's text (JSON for a mapping or new sweep)
     path: str | None
     baseline: Cell | None = None         # the cell deltas are measured from
+    index: PathIndex = dataclasses.field(default_factory=PathIndex, repr=False, compare=False)
 
     @property
     def side_names(self) -> tuple[str, ...]:
@@ -57,6 +63,27 @@ class Plan:
     def round_robin(self) -> tuple[str, str] | None:
         rr = [a.name for a in self.axes if a.kind == "round_robin"]
         return (rr[0], rr[1]) if rr else None
+
+    def compile(self) -> dict[str, Any]:
+        """Every cell's compiled fight, by cell id.
+
+        Some problems show only once the fighters are put together (a weapon too heavy for its
+        wielder): they are raised like the loader's, all at once, each blamed on the axis
+        value that made it, with the file's line and column, before anything runs.
+        """
+        from balance import rules
+
+        system = rules.get(self.ruleset)
+        fights: dict[str, Any] = {}
+        problems: dict[tuple, list] = {}
+        for cell, sc in zip(self.cells, self.scenarios, strict=True):
+            try:
+                fights[cell.id] = system.compile(sc.model, sc.tables)
+            except ScenarioError as err:
+                _collect(problems, err.problems, self.axes, cell)
+        if problems:
+            raise ScenarioError(_located(problems, self.index, self.path or DICT_SOURCE))
+        return fights
 
     def cell_data(self, cell: Cell) -> dict[str, Any]:
         """The plain scenario data of one cell (the base with the cell's values set)."""
@@ -111,28 +138,15 @@ def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
         whole = {**base_data, **({"sweep": block} if block is not None else {})}
         text = json.dumps(whole, indent=2, default=str) + "\n"
     return Plan(base.model.name, base.ruleset, base, base_data, axes, tuple(cells),
-                tuple(scenarios), crn_axes, spec.mirror, text, path, base_cell)
+                tuple(scenarios), crn_axes, spec.mirror, text, path, base_cell, index_block)
 
 
 def _load_base(data: dict[str, Any], text: str | None, label: str,
                index: PathIndex) -> LoadedScenario:
     """The scenario without its sweep block; a file's problems keep their line numbers."""
-    if text is None or ("sweep",) not in index.keys:
-        return load_scenario(data if text is None else label)
-    lines = text.splitlines(keepends=True)
-    start = index.keys[("sweep",)][0]
-    after = [pos[0] for p, pos in index.keys.items() if len(p) == 1 and pos[0] > start]
-    end = min(after, default=len(lines) + 1)
-    blanked = "".join("\n" if start <= i + 1 < end else line for i, line in enumerate(lines))
-    fd, tmp = tempfile.mkstemp(suffix=".yaml", prefix=".balance-sweep-base-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(blanked)
-        return load_scenario(tmp)
-    except ScenarioError as err:
-        raise ScenarioError(dataclasses.replace(p, file=label) for p in err.problems) from None
-    finally:
-        os.unlink(tmp)
+    if text is None:
+        return load_scenario(data)
+    return load_parsed(data, index, label, text, label)
 
 
 def _resolve(spec: SweepSpec, base: LoadedScenario, data: dict[str, Any], label: str,
@@ -204,11 +218,7 @@ def _check_cells(axes: tuple[Axis, ...], cells: list[Cell], data: dict[str, Any]
         try:
             sc = load_scenario(cell_data)
         except ScenarioError as err:
-            for p in err.problems:
-                at = _blame(p.path, axes, cell)
-                key = (at, p.path, p.message)
-                message = f"{p.path}: {p.message}" if p.path else p.message
-                problems.setdefault(key, [message, at or ("sweep",), []])[2].append(cell)
+            _collect(problems, err.problems, axes, cell)
             continue
         if tuple(s.name for s in sc.model.sides) != sides:
             message = (f"the sides differ from the base scenario's ({', '.join(sides)}); every "
@@ -217,13 +227,28 @@ def _check_cells(axes: tuple[Axis, ...], cells: list[Cell], data: dict[str, Any]
             continue
         loaded.append(sc)
     if problems:
-        out = []
-        for message, at, bad in problems.values():
-            where = (f"in cell {bad[0].describe()}" if len(bad) == 1 else
-                     f"in {len(bad)} cells, e.g. {bad[0].describe()}")
-            out.append(_problem(index, f"{message} ({where})", at, label))
-        raise ScenarioError(out)
+        raise ScenarioError(_located(problems, index, label))
     return loaded
+
+
+def _collect(problems: dict[tuple, list], found: list[Problem], axes: tuple[Axis, ...],
+             cell: Cell) -> None:
+    """Group a cell's problems by the axis value that made them (one message, many cells)."""
+    for p in found:
+        at = _blame(p.path, axes, cell)
+        key = (at, p.path, p.message)
+        message = f"{p.path}: {p.message}" if p.path else p.message
+        problems.setdefault(key, [message, at or ("sweep",), []])[2].append(cell)
+
+
+def _located(problems: dict[tuple, list], index: PathIndex, label: str) -> list[Problem]:
+    """Each grouped problem placed at its axis value, naming one cell or how many."""
+    out = []
+    for message, at, bad in problems.values():
+        where = (f"in cell {bad[0].describe()}" if len(bad) == 1 else
+                 f"in {len(bad)} cells, e.g. {bad[0].describe()}")
+        out.append(_problem(index, f"{message} ({where})", at, label))
+    return out
 
 
 def _problem(index: PathIndex, message: str, at: tuple, label: str, *,

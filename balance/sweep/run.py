@@ -19,8 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from balance import __version__, rules
-from balance.errors import OptionError
+from balance import __version__
+from balance.errors import MAX_SEED, MAX_TRIALS, OptionError, check_count
+from balance.io.atomic import check_replaceable
 from balance.io.store import (
     Partial,
     git_commit,
@@ -90,18 +91,20 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
         check_executor(executor, scheduler, workers)
     if resume and out is None:
         raise OptionError("resume needs the results folder (out) of the interrupted run")
+    if out is not None:
+        if Path(out).exists() and not Path(out).is_dir():
+            raise OptionError(f"{out}: is a file; the results folder (--out) must be a folder")
+        check_replaceable(Path(out) / run_id)   # before any cell runs, not after
     fingerprint = {"scenario_sha256": sha256_text(_scenario_text(plan)), "seed": seed,
                    "trials": trials, "precision": precision, "max_trials": max_trials,
                    "block_trials": block_trials, "crn": list(plan.crn),
                    "baseline": plan.baseline.id if plan.baseline else None,
                    "version": __version__}
+    fights = plan.compile()     # a problem of any cell stops the sweep before it starts
     partial = Partial(out, run_id, fingerprint, resume=resume) if out is not None else None
     done = partial.finished() if partial is not None else {}
     started = now_iso()
     clock = time.perf_counter()
-    system = rules.get(plan.ruleset)
-    fights = {c.id: system.compile(sc.model, sc.tables)
-              for c, sc in zip(plan.cells, plan.scenarios, strict=True)}
     jobs = [CellJob(c.id, plan.ruleset, fights[c.id], seed, c.stream, block_trials, trials,
                     precision, max_trials or 0) for c in plan.cells]
     records = {cid: rec for cid, rec in done.items() if cid in fights}
@@ -290,6 +293,6 @@ def _run_id(run_id: str | None, plan: Plan) -> str:
 
 
 def _count(name: str, value: Any, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise OptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    return value
+    """A trial count, block size or seed, checked against its range."""
+    return check_count(name, value, minimum=minimum,
+                       maximum=MAX_SEED if name == "seed" else MAX_TRIALS)

@@ -5,6 +5,11 @@ from __future__ import annotations
 SHOWN_CELLS = 40
 
 
+def cells_text(n: int) -> str:
+    """``1 cell``, ``6 cells``."""
+    return f"{n} cell{'' if n == 1 else 's'}"
+
+
 def workers_text(executor: dict) -> str:
     """``local, 1 worker``, ``processes, 2 workers``."""
     n = executor.get("workers") or 0
@@ -33,7 +38,7 @@ def summary_text(table, manifest: dict) -> str:
                      f"{r['rounds_mean']:.2f}", f"{int(r['trials']):,}"])
     widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h)
               for i, h in enumerate(head)]
-    lines = [f"{manifest['scenario']}  ({manifest['ruleset']}, {len(table)} cells, seed "
+    lines = [f"{manifest['scenario']}  ({manifest['ruleset']}, {cells_text(len(table))}, seed "
              f"{manifest['seed']})", ""]
     lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)).rstrip())
     lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()

@@ -16,6 +16,7 @@ from balance.engine.loop import simulate
 from balance.engine.run import block_rng
 from balance.errors import OptionError, ScenarioError
 from balance.sweep import load_plan, run_sweep
+from balance.sweep.summary import cells_text
 from tests.sweep.conftest import GRID, duel
 
 DAMAGE = {"grid": {"tables.weapons.mace.damage": [4, 5, 6]}, "crn": True,
@@ -35,6 +36,8 @@ def test_baseline_by_index_or_values_with_did_you_mean() -> None:
         load_plan(duel(GRID), baseline={"armour": "none"})
     assert parse_baseline("red.weapon=spear, armour=mail") == {"red.weapon": "spear",
                                                                "armour": "mail"}
+    with pytest.raises(OptionError, match="axis 'armour' is named twice"):   # once: the last won
+        parse_baseline("armour=mail,armour=none")
 
 
 def test_no_baseline_no_delta_columns() -> None:
@@ -89,3 +92,14 @@ def test_compare_ranks_and_marks_paired(tmp_path, capsys) -> None:
     assert any(p.name.endswith("baseline.png") for p in (run / "report").iterdir())
     with pytest.raises(OptionError, match="is not a value"):
         compare_run(run, baseline={"mace.damage": "7"})
+
+
+def test_compare_a_one_cell_run_says_there_is_nothing_to_compare(tmp_path) -> None:
+    """A one-cell sweep once printed "0 of 0 differences" and "not paired: this baseline was
+    not the run's" beside ``own: true``."""
+    run_sweep(duel({"grid": {"max_rounds": [30]}, "baseline": 0}), trials=200,
+              out=tmp_path, run_id="one")
+    text = compare_run(tmp_path / "one").to_text()
+    assert cells_text(1) == "1 cell" and cells_text(6) == "6 cells"   # "1 cells" once
+    assert text.endswith("the run has no other cell to compare with the baseline")
+    assert "not paired" not in text and "0 of 0" not in text

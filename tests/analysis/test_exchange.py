@@ -45,6 +45,9 @@ def test_an_unused_row_is_worth_exactly_nothing(scenario, give, take) -> None:
     assert res.rate == 0 and res.interval == (0.0, 0.0)
     back = exchange(scenario, take, give, give_step=step, trials=4096, block_trials=4096)
     assert back.interval is None and "too little" in back.sentence()
+    # an unused take once advised "a larger --step-take or more --trials"
+    assert "the take step changes no trial" in back.to_text()
+    assert "more --trials" not in back.to_text()
 
 
 def test_the_rate_is_the_ratio_of_the_paired_changes() -> None:

@@ -49,3 +49,16 @@ def test_cli(tmp_path, capsys) -> None:
     assert doc["ruleset"] == "yags" and len(doc["fighters"]) == 2
     assert main(["run", str(path), "--explain"]) == 0
     assert "the numbers before the first roll" in capsys.readouterr().out
+
+
+def test_a_members_count_is_one_block_of_text() -> None:
+    """Eight bandits of one member once printed eight identical blocks (224 lines for the
+    bridge hold); the JSON keeps every fighter."""
+    group = copy.deepcopy(YAGS)
+    group["sides"][1]["members"][0]["count"] = 3
+    doc = explain(group)
+    assert len(doc["fighters"]) == 4
+    text = explain_text(doc)
+    names = [f["name"] for f in doc["fighters"][1:]]
+    assert f"{names[0]} to {names[-1]}  (side blue; 3 fighters with the same numbers)" in text
+    assert text.count("fights with") == 2

@@ -70,7 +70,7 @@ def test_metagame_of_a_run_writes_the_report(tmp_path, capsys) -> None:
     text = capsys.readouterr().out
     assert "metagame of 3 options (yags, 300 trials per cell" in text
     assert {p.name for p in out.iterdir()} == {"01-mix.png", "02-matrix.png", "report.html",
-                                               "report.md", "metagame.json"}
+                                               "report.md", "metagame.json", ".balance-output"}
     md = (out / "report.md").read_text()
     assert "## Findings" in md and "## Equilibrium mix" in md and "](02-matrix.png)" in md
     doc = strict_json((out / "metagame.json").read_text())
@@ -95,12 +95,19 @@ def test_metagame_of_a_designers_matrix(tmp_path, capsys) -> None:
     assert doc["cycles"] == [{"options": ["rock", "scissors", "paper"], "tested": False,
                               "win_rates": [1.0, 1.0, 1.0]}]
     assert [r["loss"] for r in doc["restricted_play"]] == pytest.approx([1 / 6] * 3)
+    # all three do as well against the mix: no "best reply scissors (50%), worst paper (50%)"
+    assert doc["findings"][-1] == "Against the equilibrium mix every option does equally " \
+                                  "well (50%)."
 
 
 @pytest.mark.parametrize(("args", "expected"), [
     ([], "give a scenario FILE, a RUN folder or --matrix CSV"),
     (["x.yaml", "--matrix", "m.csv"], "give a scenario FILE, a RUN folder or --matrix CSV"),
     (["--matrix", "nothing.csv"], "nothing.csv: no such file"),
+    # a missing FILE or RUN once said only "no such file"; it may be either
+    ([str(ROOT / "scenarios" / "sweeps" / "weapon_round_robn.yaml")],
+     "weapon_round_robn.yaml: no such scenario file or run folder (did you mean "),
+    (["results/no_such_run"], "results/no_such_run: no such scenario file or run folder"),
     ([str(ROOT / "scenarios" / "sweeps" / "stances.yaml")], "its sweep has no round_robin"),
 ])
 def test_metagame_mistakes_are_one_clean_line(args, expected, capsys) -> None:

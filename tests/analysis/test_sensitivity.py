@@ -101,3 +101,14 @@ def test_the_worker_task_is_light() -> None:
     heavy = {"pandas", "pydantic", "yaml", "matplotlib", "dask", "distributed", "scipy",
              "pyarrow", "tqdm"}
     assert not imported_after("import balance.analysis.task") & heavy
+
+
+def test_the_runner_up_is_another_field_not_the_same_one_moved_down() -> None:
+    """With one field, "ahead of the next" once compared skill +1 with skill -1 (a loss);
+    the runner-up must be another field's change."""
+    skill = "sides.red.members.0.skills.single_weapon"
+    one = sensitivity(YAGS, paths=[skill], trials=4096, block_trials=4096, seed=5)
+    assert one.best is None and "Largest gain" not in one.to_text()
+    two = sensitivity(YAGS, paths=[skill, "sides.red.members.0.attributes.strength"],
+                      trials=4096, block_trials=4096, seed=5)
+    assert two.best is not None and "strength" in two.best["next"]

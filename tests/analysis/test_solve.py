@@ -42,6 +42,19 @@ def test_an_unreachable_target_names_the_best_value() -> None:
               trials=4096, block_trials=4096)
 
 
+@pytest.mark.parametrize(("target", "metric", "expected"), [
+    (50, "win", r"--target 50: win is a share from 0 to 1 \(for 50% give 0.5\)"),
+    (-0.1, "standing", "--target -0.1: standing is a share from 0 to 1$"),
+    (-2, "rounds", "--target -2: rounds is never negative"),
+])
+def test_a_target_the_metric_cannot_reach_fails_before_any_fight(target, metric,
+                                                                  expected) -> None:
+    """``--target 50`` (meaning 50%) once searched the field's whole range before saying no
+    value reaches 5000.0%."""
+    with pytest.raises(OptionError, match=expected):
+        solve(YAGS, "sides.red.members.0.skills.single_weapon", target, metric=metric)
+
+
 def test_paths_are_checked_with_did_you_mean() -> None:
     with pytest.raises(OptionError, match="did you mean 'single_weapon'"):
         solve(YAGS, "sides.red.members.0.skills.singel_weapon", 0.5)

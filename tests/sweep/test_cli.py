@@ -98,3 +98,27 @@ def test_validate_checks_every_cell_of_a_sweep(tmp_path, capsys) -> None:
                                   sort_keys=False))
     assert main(["validate", str(bad)]) == 1
     assert "'maec' is not a known weapon" in capsys.readouterr().err
+    flow = tmp_path / "flow.yaml"   # a flow-style file is a sweep too (no 'sweep:' line)
+    flow.write_text(yaml.safe_dump(duel({"grid": {"max_rounds": [5, 6]}}),
+                                   default_flow_style=True))
+    assert main(["validate", str(flow)]) == 0
+    assert "2 sweep cells)" in capsys.readouterr().out
+
+
+def test_a_cell_that_cannot_be_compiled_stops_the_sweep_before_it_starts(tmp_path,
+                                                                          capsys) -> None:
+    """A weapon too heavy in one cell once passed ``validate``, then failed the sweep as
+    '<input>: ...' with no cell named, and left results/.<run>.partial behind."""
+    data = duel({"grid": {"sides.0.members.0.weapon": ["long_sword", "great_axe"]}})
+    data["sides"][0]["members"][0]["attributes"] = {"strength": 1}
+    path = tmp_path / "heavy.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if "great_axe" in t)
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{path}:{line}:") and "too weak for this weapon" in err
+    assert "(in cell red.weapon=great_axe)" in err
+    out = tmp_path / "results"
+    assert main(["sweep", str(path), "--out", str(out), "--quiet"]) == 2
+    assert "too weak" in capsys.readouterr().err
+    assert not out.exists() or not list(out.iterdir())

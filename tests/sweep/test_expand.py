@@ -132,6 +132,36 @@ def test_base_scenario_problems_keep_their_lines(tmp_path) -> None:
     assert str(err.value).startswith(f"{f}:3:9: trials: expected an integer, found False")
 
 
+FLOW_SIDES = ("sides: [{name: a, members: [{weapon: long_sword}]}, "
+              "{name: b, members: [{weapon: mace}]}]")
+
+
+@pytest.mark.parametrize("text", [
+    # the whole document in flow style, the sweep block on the same line as everything else
+    "{name: x, ruleset: yags, trials: 2000, " + FLOW_SIDES
+    + ", sweep: {grid: {max_rounds: [5, 6]}}}",
+    # a flow-style block followed by another key on the next line
+    "name: x\nruleset: yags\nsweep: {grid: {max_rounds: [5, 6]}}\ntrials: 2000\n"
+    + FLOW_SIDES + "\n",
+])
+def test_flow_style_sweep_blocks_leave_the_scenario_whole(tmp_path, text: str) -> None:
+    """A flow-style ``sweep:`` once blanked the lines it sat on, and the scenario with them."""
+    f = tmp_path / "flow.yaml"
+    f.write_text(text)
+    plan = load_plan(f)
+    assert [c.values for c in plan.cells] == [{"max_rounds": 5}, {"max_rounds": 6}]
+    assert plan.base.model.trials == 2000 and plan.base.path == str(f)
+
+
+def test_flow_style_base_problems_keep_their_columns(tmp_path) -> None:
+    f = tmp_path / "flow.yaml"
+    f.write_text("{name: x, ruleset: yags, trials: lots, " + FLOW_SIDES
+                 + ", sweep: {grid: {max_rounds: [5]}}}")
+    with pytest.raises(ScenarioError) as err:
+        load_plan(f)
+    assert str(err.value) == f"{f}:1:34: trials: expected an integer, found 'lots'"
+
+
 @pytest.mark.parametrize(("sweep", "expected"), [
     ({"gird": {"max_rounds": [1]}}, "'gird' is not a sweep section (did you mean 'grid'?)"),
     ({"grid": {"max_rounds": []}}, "values: expected a non-empty list"),

@@ -117,6 +117,11 @@ def test_cli_exit_codes_and_files(tmp_path, capsys, monkeypatch) -> None:
      "'weapn' is not a field of sides[0].members[0] (did you mean 'weapon'?)"),
     ([claim(at_most=0.5, sweep={"grid": {"sides.0.members.0.weapon": ["maec"]}})],
      "claim 1: sides[0].members[0].weapon: 'maec' is not a known weapon"),
+    # found only when the fighters are put together: once a traceback-free '<input>' error
+    # after the claims before it had run
+    ([claim(at_most=0.5, set={"sides.0.members.0.weapon": "great_axe",
+                              "sides.0.members.0.attributes.strength": 1})],
+     "claim 1: sides[0].members[0].weapon: strength 1 is too weak for this weapon"),
 ])
 def test_budget_mistakes_are_clean_errors(tmp_path, claims, expected, capsys) -> None:
     path = write_budget(tmp_path, claims)
@@ -126,6 +131,34 @@ def test_budget_mistakes_are_clean_errors(tmp_path, claims, expected, capsys) ->
     assert "budget.yaml:" in str(err.value)
     assert main(["check", path, "--out", str(tmp_path / "o")]) == 2
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(("bound", "expected"), [
+    ({"at_most": float("nan")}, "at_most: should be a finite number, found nan"),
+    ({"at_least": -float("inf")}, "at_least: should be a finite number, found -inf"),
+    ({"at_least": 60}, "at_least: win is a fraction from 0 to 1 (0.60 is 60%), found 60"),
+    ({"between": [0.4, 1.2]}, "between: win is a fraction from 0 to 1"),
+    ({"metric": "rounds", "at_least": -1}, "at_least: rounds cannot be negative"),
+    ({"at_least": 1.5, "difference": {"path": "max_rounds", "from": 5, "to": 6}},
+     "win is a change in a share, from -1 to 1"),
+])
+def test_bounds_the_metric_cannot_reach_are_errors(tmp_path, bound, expected) -> None:
+    """A NaN bound once judged every cell "inconclusive" and advised "--max-trials 0"; an
+    infinite one printed "<= inf%"; 60 for 60% could never pass."""
+    with pytest.raises(ScenarioError) as err:
+        load_budget(write_budget(tmp_path, [claim(**bound)]))
+    assert expected in str(err.value)
+
+
+def test_every_claims_mistakes_come_before_any_fight(tmp_path, capsys) -> None:
+    """A missing scenario in the third claim once surfaced after two claims had run and
+    printed their verdicts; now every claim is checked first, all problems at once."""
+    path = write_budget(tmp_path, [claim(at_most=0.9), claim(at_most=0.5, side="green"),
+                                   claim(at_most=0.5, scenario="nope.yaml")])
+    assert main(["check", path, "--out", str(tmp_path / "o")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and not (tmp_path / "o").exists()
+    assert "'green' is not a side" in err and "no such file 'nope.yaml'" in err
 
 
 def test_budget_file_problems_have_lines(tmp_path) -> None:

@@ -33,8 +33,9 @@ def test_a_run_writes_table_csv_tallies_and_manifest(tmp_path) -> None:
     res = run_sweep(duel(GRID), trials=800, out=tmp_path, run_id="grid")
     run = tmp_path / "grid"
     assert res.run_dir == run
-    assert sorted(p.name for p in run.iterdir()) == ["cells.csv", "cells.parquet",
-                                                       "manifest.json", "tallies.json"]
+    assert sorted(p.name for p in run.iterdir()) == [".balance-output", "cells.csv",
+                                                       "cells.parquet", "manifest.json",
+                                                       "tallies.json"]
     df = balance.load(run)
     assert list(df.columns[:2]) == ["red.weapon", "armour"]
     assert list(df["red.weapon"].cat.categories) == ["long_sword", "spear", "mace"]

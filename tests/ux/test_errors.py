@@ -46,6 +46,10 @@ SIDES = "name: x\nruleset: yags\nsides:\n  - name: a\n"
     (SIDES + "  members: []\n", 5, ["line 5 ('members') is indented by 2 spaces",
                                    "indent it like the other keys of its item"]),
     ("name: Duel: round two\nruleset: yags\n", 1, ["holds ': '", "put the value in quotes"]),
+    # a nested key written on one line: the quoting hint alone misled
+    ("name: x\nruleset: yags\nrules: reach: closing\n", 3,
+     ["put the value in quotes", "if 'reach' is a key inside 'rules', write rules: "
+      "{reach: closing} or put 'reach:' on its own line, indented under 'rules:'"]),
     ("name: x\nruleset yags\nsides: []\n", 2, ["line 2 has no ':' after its key"]),
     ("name: 'x\nruleset: yags\n", 1, ["the quote opened on line 1 is never closed"]),
 ])
@@ -84,6 +88,18 @@ def test_only_close_names_are_suggested(tmp_path) -> None:
     assert "did you mean 'club'" in problem.message
 
 
+def test_a_real_key_in_the_wrong_place_says_where_it_belongs(tmp_path) -> None:
+    """``rules: {step_back: false}`` once said only "unknown key 'step_back'": it is a
+    policy key (issue 12), as ``reach`` under a member is a rule or a weapon field."""
+    problem = problem_of(tmp_path, DUEL.replace("seed: 7", "seed: 7\nrules: {step_back: false}"))
+    assert problem.message == ("unknown key 'step_back' here; it is a key of "
+                               "sides[].members[].policy or sides[].policy")
+    problem = problem_of(tmp_path, DUEL.replace("stance: aggressive", "reach: closing"))
+    assert "unknown key 'reach' here; it is a key of rules or " in problem.message
+    problem = problem_of(tmp_path, DUEL.replace("stance: aggressive", "stanse: aggressive"))
+    assert problem.message == "unknown key 'stanse' (did you mean 'stance'?)"
+
+
 def test_an_entry() -> None:
     from balance.models import SCENARIO_MODELS
 
@@ -109,3 +125,14 @@ def test_compile_time_problems_have_line_and_column(tmp_path, capsys) -> None:
 def test_report_of_a_missing_folder(tmp_path, capsys) -> None:
     assert main(["report", str(tmp_path / "nothing")]) == 2
     assert "nothing: no such folder" in capsys.readouterr().err
+
+
+def test_a_sweep_file_given_to_run_says_so(tmp_path, capsys) -> None:
+    """``balance run`` of a sweep file once said "unknown key 'sweep' (did you mean 'seed'?)"."""
+    path = tmp_path / "s.yaml"
+    path.write_text(DUEL + "sweep:\n  grid:\n    max_rounds: [5, 6]\n")
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "sweep: this file holds a sweep, and this command plays one fight: run the sweep " \
+           "with 'balance sweep FILE'" in err and "did you mean" not in err
+    assert main(["validate", str(path)]) == 0

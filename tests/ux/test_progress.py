@@ -39,6 +39,25 @@ def test_lines_every_interval_with_rate_and_eta() -> None:
                      "sweep: 40/100 cells (40%), done in 20 s, 40,000 trials"]
 
 
+def test_the_total_gets_a_done_line_not_an_eta() -> None:
+    """The last update once printed "6/6 cells (100%), ..., ETA ?" before the "done" line."""
+    out, clock = io.StringIO(), Clock()
+    bar = LineProgress(2, unit="cell", file=out, interval=10, clock=clock)
+    clock.now += 10
+    bar.update(1)
+    clock.now += 10
+    bar.update(1)                        # at the total: no ETA line
+    bar.close()
+    assert out.getvalue().splitlines() == ["1/2 cells (50%), 0.10 cells/s, ETA 10 s",
+                                           "2/2 cells (100%), done in 20 s"]
+    out, clock = io.StringIO(), Clock()  # one long step: no line on the way, the total at close
+    bar = LineProgress(1, unit="cell", file=out, interval=10, clock=clock)
+    clock.now += 30
+    bar.update(1)
+    bar.close()
+    assert out.getvalue() == "1/1 cells (100%), done in 30 s\n"
+
+
 def test_a_short_run_prints_nothing_and_a_terminal_gets_tqdm() -> None:
     out = io.StringIO()
     bar = progress_bar(5, unit="cell", file=out)
@@ -62,6 +81,7 @@ def test_a_sweep_logs_lines_when_stderr_is_not_a_terminal(monkeypatch, capsys) -
     err = capsys.readouterr().err.splitlines()
     assert err[0].startswith("Test duel: 1/6 cells (17%), ") and "cells/s, ETA" in err[0]
     assert err[-1].startswith("Test duel: 6/6 cells (100%), done in ")
+    assert not any("ETA ?" in line for line in err)
 
 
 def test_sweep_summary_gives_wall_and_compute_time(tmp_path, capsys) -> None:

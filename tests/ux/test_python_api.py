@@ -15,7 +15,12 @@ def test_dir_and_all_list_the_api() -> None:
     wanted = {"run", "load_scenario", "load", "run_sweep", "load_plan", "check_budget",
               "write_report", "compile_scenario", "RunResult", "ScenarioError", "__version__"}
     assert wanted <= set(balance.__all__) <= listed
-    assert {"sweep", "dice", "report"} <= listed
+    assert {"sweep", "dice", "report", "analysis"} <= listed
+    # the questions (issues 16, 17) are API too; balance.analysis once raised AttributeError
+    assert {"solve", "sensitivity", "exchange", "explain", "compare_run",
+            "autobalance"} <= set(balance.__all__)
+    assert balance.analysis.solve is balance.solve and "solve" in dir(balance.analysis)
+    assert callable(balance.autobalance)
     assert not {n for n in listed if n.startswith("_") and not n.startswith("__")}
     for name in balance.__all__:
         assert getattr(balance, name) is not None

@@ -66,7 +66,16 @@ def test_headline_names_the_axis_that_moves_the_win_rate_most(reports) -> None:
     top = max(swings, key=swings.get)
     md = (reports["grid"] / "report.md").read_text()
     assert f"Biggest effect: {top}." in md
-    assert f"a {100 * swings[top]:.1f}-point swing" in md
+    assert f"{100 * swings[top]:.1f}-point swing" in md
+
+
+def test_the_headline_says_an_eight_point_swing() -> None:
+    """"a 8.8-point swing" once; numbers said with a vowel first take "an"."""
+    from balance.report.sweep import number_article
+
+    assert [number_article(n) for n in ("8.8", "11.0", "18.2", "83.5", "1.5", "80", "7.9",
+                                        "100.0", "28.0")] == \
+        ["an", "an", "an", "an", "a", "an", "a", "a", "a"]
 
 
 def test_small_ranges_stay_pale_and_spans_are_shown() -> None:
