@@ -12,7 +12,6 @@ recomputed, so the explanation cannot disagree with what is simulated.
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import os
 import textwrap
@@ -100,9 +99,9 @@ IDENTITY = ("name", "line")
 
 def _same(fighters: list[Mapping[str, Any]]) -> list[list[Mapping[str, Any]]]:
     """Runs of neighbouring fighters that differ only by name (and place in the line)."""
-    def key(f: Mapping[str, Any]) -> str:
+    def key(f: Mapping[str, Any]) -> dict[str, Any]:
         numbers = {k: v for k, v in f["numbers"].items() if k not in IDENTITY}
-        return json.dumps({**f, "name": None, "numbers": numbers}, sort_keys=True, default=str)
+        return {**f, "name": None, "numbers": numbers}
 
     groups: list[list[Mapping[str, Any]]] = []
     for f in fighters:

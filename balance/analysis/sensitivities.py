@@ -157,17 +157,20 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
     if isinstance(step, bool) or not isinstance(step, int | float) or not step > 0 or \
             not math.isfinite(step):
         raise OptionError(f"--step must be a positive number, got {step!r}")
-    chosen: list[FieldPath] = [subject.resolve(p, "--paths") for p in paths or ()]
+    option: dict[FieldPath, str] = {}    # the flag each field came from, for its messages
+    for p in paths or ():
+        option.setdefault(subject.resolve(p, "--paths"), "--paths")
     for spec in rows or ():
-        chosen += subject.row_paths(spec, list(fields) if fields else None)
-    chosen = list(dict.fromkeys(chosen))
+        for p in subject.row_paths(spec, list(fields) if fields else None):
+            option.setdefault(p, "--fields" if fields else "--rows")
+    chosen = list(option)
     with pool(executor, scheduler, workers) as ex, \
             Progress("sensitivity", enabled=progress) as bar:
         runner = Runner(subject, metric=metric, side=side, seed=seed,
                         block_trials=block_trials, executor=ex, on_trials=bar.trials)
         variants, moves, skipped = [()], [], []
         for path in chosen:
-            start = subject.numeric(path, "--paths")
+            start = subject.numeric(path, option[path])
             for sign in (1, -1) if both else (1,):
                 to = start + sign * step
                 if isinstance(start, int) and float(step).is_integer():

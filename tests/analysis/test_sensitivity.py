@@ -112,3 +112,9 @@ def test_the_runner_up_is_another_field_not_the_same_one_moved_down() -> None:
     two = sensitivity(YAGS, paths=[skill, "sides.red.members.0.attributes.strength"],
                       trials=4096, block_trials=4096, seed=5)
     assert two.best is not None and "strength" in two.best["next"]
+
+
+def test_a_non_numeric_field_is_blamed_on_the_flag_that_named_it() -> None:
+    """``--rows weapons:long_sword --fields style`` once said "--paths: ... not a number"."""
+    with pytest.raises(OptionError, match=r"^--fields: tables\.weapons\.long_sword\.style is "):
+        sensitivity(YAGS, rows=["weapons:long_sword"], fields=["style"])
