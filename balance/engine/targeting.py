@@ -26,6 +26,9 @@ def first_standing_foe(side: np.ndarray, who: np.ndarray, standing: np.ndarray,
     """(c, n) int8: each place's target, the place of its first standing foe in scenario
     order (lowest fighter index), or -1 when no foe stands."""
     c, n = standing.shape
+    if c == 2:   # each place's only possible foe is the other (np.where on masks is slow)
+        foe = standing[::-1] & (side != side[::-1])
+        return (foe * (np.array([[2], [1]], dtype=np.int8)) - 1).astype(np.int8)
     none = np.int8(np.iinfo(np.int8).max)
     place_of = np.empty((c, n), dtype=np.int8)          # place of each fighter
     cols = np.arange(n)
