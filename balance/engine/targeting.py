@@ -102,11 +102,14 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     c, n = standing.shape
     shape = (c, n)
     policy = np.broadcast_to(policy, shape)
-    side = np.broadcast_to(side, shape)
-    cap = np.full(shape, UNLIMITED, dtype=np.int16) if cap is None else cap
-    count = np.zeros(shape, dtype=np.int16)            # attackers on each place so far
+    side = np.ascontiguousarray(np.broadcast_to(side, shape))
+    # Attackers on each place so far; never more than c - 1, so a cap of c or more never
+    # binds and the cap is held in the count's own (narrow) dtype.
+    small = np.int8 if c < 127 else np.int16
+    count = np.zeros(shape, dtype=small)
+    cap = np.full(shape, c, dtype=small) if cap is None else np.minimum(cap, c).astype(small)
     target = np.full(shape, NO_TARGET, dtype=np.int8)
-    random_order = rng is not None and not (policy[chooses] == FIRST).all()
+    random_order = rng is not None and not ((policy == FIRST) | ~chooses).all()
     draw = random_order                          # ``first`` never ties
     ctx = _Keys(policy, np.broadcast_to(who, shape), count, target, weakness, danger,
                 position, priority, line)
@@ -121,43 +124,60 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     # (a random one where two or more choose; the keeping's own where the cap made it count).
     need = chooses & (target == NO_TARGET)
     active = np.flatnonzero(need.any(axis=0))
+    everyone = active.size == n
     if random_order and active.size:
-        fresh = active[need[:, active].sum(axis=0) >= 2]
+        needing = need if everyone else need[:, active]
+        fresh = active[needing.view(np.int8).sum(axis=0, dtype=np.int16) >= 2]
         if current is not None and over is not None:
             fresh = np.setdiff1d(fresh, over[0], assume_unique=True)
         if fresh.size:
             order = order.copy() if not order.flags.writeable else order
             order[:, fresh] = ascending(rng.random((c, fresh.size)))
-    ranked = order[:, active]
+    ranked = order if everyone else order[:, active]
+    # (Flat gathers and scatters: numpy's arr[i, rows] costs about three times more.)
+    need_flat, side_flat = need.ravel(), side.ravel()
+    target_flat, count_flat = target.ravel(), count.ravel()
     for k in range(c):
         i = ranked[k]
-        mine = need[i, active]
-        rows = active[mine]
-        if not rows.size:
+        at = i * n + active
+        mine = np.flatnonzero(need_flat[at])   # (selections on a random mask cost ~20x)
+        if not mine.size:
             continue
-        i = i[mine]
+        i, at, rows = i[mine], at[mine], active[mine]
         sel = slice(None) if rows.size == n else rows     # a view when every trial chooses
         # All foes at once, (c, m): who may be chosen, then the best key, then a random tie.
-        ok = standing[:, sel] & (side[:, sel] != side[i, rows]) & (count[:, sel] < cap[:, sel])
+        ok = standing[:, sel] & (side[:, sel] != side_flat[at]) & (count[:, sel] < cap[:, sel])
         if prefer is not None:
             liked = ok & prefer[i, :, rows].T
             ok = liked | (ok & ~liked.any(axis=0))
         best = ok
         for key in ctx.keys(i, rows, sel):
-            # (Branch-free: np.where on a random mask costs ~20x; keys stay far below SKIP.)
-            key = key + ~best * SKIP
+            key = _beyond(key, best)
             best = best & (key == key.min(axis=0))
         # A random one of the best (argmax(axis=0) would cost ~30 ns a trial), or the lowest.
         pick = uniform_true(best, rng) if draw else first_true(best)
-        chosen = ok.any(axis=0)
-        pick, i, rows = pick[chosen], i[chosen], rows[chosen]
-        target[i, rows] = pick
-        count[pick, rows] += 1
+        chosen = np.flatnonzero(ok.any(axis=0))
+        if chosen.size < rows.size:
+            pick, at, rows = pick[chosen], at[chosen], rows[chosen]
+        target_flat[at] = pick
+        count_flat[pick * n + rows] += 1       # (one chooser per trial: no repeats)
     return target
 
 
-# Added to the keys of foes already ruled out: beyond any key a policy gives (float32).
+# Added to the keys of foes already ruled out: beyond any key a policy gives (float32), and
+# for the integer keys of ``engage`` (``_Keys.engage_scale``) beyond any such key.
 SKIP = np.float32(1e30)
+INT_SKIP = {np.dtype(np.int8): np.int8(64), np.dtype(np.int16): np.int16(16384)}
+
+
+def _beyond(key: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """``key`` with the foes outside ``best`` pushed beyond every key (branch-free: np.where
+    on a random mask costs ~20x)."""
+    if key.dtype.kind == "f":
+        return key + ~best * SKIP
+    out = (~best).view(np.int8) * INT_SKIP[key.dtype]
+    out += key
+    return out
 
 
 def _keep(current, chooses, standing, side, cap, target, count,
@@ -209,6 +229,16 @@ class _Keys:
                 for a in (weakness, danger, position, line)]
         self.weakness, self.danger, self.position, self.line = full
         self.priority = priority
+        # ``engage`` ranks by (attacks me?, 2 x attackers + busy elsewhere), whose second part
+        # is below 2c: an integer key as narrow as c allows orders the foes alike (and the
+        # same foes tie), in half or a quarter of the float32 key's memory traffic.
+        c = who.shape[0]
+        if c <= 15:
+            self.engage_scale = (np.int8(32), np.int8)
+        elif c <= 4000:
+            self.engage_scale = (np.int16(8192), np.int16)
+        else:
+            self.engage_scale = (np.float32(ENGAGED_FIRST), np.float32)
 
     def keys(self, i: np.ndarray, rows: np.ndarray, sel) -> list[np.ndarray]:
         """``rows`` the trials (index array), ``sel`` the same as a column selector (a
@@ -253,9 +283,12 @@ class _Keys:
             return [self.priority[self.who[i, rows], self.who[:, sel]].astype(np.float32)]
         # ENGAGE: a foe attacking me; the fewest attackers; not busy elsewhere; nearest.
         aim = self.target[:, sel]
-        other = aim != i                 # (arithmetic: np.where on a random mask is slow)
-        k1 = (other * np.float32(ENGAGED_FIRST) + np.float32(2) * self.count[:, sel]
-              + ((aim >= 0) & other))
+        other = aim != i.astype(aim.dtype)   # (arithmetic: np.where on a random mask is slow)
+        first, dtype = self.engage_scale
+        k1 = other.view(np.int8) * first
+        count = self.count[:, sel]
+        k1 += count.astype(dtype) * dtype(2)
+        k1 += ((aim >= 0) & other).view(np.int8)
         return [k1] if self.position is None else [k1, self._distance(i, rows, sel)]
 
 
