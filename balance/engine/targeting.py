@@ -111,8 +111,6 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     target = np.full(shape, NO_TARGET, dtype=np.int8)
     random_order = rng is not None and not ((policy == FIRST) | ~chooses).all()
     draw = random_order                          # ``first`` never ties
-    ctx = _Keys(policy, np.broadcast_to(who, shape), count, target, weakness, danger,
-                position, priority, line)
     order = np.broadcast_to(np.arange(c)[:, None], shape)   # place order unless drawn
     if current is not None:
         over = _keep(current, chooses, standing, side, cap, target, count,
@@ -123,32 +121,44 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     # The places still to choose, and the trials where any is: only there the order matters
     # (a random one where two or more choose; the keeping's own where the cap made it count).
     need = chooses & (target == NO_TARGET)
-    active = np.flatnonzero(need.any(axis=0))
-    everyone = active.size == n
-    if random_order and active.size:
-        needing = need if everyone else need[:, active]
-        fresh = active[needing.view(np.int8).sum(axis=0, dtype=np.int16) >= 2]
+    n_need = need.view(np.int8).sum(axis=0, dtype=np.int16)
+    active = np.flatnonzero(n_need)
+    if not active.size:
+        return target
+    if random_order:
+        fresh = active[n_need[active] >= 2]
         if current is not None and over is not None:
             fresh = np.setdiff1d(fresh, over[0], assume_unique=True)
         if fresh.size:
             order = order.copy() if not order.flags.writeable else order
             order[:, fresh] = ascending(rng.random((c, fresh.size)))
-    ranked = order if everyone else order[:, active]
-    # (Flat gathers and scatters: numpy's arr[i, rows] costs about three times more.)
-    need_flat, side_flat = need.ravel(), side.ravel()
-    target_flat, count_flat = target.ravel(), count.ravel()
-    for k in range(c):
-        i = ranked[k]
-        at = i * n + active
-        mine = np.flatnonzero(need_flat[at])   # (selections on a random mask cost ~20x)
-        if not mine.size:
-            continue
-        i, at, rows = i[mine], at[mine], active[mine]
-        sel = slice(None) if rows.size == n else rows     # a view when every trial chooses
-        # All foes at once, (c, m): who may be chosen, then the best key, then a random tie.
-        ok = standing[:, sel] & (side[:, sel] != side_flat[at]) & (count[:, sel] < cap[:, sel])
-        if prefer is not None:
-            liked = ok & prefer[i, :, rows].T
+    # The trials by how many places in them still choose, most first: step j plays the j-th
+    # chooser (in order) of every trial with more than j, a prefix of them, on views of
+    # arrays gathered once (c gathers a step cost more). Within a trial the choices follow
+    # one another in order, as one place at a time would.
+    counts = n_need[active]
+    by = active if (counts == counts[0]).all() else active[np.argsort(-counts, kind="stable")]
+    counts = n_need[by]
+    m = by.size
+    same = m == n and by is active                      # every trial, in order: views
+    pack = (lambda a: a) if same else (lambda a: None if a is None else
+                                       np.take(np.broadcast_to(a, shape), by, axis=-1))
+    choosers = _in_order(need, order, by, pack)
+    up, sides, caps, tally, aim = (pack(a) for a in (standing, side, cap, count, target))
+    ctx = _Keys(pack(policy), pack(np.broadcast_to(who, shape)), tally, aim, pack(weakness),
+                pack(danger), pack(position), priority, pack(line))
+    liked_by = prefer if prefer is None or same else np.take(prefer, by, axis=-1)
+    sides_flat, aim_flat, tally_flat = sides.ravel(), aim.ravel(), tally.ravel()
+    cols = np.arange(m)
+    for j in range(int(counts[0])):
+        mj = m if j < counts[-1] else int(np.count_nonzero(counts > j))
+        i, rows = choosers[j, :mj], cols[:mj]
+        sel = slice(None) if mj == m else slice(0, mj)
+        at = i * m + rows
+        # All foes at once, (c, mj): who may be chosen, then the best key, then a random tie.
+        ok = up[:, sel] & (sides[:, sel] != sides_flat[at]) & (tally[:, sel] < caps[:, sel])
+        if liked_by is not None:
+            liked = ok & liked_by[i, :, rows].T
             ok = liked | (ok & ~liked.any(axis=0))
         best = ok
         for key in ctx.keys(i, rows, sel):
@@ -156,12 +166,31 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
             best = best & (key == key.min(axis=0))
         # A random one of the best (argmax(axis=0) would cost ~30 ns a trial), or the lowest.
         pick = uniform_true(best, rng) if draw else first_true(best)
-        chosen = np.flatnonzero(ok.any(axis=0))
-        if chosen.size < rows.size:
+        chosen = np.flatnonzero(ok.any(axis=0))   # (selections on a random mask cost ~20x)
+        if chosen.size < mj:
             pick, at, rows = pick[chosen], at[chosen], rows[chosen]
-        target_flat[at] = pick
-        count_flat[pick * n + rows] += 1       # (one chooser per trial: no repeats)
+        aim_flat[at] = pick
+        tally_flat[pick * m + rows] += 1       # (one chooser per trial: no repeats)
+    if not same:
+        target[:, by] = aim
     return target
+
+
+def _in_order(need: np.ndarray, order: np.ndarray, by: np.ndarray, pack) -> np.ndarray:
+    """(c, m) intp: row j holds, for each trial of ``by``, the j-th place of ``order`` (c, n)
+    that still chooses (``need``); rows past a trial's choosers are 0."""
+    c, n = need.shape
+    m = by.size
+    ranked = pack(order)
+    need_flat = need.ravel()
+    out = np.zeros(c * m, dtype=np.intp)
+    seen = np.zeros(m, dtype=np.intp)
+    for k in range(c):
+        i = ranked[k]
+        here = np.flatnonzero(need_flat[i * n + by])
+        out[seen[here] * m + here] = i[here]
+        seen[here] += 1
+    return out.reshape(c, m)
 
 
 # Added to the keys of foes already ruled out: beyond any key a policy gives (float32), and
