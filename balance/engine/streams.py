@@ -66,12 +66,25 @@ class Streams:
     def at(self, cols: np.ndarray, low, high, dtype=np.int16) -> np.ndarray:
         """One ``integers(low, high)`` for each of the columns ``cols``, in that order: each
         segment's columns take the next numbers of its generator."""
-        seg = np.searchsorted(self.starts, cols, side="right") - 1
         out = np.empty(cols.size, dtype=dtype)
-        for b in np.unique(seg):
-            mine = np.flatnonzero(seg == b)
-            out[mine] = self.generators[b].integers(low, high, size=mine.size, dtype=dtype)
+        for b, mine in self.segments_of(cols):
+            size = cols.size if isinstance(mine, slice) else mine.size
+            out[mine] = self.generators[b].integers(low, high, size=size, dtype=dtype)
         return out
+
+    def segments_of(self, cols: np.ndarray):
+        """(block, the positions in ``cols`` of its columns, ascending) for each block with a
+        column in ``cols``, in block order. (Sorting, not ``np.unique``: ~25 us a call.)"""
+        seg = np.searchsorted(self.starts, cols, side="right") - 1
+        if not seg.size:
+            return
+        if seg[0] == seg[-1] and (seg == seg[0]).all():
+            yield int(seg[0]), slice(None)
+            return
+        order = np.argsort(seg, kind="stable")
+        bounds = np.searchsorted(seg[order], np.arange(len(self.generators) + 1))
+        for b in np.flatnonzero(np.diff(bounds)):
+            yield int(b), order[bounds[b]:bounds[b + 1]]
 
 
 def integers_at(rng: np.random.Generator | Streams, cols: np.ndarray | None, low, high,
@@ -89,8 +102,7 @@ def integers_at(rng: np.random.Generator | Streams, cols: np.ndarray | None, low
     k = int(np.prod(shape))
     # A (k, m) draw in C order gives each segment its k rows of its columns in turn.
     out = np.empty((k, cols.size), dtype=dtype)
-    seg = np.searchsorted(rng.starts, cols, side="right") - 1
-    for b in np.unique(seg):
-        mine = np.flatnonzero(seg == b)
-        out[:, mine] = rng.generators[b].integers(low, high, size=(k, mine.size), dtype=dtype)
+    for b, mine in rng.segments_of(cols):
+        size = (k, cols.size if isinstance(mine, slice) else mine.size)
+        out[:, mine] = rng.generators[b].integers(low, high, size=size, dtype=dtype)
     return out.reshape(*shape, cols.size)

@@ -26,6 +26,9 @@ def first_standing_foe(side: np.ndarray, who: np.ndarray, standing: np.ndarray,
     """(c, n) int8: each place's target, the place of its first standing foe in scenario
     order (lowest fighter index), or -1 when no foe stands."""
     c, n = standing.shape
+    if c == 2:   # each place's only possible foe is the other (np.where on masks is slow)
+        foe = standing[::-1] & (side != side[::-1])
+        return (foe * (np.array([[2], [1]], dtype=np.int8)) - 1).astype(np.int8)
     none = np.int8(np.iinfo(np.int8).max)
     place_of = np.empty((c, n), dtype=np.int8)          # place of each fighter
     cols = np.arange(n)
@@ -99,14 +102,15 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     c, n = standing.shape
     shape = (c, n)
     policy = np.broadcast_to(policy, shape)
-    side = np.broadcast_to(side, shape)
-    cap = np.full(shape, UNLIMITED, dtype=np.int16) if cap is None else cap
-    count = np.zeros(shape, dtype=np.int16)            # attackers on each place so far
+    side = np.ascontiguousarray(np.broadcast_to(side, shape))
+    # Attackers on each place so far; never more than c - 1, so a cap of c or more never
+    # binds and the cap is held in the count's own (narrow) dtype.
+    small = np.int8 if c < 127 else np.int16
+    count = np.zeros(shape, dtype=small)
+    cap = np.full(shape, c, dtype=small) if cap is None else np.minimum(cap, c).astype(small)
     target = np.full(shape, NO_TARGET, dtype=np.int8)
-    random_order = rng is not None and not (policy[chooses] == FIRST).all()
+    random_order = rng is not None and not ((policy == FIRST) | ~chooses).all()
     draw = random_order                          # ``first`` never ties
-    ctx = _Keys(policy, np.broadcast_to(who, shape), count, target, weakness, danger,
-                position, priority, line)
     order = np.broadcast_to(np.arange(c)[:, None], shape)   # place order unless drawn
     if current is not None:
         over = _keep(current, chooses, standing, side, cap, target, count,
@@ -117,44 +121,92 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     # The places still to choose, and the trials where any is: only there the order matters
     # (a random one where two or more choose; the keeping's own where the cap made it count).
     need = chooses & (target == NO_TARGET)
-    active = np.flatnonzero(need.any(axis=0))
-    if random_order and active.size:
-        fresh = active[need[:, active].sum(axis=0) >= 2]
+    n_need = need.view(np.int8).sum(axis=0, dtype=np.int16)
+    active = np.flatnonzero(n_need)
+    if not active.size:
+        return target
+    if random_order:
+        fresh = active[n_need[active] >= 2]
         if current is not None and over is not None:
             fresh = np.setdiff1d(fresh, over[0], assume_unique=True)
         if fresh.size:
             order = order.copy() if not order.flags.writeable else order
             order[:, fresh] = ascending(rng.random((c, fresh.size)))
-    ranked = order[:, active]
-    for k in range(c):
-        i = ranked[k]
-        mine = need[i, active]
-        rows = active[mine]
-        if not rows.size:
-            continue
-        i = i[mine]
-        sel = slice(None) if rows.size == n else rows     # a view when every trial chooses
-        # All foes at once, (c, m): who may be chosen, then the best key, then a random tie.
-        ok = standing[:, sel] & (side[:, sel] != side[i, rows]) & (count[:, sel] < cap[:, sel])
-        if prefer is not None:
-            liked = ok & prefer[i, :, rows].T
+    # The trials by how many places in them still choose, most first: step j plays the j-th
+    # chooser (in order) of every trial with more than j, a prefix of them, on views of
+    # arrays gathered once (c gathers a step cost more). Within a trial the choices follow
+    # one another in order, as one place at a time would.
+    counts = n_need[active]
+    by = active if (counts == counts[0]).all() else active[np.argsort(-counts, kind="stable")]
+    counts = n_need[by]
+    m = by.size
+    same = m == n and by is active                      # every trial, in order: views
+    pack = (lambda a: a) if same else (lambda a: None if a is None else
+                                       np.take(np.broadcast_to(a, shape), by, axis=-1))
+    choosers = _in_order(need, order, by, pack)
+    up, sides, caps, tally, aim = (pack(a) for a in (standing, side, cap, count, target))
+    ctx = _Keys(pack(policy), pack(np.broadcast_to(who, shape)), tally, aim, pack(weakness),
+                pack(danger), pack(position), priority, pack(line))
+    liked_by = prefer if prefer is None or same else np.take(prefer, by, axis=-1)
+    sides_flat, aim_flat, tally_flat = sides.ravel(), aim.ravel(), tally.ravel()
+    cols = np.arange(m)
+    for j in range(int(counts[0])):
+        mj = m if j < counts[-1] else int(np.count_nonzero(counts > j))
+        i, rows = choosers[j, :mj], cols[:mj]
+        sel = slice(None) if mj == m else slice(0, mj)
+        at = i * m + rows
+        # All foes at once, (c, mj): who may be chosen, then the best key, then a random tie.
+        ok = up[:, sel] & (sides[:, sel] != sides_flat[at]) & (tally[:, sel] < caps[:, sel])
+        if liked_by is not None:
+            liked = ok & liked_by[i, :, rows].T
             ok = liked | (ok & ~liked.any(axis=0))
         best = ok
         for key in ctx.keys(i, rows, sel):
-            # (Branch-free: np.where on a random mask costs ~20x; keys stay far below SKIP.)
-            key = key + ~best * SKIP
+            key = _beyond(key, best)
             best = best & (key == key.min(axis=0))
         # A random one of the best (argmax(axis=0) would cost ~30 ns a trial), or the lowest.
         pick = uniform_true(best, rng) if draw else first_true(best)
-        chosen = ok.any(axis=0)
-        pick, i, rows = pick[chosen], i[chosen], rows[chosen]
-        target[i, rows] = pick
-        count[pick, rows] += 1
+        chosen = np.flatnonzero(ok.any(axis=0))   # (selections on a random mask cost ~20x)
+        if chosen.size < mj:
+            pick, at, rows = pick[chosen], at[chosen], rows[chosen]
+        aim_flat[at] = pick
+        tally_flat[pick * m + rows] += 1       # (one chooser per trial: no repeats)
+    if not same:
+        target[:, by] = aim
     return target
 
 
-# Added to the keys of foes already ruled out: beyond any key a policy gives (float32).
+def _in_order(need: np.ndarray, order: np.ndarray, by: np.ndarray, pack) -> np.ndarray:
+    """(c, m) intp: row j holds, for each trial of ``by``, the j-th place of ``order`` (c, n)
+    that still chooses (``need``); rows past a trial's choosers are 0."""
+    c, n = need.shape
+    m = by.size
+    ranked = pack(order)
+    need_flat = need.ravel()
+    out = np.zeros(c * m, dtype=np.intp)
+    seen = np.zeros(m, dtype=np.intp)
+    for k in range(c):
+        i = ranked[k]
+        here = np.flatnonzero(need_flat[i * n + by])
+        out[seen[here] * m + here] = i[here]
+        seen[here] += 1
+    return out.reshape(c, m)
+
+
+# Added to the keys of foes already ruled out: beyond any key a policy gives (float32), and
+# for the integer keys of ``engage`` (``_Keys.engage_scale``) beyond any such key.
 SKIP = np.float32(1e30)
+INT_SKIP = {np.dtype(np.int8): np.int8(64), np.dtype(np.int16): np.int16(16384)}
+
+
+def _beyond(key: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """``key`` with the foes outside ``best`` pushed beyond every key (branch-free: np.where
+    on a random mask costs ~20x)."""
+    if key.dtype.kind == "f":
+        return key + ~best * SKIP
+    out = (~best).view(np.int8) * INT_SKIP[key.dtype]
+    out += key
+    return out
 
 
 def _keep(current, chooses, standing, side, cap, target, count,
@@ -206,6 +258,16 @@ class _Keys:
                 for a in (weakness, danger, position, line)]
         self.weakness, self.danger, self.position, self.line = full
         self.priority = priority
+        # ``engage`` ranks by (attacks me?, 2 x attackers + busy elsewhere), whose second part
+        # is below 2c: an integer key as narrow as c allows orders the foes alike (and the
+        # same foes tie), in half or a quarter of the float32 key's memory traffic.
+        c = who.shape[0]
+        if c <= 15:
+            self.engage_scale = (np.int8(32), np.int8)
+        elif c <= 4000:
+            self.engage_scale = (np.int16(8192), np.int16)
+        else:
+            self.engage_scale = (np.float32(ENGAGED_FIRST), np.float32)
 
     def keys(self, i: np.ndarray, rows: np.ndarray, sel) -> list[np.ndarray]:
         """``rows`` the trials (index array), ``sel`` the same as a column selector (a
@@ -250,9 +312,12 @@ class _Keys:
             return [self.priority[self.who[i, rows], self.who[:, sel]].astype(np.float32)]
         # ENGAGE: a foe attacking me; the fewest attackers; not busy elsewhere; nearest.
         aim = self.target[:, sel]
-        other = aim != i                 # (arithmetic: np.where on a random mask is slow)
-        k1 = (other * np.float32(ENGAGED_FIRST) + np.float32(2) * self.count[:, sel]
-              + ((aim >= 0) & other))
+        other = aim != i.astype(aim.dtype)   # (arithmetic: np.where on a random mask is slow)
+        first, dtype = self.engage_scale
+        k1 = other.view(np.int8) * first
+        count = self.count[:, sel]
+        k1 += count.astype(dtype) * dtype(2)
+        k1 += ((aim >= 0) & other).view(np.int8)
         return [k1] if self.position is None else [k1, self._distance(i, rows, sel)]
 
 

@@ -34,6 +34,7 @@ LEVELS = FATAL + 1           # track levels 0..6
 WOUNDS_AT, STUNS_AT, CHECK_WOUNDS, CHECK_STUNS = 0, 3, 6, 7
 RAW_WOUNDS_AT, RAW_STUNS_AT, PENALTY_AT = 8, 16, 24
 CHECKS = (1 << CHECK_WOUNDS) | (1 << CHECK_STUNS)
+NEVER = -(2 ** 14) + 1       # ``delta`` of a fumbled attack: odd, below every threshold
 
 
 @dataclass(frozen=True)
@@ -43,10 +44,11 @@ class Tables:
     ``skills_differ``: some fighter is more skilled than another (then a fumbled defence may
     fail instead of tiring). ``delta`` (400,): by the pair, twice the attack die less the
     defence die, plus one where either is a 1 (a fumble: numpy's int16 remainder is slow, a
-    lookup is cheaper than ``u % 20``). ``damage`` (n * n * 400,): ``kind * n_levels +
-    levels`` of a blow of fighter i on fighter j by the damage and soak pair, at
-    ``(i * n + j) * 400 + pair`` (0: the blow does nothing). ``tracks`` (49 * n_codes,): the
-    code (bit fields, ``*_AT``) of a body at ``wounds * 7 + stuns`` taking a blow's code.
+    lookup is cheaper than ``u % 20``), ``NEVER`` where the attack die is a 1. ``damage``
+    (n * n * 400,): ``kind * n_levels + levels`` of a blow of fighter i on fighter j by the
+    damage and soak pair, at ``(i * n + j) * 400 + pair`` (0: the blow does nothing).
+    ``tracks`` (49 * n_codes,): the code (bit fields, ``*_AT``) of a body at ``wounds * 7 +
+    stuns`` taking a blow's code.
     """
 
     n: int
@@ -62,7 +64,8 @@ def tables_of(s) -> Tables:
     n = s.attack.size
     first, second = np.divmod(np.arange(PAIRS), SIDES)
     fumbled = (first == 0) | (second == 0)
-    delta = (2 * (first - second) + fumbled).astype(np.int16)
+    # A fumbled attack never hits: below any threshold (still odd, so still a fumble).
+    delta = np.where(first == 0, NEVER, 2 * (first - second) + fumbled).astype(np.int16)
     # Damage roll against soak roll; a blow that did nothing may knock back (seed 000,
     # Crushing: "+5 bonus to damage for purposes of knockback ... stun damage") when the
     # roll (+5 crushing) beats the target's strength x 10: stuns, one per 5 points above.
@@ -156,6 +159,8 @@ def _odd(state, s, ctx, att: Pick, tgt: Pick, u: np.ndarray, a_total: np.ndarray
                            tgt.flat_at(np.flatnonzero(tired))])
     if flat.size:
         gear.tire_at(state, s, ctx, flat)
+    if fail_def is False and defending.all():
+        return   # every parry stands: ``hit`` holds (a fumbled attack's ``delta`` never hits)
     use_parry = defending & ~fail_def
     unparried = a_total + first + 1 >= s.base_difficulty
     hit[rows] = ~attack_fumble & ((use_parry & hit[rows]) | (~use_parry & unparried))

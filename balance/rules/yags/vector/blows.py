@@ -46,7 +46,7 @@ from balance.rules.yags.tracks import (
 )
 from balance.rules.yags.vector import gear
 from balance.rules.yags.vector.gear import fighter
-from balance.rules.yags.vector.rolls import d20, d20_where
+from balance.rules.yags.vector.rolls import d20, d20_for
 from balance.rules.yags.vector.static import Static
 
 BONUS = np.array([DAMAGE_BONUS.get(m, 0) for m in range(N_MANOEUVRES)], dtype=np.int16)
@@ -271,26 +271,21 @@ def tracks_after(w0, s0, kind, levels, ineffective=True, stun_wounds=True):
 def health_checks(w1, s1, s0, add_wounds, status, health, step, rng, cols=None):
     """The health checks of bodies whose tracks went from ``s0`` stuns to ``w1``, ``s1``
     (``add_wounds`` wounds added; tracks not held at 6): see ``take``. ``cols``: the state
-    columns of the bodies (for stacked blocks, ``rolls.d20_where``). Returns the status."""
-    check = (add_wounds > 0) & (w1 >= FATAL)
-    if check.any():
-        d = d20_where(rng, check, cols)
-        margin = health + d - health_target(w1)
-        dead = check & ((d == 1) | (margin < 0))
-        out = check & ~dead & (margin < step)
-        status = _set(_set(status, dead, DEAD), out, UNCONSCIOUS)
-    check = (s1 > s0) & (s1 >= FATAL) & (status == STANDING)
-    if check.any():
-        d = d20_where(rng, check, cols)
-        status = _set(status, check & ((d == 1) | (health + d < health_target(s1))),
-                      UNCONSCIOUS)
+    columns of the bodies (for stacked blocks, ``rolls.d20_for``). Returns the status.
+    (On the bodies due only, through their indices: the checks are few.)"""
+    status = np.array(status, copy=True)
+    health = np.broadcast_to(health, status.shape)
+    due = np.flatnonzero((add_wounds > 0) & (w1 >= FATAL))
+    if due.size:
+        d = d20_for(rng, due, cols)
+        margin = health[due] + d - health_target(w1[due])
+        dead = (d == 1) | (margin < 0)
+        status[due] = np.where(dead, DEAD, np.where(margin < step, UNCONSCIOUS, status[due]))
+    due = np.flatnonzero((s1 > s0) & (s1 >= FATAL) & (status == STANDING))
+    if due.size:
+        d = d20_for(rng, due, cols)
+        status[due[(d == 1) | (health[due] + d < health_target(s1[due]))]] = UNCONSCIOUS
     return status
-
-
-def _set(status: np.ndarray, mask: np.ndarray, code: int) -> np.ndarray:
-    """``status`` with ``code`` where ``mask`` holds, by arithmetic: ``np.where`` on a random
-    mask costs ~20 times more (branch mispredictions, measured)."""
-    return (status + mask * (code - status)).astype(status.dtype, copy=False)
 
 
 def harm(state, s: Static, ctx, tgt: Pick, kind, levels, rng) -> np.ndarray:

@@ -34,6 +34,9 @@ def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndar
                         round_no: int, rng: np.random.Generator) -> None:
     """Targets and defences for this round, re-made only in trials where they can change:
     all of them in rounds 1 and 2, and later only where someone fell since last time."""
+    duel = s.groups is None and standing.shape[0] == 2
+    if duel and round_no > 2:   # the first fall decides a duel: nothing left to re-make
+        return
     n_up = standing.sum(axis=0, dtype=np.int8)
     changed = n_up != state.n_up
     if round_no == 2:  # fighters who fumbled initiative act from now on
@@ -75,20 +78,30 @@ def declare_defences(who, fixed_defences, max_defences, can_act, target, attacki
     ``defended`` (c, n) bool, indexed by attacker, and ``guard`` (None in a duel).
     """
     c, n = target.shape
-    attackers_on = np.zeros((c, n), dtype=np.int8)
-    for j in range(c):
-        for i in range(c):
-            if i != j:
-                attackers_on[i] += attacking[j] & (target[j] == i)
+    two = c == 2   # each place's only foe is the other: one attacker at most, no order
+    if two:
+        attackers_on = (attacking & (target >= 0))[::-1].view(np.int8)
+    else:
+        attackers_on = np.zeros((c, n), dtype=np.int8)
+        for j in range(c):
+            for i in range(c):
+                if i != j:
+                    attackers_on[i] += attacking[j] & (target[j] == i)
     wanted = np.maximum(attackers_on, attacking) if group else attackers_on
-    declared = np.where(fixed_defences == AUTO, wanted, fixed_defences)
-    declared = np.where(can_act, np.minimum(declared, max_defences), 0).astype(np.int8)
-    defended = np.zeros((c, n), dtype=bool)
-    for j in range(c):
-        earlier = np.zeros(n, dtype=np.int8)   # attackers of j's target seated before j
-        for k in range(j):
-            earlier += attacking[k] & (target[k] == target[j])
-        defended[j] = attacking[j] & (earlier < Pick(target[j], n).get(declared))
+    if (fixed_defences == AUTO).all():
+        declared = wanted
+    else:
+        declared = np.where(fixed_defences == AUTO, wanted, fixed_defences)
+    declared = (np.minimum(declared, max_defences) * can_act).astype(np.int8)
+    if two:
+        defended = attacking & (declared[::-1] > 0)
+    else:
+        defended = np.zeros((c, n), dtype=bool)
+        for j in range(c):
+            earlier = np.zeros(n, dtype=np.int8)   # attackers of j's target seated before j
+            for k in range(j):
+                earlier += attacking[k] & (target[k] == target[j])
+            defended[j] = attacking[j] & (earlier < Pick(target[j], n).get(declared))
     guard = attacking & (attackers_on < declared) if group else None
     return declared, defended, guard
 

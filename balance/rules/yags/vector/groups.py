@@ -13,7 +13,14 @@ import numpy as np
 from balance.engine.morale import flee, routing_sides
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
-from balance.engine.targeting import NO_TARGET, choose_targets, first_standing_foe
+from balance.engine.targeting import (
+    DANGEROUS,
+    NEAREST,
+    NO_TARGET,
+    WEAKEST,
+    choose_targets,
+    first_standing_foe,
+)
 from balance.rules.yags.ranged import CONTACT
 from balance.rules.yags.vector import gear
 from balance.rules.yags.vector.static import Static
@@ -45,12 +52,18 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
     cap = np.full(up.shape, g.max_attackers, dtype=np.int16)
     if taken is not None:
         cap -= taken[:, cols]
-    kw = dict(current=state.target[:, cols], weakness=state.wounds[:, cols] + state.stuns[:, cols],
-              danger=g.danger[wi], priority=g.priority, rng=rng)
-    kw.update(line=g.line[wi])   # nearest: metres on the line first, then places in the lines
+    kw = dict(current=state.target[:, cols], priority=g.priority, rng=rng)
+    # (Only what the fighters' policies read: each costs a gather over every place.)
+    if (g.policy == WEAKEST).any():
+        kw.update(weakness=state.wounds[:, cols] + state.stuns[:, cols])
+    if (g.policy == DANGEROUS).any():
+        kw.update(danger=g.danger[wi])
+    if (g.policy == NEAREST).any():   # metres on the line first, then places in the lines
+        kw.update(line=g.line[wi])
     if s.on.distance:
         kw.update(position=state.pos[:, cols])
-    policy = g.policy[wi]
+    # One policy for all: a column that broadcasts, not a gather.
+    policy = g.policy[wi] if (g.policy != g.policy[0]).any() else g.policy[:1, None]
     if not g.rank2.any():
         return choose_targets(policy, side, who, up, picks, cap=cap, **kw), None
     rank2 = g.rank2[wi]

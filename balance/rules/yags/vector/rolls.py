@@ -23,6 +23,14 @@ def d20_at(rng, cols: np.ndarray) -> np.ndarray:
     return integers_at(rng, cols, 1, 21)
 
 
+def d20_for(rng, idx: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
+    """A d20 for each entry ``idx`` of a 1-d mask over the state columns ``cols`` (all of
+    them when None), in that order: the dice ``d20_where`` gives those entries."""
+    if isinstance(rng, Streams):
+        return d20_at(rng, idx if cols is None else cols[idx])
+    return d20(rng, idx.size)
+
+
 def d20_where(rng, mask: np.ndarray, cols: np.ndarray | None = None) -> np.ndarray:
     """A d20 for each trial where ``mask`` holds (drawn for those only, in C order); 20
     elsewhere. The last axis of ``mask`` runs over the state columns ``cols`` (all of them
