@@ -47,6 +47,16 @@ def halved(pmf: Pmf) -> Pmf:
     return Pmf.from_dict(out)
 
 
+def at_least_zero(pmf: Pmf) -> Pmf:
+    """The distribution of max(x, 0): damage never goes below nothing."""
+    if pmf.min_outcome >= 0:
+        return pmf
+    out: dict[int, float] = {}
+    for x, p in pmf:
+        out[max(x, 0)] = out.get(max(x, 0), 0.0) + p
+    return Pmf.from_dict(out)
+
+
 def pulled_pmf(text: str, impale: bool = False) -> Pmf:
     """Seed 004, pulled blow: halve the dice result, ignore modifiers (and the bonus)."""
     dice = dice_only_pmf(text)

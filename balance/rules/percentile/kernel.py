@@ -19,6 +19,7 @@ from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, start_positions,
 from balance.engine.state import TrialState
 from balance.engine.status import FLED, STANDING, UNCONSCIOUS
 from balance.engine.targeting import NO_TARGET
+from balance.rules.percentile import kernel_duel
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import (
     DRAW_RANKS,
@@ -510,6 +511,9 @@ def act(cx: Ctx) -> None:
     """
     st = cx.st
     c, n = st.status.shape
+    if cx.fight.plain_duel:
+        kernel_duel.act(cx)
+        return
     if c == 2:
         acts = st.key >= 2
         slot_key = st.key * 2 + st.order     # int16

@@ -330,12 +330,14 @@ def outcome_table(levels: tb.Levels) -> np.ndarray:
     return np.stack([tb.success_level(roll, chance, levels, m).ravel() for m in (1, 2, 4, 8)])
 
 
-def roll_level(cx: Ctx, who, chance) -> np.ndarray:
-    """Roll d100 against ``chance`` for each row: the level, by one lookup in the outcome
-    table (fatigue and water multiply fumbles)."""
+def roll_level(cx: Ctx, who, chance, roll: np.ndarray | None = None) -> np.ndarray:
+    """Roll d100 against ``chance`` for each row (or read the rows' ``roll``, dice already
+    thrown): the level, by one lookup in the outcome table (fatigue and water multiply
+    fumbles)."""
     S = cx.S
     i = (np.minimum(np.maximum(chance, LEVEL_LO), LEVEL_HI) - LEVEL_LO) * 100 - 1
-    roll = cx.d100(i.size)
+    if roll is None:
+        roll = cx.d100(i.size)
     table = cx.outcomes
     if cx.fight.rules.fatigue or cx.uses("underwater"):
         mult = np.zeros(np.shape(chance), dtype=np.intp)     # log2 of the fumble multiplier
@@ -373,9 +375,9 @@ def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
 
 
 def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
-           excess=0) -> tuple[np.ndarray, np.ndarray]:
+           excess=0, roll: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(stopped, parried_with) for each row: a parry or dodge, if the round's defences are
-    not used up (see reference ``defend``)."""
+    not used up (see reference ``defend``); ``roll``: each row's d100, if already thrown."""
     S, st = cx.S, cx.st
     k = rows.size
     able = get(st.status, t, rows) == STANDING
@@ -426,7 +428,7 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
         chance = chance - excess[idx]
     if counted:
         st.defences[tt, rr] += 1
-    got = roll_level(cx, tt, chance)
+    got = roll_level(cx, tt, chance, None if roll is None else roll.take(idx))
     fumbled = got == tb.FUMBLE
     if some(fumbled):
         fp = fumbled & up
@@ -639,15 +641,17 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
 
 def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True,
                  defendable: bool = True, extra: bool = False, riposte: bool = False,
-                 pounce: bool = False) -> np.ndarray | None:
+                 pounce: bool = False, rolls: tuple[np.ndarray, np.ndarray] | None = None
+                 ) -> np.ndarray | None:
     """Hand-to-hand attacks of one ``mode`` for a batch of rows (see reference); for a
-    knock-back, which of the rows it landed in."""
+    knock-back, which of the rows it landed in. ``rolls``: each row's attack and defence
+    d100, if already thrown (``kernel_duel`` sends its rare blows here)."""
     st, S = cx.st, cx.S
     n_rows = rows.size
     chance = melee_chance(cx, a, t, rows, slot)
     if extra:
         chance = tb.extra_attack_chance(chance)
-    level = roll_level(cx, a, chance)
+    level = roll_level(cx, a, chance, None if rolls is None else rolls[0])
     least = None
     if cx.fight.rules.fatigue:
         level, least = against_the_helpless(cx, t, level)
@@ -666,7 +670,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
             # BRP family: the attack's chance over 100 comes off the parry or dodge
             excess = np.maximum(np.broadcast_to(chance, hit.shape)[hit] - 100, 0)
         stopped, parried = defend(cx, t, rows, level, parriable=parriable,
-                                  entangle=mode == ENTANGLE, excess=excess)
+                                  entangle=mode == ENTANGLE, excess=excess,
+                                  roll=None if rolls is None else rolls[1][hit])
     else:
         stopped, parried = np.zeros(rows.size, dtype=bool), np.full(rows.size, NONE)
     if mode == KNOCKBACK:
