@@ -457,11 +457,11 @@ def declare(cx: Ctx) -> None:
             set_spear = spear_set(cx, t, rows) & st.charging[p] if cx.uses("brace") else False
             key[p] = np.where(cand & (longer | set_spear), np.minimum(key[p], key_t - 2), key[p])
     if cx.fight.rules.up_close:
-        up_close(cx, key, acting, tgt)
+        up_close(cx, key, tgt)
     st.key[:] = key
 
 
-def up_close(cx: Ctx, key: np.ndarray, acting: np.ndarray, tgt: np.ndarray) -> None:
+def up_close(cx: Ctx, key: np.ndarray, tgt: np.ndarray | None) -> None:
     """Seed 004: a longer weapon is "clumsier to use up close": between two fighters already
     at close quarters (in reach, neither moved this round) the longer melee weapon strikes
     after the shorter one (``rules.up_close``; see reference ``declare``). Only the trials
@@ -469,13 +469,15 @@ def up_close(cx: Ctx, key: np.ndarray, acting: np.ndarray, tgt: np.ndarray) -> N
     main weapon has one length, those where someone holds another item."""
     st, S = cx.st, cx.S
     c = key.shape[0]
+    moving = cx.uses("distance")     # else nobody moves
     if S.mains_one_length:
-        cols = np.flatnonzero((st.wield != MAIN).any(axis=0))
+        other = st.wield != MAIN
+        cols = (other[0] | other[1] if c == 2 else other.any(axis=0)).nonzero()[0]
         if not cols.size:
             return
     else:
         cols = np.arange(key.shape[1])
-    wield = st.wield[:, cols]
+    wield = st.wield.take(cols, axis=1)
     length = np.stack([S.melee_length[:, p].take(wield[p]) for p in range(c)])
     foe = length[::-1] if c == 2 else np.take_along_axis(length, tgt[:, cols], axis=0)
     longer = length > foe
@@ -483,14 +485,18 @@ def up_close(cx: Ctx, key: np.ndarray, acting: np.ndarray, tgt: np.ndarray) -> N
     cols, longer = cols[keep], longer[:, keep]
     if not cols.size:
         return
-    longer &= acting[:, cols] & (st.moved[:, cols] == 0) & (key[:, cols] >= 4)
+    # key >= 4: acting (a key is 0 for a fighter that does not act)
+    longer &= key.take(cols, axis=1) >= 4
+    if moving:
+        longer &= st.moved.take(cols, axis=1) == 0
     for p in range(c):
         r = cols[longer[p]]
         if not r.size:
             continue
         t = 1 - p if c == 2 else tgt[p, r]     # a duel: the one foe, a scalar place
-        ok = (acting[t, r] & (st.moved[t, r] == 0) & (key[t, r] >= 4)
-              & (S.melee_length[st.wield[t, r], t] >= 0) & in_reach(cx, p, t, r))
+        ok = (key[t, r] >= 4) & (S.melee_length[st.wield[t, r], t] >= 0)
+        if moving:
+            ok &= (st.moved[t, r] == 0) & in_reach(cx, p, t, r)
         key[p, r] = np.where(ok, np.minimum(key[p, r], key[t, r] - 2), key[p, r])
 
 

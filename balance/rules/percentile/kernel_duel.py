@@ -228,10 +228,11 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
     at = table.base.take(sit)
     at += rolls
     outcome = table.outcomes.take(at)
+    # (masks as bool: numpy's nonzero of an int array costs ten times as much)
     rows = (outcome > DAMAGE).nonzero()[0]
     if rows.size:
         before_damage(cx, by_1.take(rows).view(np.int8), rows, outcome.take(rows), rolls)
-    rows = (outcome & DAMAGE).nonzero()[0]
+    rows = ((outcome & DAMAGE) != 0).nonzero()[0]
     if rows.size:
         target = 1 - by_1.take(rows).view(np.int8)
         damage = table.pmfs.sample(outcome.take(rows) & DAMAGE, cx.rng)
@@ -242,18 +243,18 @@ def before_damage(cx: Ctx, a: np.ndarray, rows: np.ndarray, what: np.ndarray,
                   rolls: np.ndarray) -> None:
     """The rows' stand-ups, fumbles and general blows (attacker places ``a``), in one call
     each: they come before any damage the rows' blows do."""
-    up = (what & STAND).nonzero()[0]
+    up = ((what & STAND) != 0).nonzero()[0]
     if up.size:
         put(cx.st.down, a.take(up), rows.take(up), False)
-    fumbles = (what & (FUMBLE | PARRY_FUMBLE)).nonzero()[0]
+    fumbles = ((what & (FUMBLE | PARRY_FUMBLE)) != 0).nonzero()[0]
     if fumbles.size:
         w, f = what.take(fumbles), a.take(fumbles)
         who = np.where(w & FUMBLE, f, 1 - f)      # (a few rows)
         fumble(cx, who, (w >> SLOT_AT).astype(np.intp), rows.take(fumbles))
-    falls = (what & DODGE_FUMBLE).nonzero()[0]
+    falls = ((what & DODGE_FUMBLE) != 0).nonzero()[0]
     if falls.size:
         fall(cx, 1 - a.take(falls), rows.take(falls))
-    general = (what & GENERAL).nonzero()[0]
+    general = ((what & GENERAL) != 0).nonzero()[0]
     if general.size:
         g, r = a.take(general), rows.take(general)
         roll = rolls.take(r)
