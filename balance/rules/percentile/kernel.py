@@ -162,6 +162,10 @@ def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Gener
     """One round, the reference's steps 1 to 7, for every open trial."""
     cx = Ctx(fight, fight.static, st, rng, round_no, any_down=some(st.down),
              any_stunned=some(st.stunned), any_no_parry=some(st.no_parry))
+    if fight.plain_duel:        # the same steps, by kernel_duel's tables
+        kernel_duel.play_round(cx)
+        end_of_round(st, fight.uses)
+        return
     draw_order(cx)
     if cx.uses("poison_onset"):
         poisons_take_hold(cx)
@@ -517,9 +521,6 @@ def act(cx: Ctx) -> None:
     """
     st = cx.st
     c, n = st.status.shape
-    if cx.fight.plain_duel:
-        kernel_duel.act(cx)
-        return
     if c == 2:
         acts = st.key >= 2
         slot_key = st.key * 2 + st.order     # int16

@@ -86,6 +86,29 @@ class DuelTable:
                          np.concatenate([by_1, idle], axis=1)])      # (2, 64, 128)
         self.base = base.reshape(-1).astype(np.int32) * ROLLS
         self.outcomes = np.concatenate(self._vectors)
+        self.order = self._order()
+
+    def _order(self) -> np.ndarray:
+        """(128,) int8 by ``order_case``: bit 0, place 0 goes first; bit 1, someone acts;
+        bit 2, both do. Read off the general steps (``kernel.choose_targets``, ``declare``:
+        DEX ranks, a draw's five ranks, the longer weapon last up close) played on one
+        trial per case, both fighters standing, as ``kernel.act`` orders them."""
+        from balance.rules.percentile import kernel
+
+        case = np.arange(128)
+        st = kernel.start(self.fight, case.size, np.random.default_rng(0))   # no dice
+        st.status[:] = STANDING
+        st.wield[0], st.wield[1] = (case >> 2) & 3, (case >> 4) & 3
+        st.draw_pending[0], st.draw_pending[1] = case & 1, (case >> 1) & 1
+        st.order[0] = case >> 6
+        st.order[1] = 1 - st.order[0]
+        cx = Ctx(self.fight, self.S, st, np.random.default_rng(0), 1)
+        kernel.choose_targets(cx)
+        kernel.declare(cx)
+        acts = st.key >= 2
+        slot_key = np.where(acts, st.key * 2 + st.order, -1)
+        first = slot_key[0] > slot_key[1]
+        return (first | acts.any(axis=0) << 1 | acts.all(axis=0) << 2).astype(np.int8)
 
     def _row(self, key: tuple) -> int:
         if key not in self._rows:
@@ -196,19 +219,28 @@ def codes(st) -> np.ndarray:
     return code
 
 
-def act(cx: Ctx) -> None:
-    """The round's actions (``kernel.act``): each trial's first actor, then its second.
-    Equal keys go in the round's random order; a place that does not act (key 0) never
-    goes first over one that does."""
-    st = cx.st
-    slot_key = st.key * np.int16(2)
-    slot_key += st.order
-    slot_key *= st.key >= 2                  # 0: no action; else at least 8
-    first = slot_key[0] > slot_key[1]        # place 0 acts first (or place 1 not at all)
-    # the first actor acts wherever anyone does; the second where both do and still stand
-    actions(cx, ~first, (slot_key[0] > 0) | (slot_key[1] > 0))
+def play_round(cx: Ctx) -> None:
+    """A plain duel's round up to its end (``kernel.play_round``): who goes first (a coin
+    for equal DEX ranks) and each trial's two actions in that order."""
+    st, table = cx.st, cx.fight.duel_table
+    both = (st.status[0] == STANDING) & (st.status[1] == STANDING)
+    order = table.order.take(order_case(st, cx.rng))
+    st.draw_pending &= ~both          # a fighter who acts this round has drawn
+    first = (order & 1).view(bool)    # place 0 acts first (or place 1 not at all)
+    actions(cx, ~first, ((order & 2) != 0) & both)
     standing = st.status == STANDING
-    actions(cx, first, (slot_key[0] > 0) & (slot_key[1] > 0) & standing[0] & standing[1])
+    actions(cx, first, ((order & 4) != 0) & standing[0] & standing[1])
+
+
+def order_case(st, rng: np.random.Generator) -> np.ndarray:
+    """(n,) int8: each trial's case of ``DuelTable.order``: the draws pending (bits 0-1),
+    the items in hand (2-3, 4-5) and this round's coin for equal ranks (6)."""
+    case = st.wield[0] * np.int8(4)
+    case += st.wield[1] * np.int8(16)
+    case += st.draw_pending[0].view(np.int8)
+    case += st.draw_pending[1].view(np.int8) * np.int8(2)
+    case += rng.integers(0, 2, size=case.size, dtype=bool).view(np.int8) * np.int8(64)
+    return case
 
 
 def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
