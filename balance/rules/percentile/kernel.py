@@ -11,6 +11,7 @@ the readable scalar version of the same rules, the oracle this kernel is tested 
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -104,8 +105,17 @@ class PercentileState(TrialState):
     poison_at: np.ndarray     # int16: ... in this round (0: none)
 
 
-def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> PercentileState:
-    """Fresh trials: full hit points, side positions, main weapons in hand. No dice."""
+# What a plain duel's round (kernel_duel and the general steps it calls) reads and writes
+DUEL_FIELDS = frozenset({"status", "side", "who", "hp", "down", "wield", "item_ok", "forfeit",
+                         "forfeit_next", "no_parry", "no_parry_next", "draw_pending",
+                         "no_draw", "major"})
+
+
+def start(fight: PercentileFight, n: int, rng: np.random.Generator, *,
+          lean: bool = False) -> PercentileState:
+    """Fresh trials: full hit points, side positions, main weapons in hand. No dice.
+    ``lean`` (a plain duel, as the engine plays it): the fields outside ``DUEL_FIELDS``
+    are empty ((0, n)), so removing finished trials copies a third of the bytes."""
     S = fight.static
     c = S.c
 
@@ -115,46 +125,43 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> Percentil
     def per_item(values, dtype) -> np.ndarray:
         return np.repeat(np.asarray(values, dtype=dtype)[:, :, None], n, axis=2)
 
-    false = np.zeros((c, n), dtype=bool)
-    pos = start_positions(fight.side_of, list(fight.side_distance))
-    return PercentileState(
-        status=np.zeros((c, n), dtype=np.int8),
-        side=per_fighter(S.side, np.int8),
-        who=per_fighter(np.arange(c), np.int8),
-        hp=per_fighter(S.hp, np.int16),
-        down=per_fighter(S.starts_down, bool),
-        stunned=false.copy(),
-        mounted=per_fighter(S.mounted, bool),
-        pos=per_fighter(pos, np.float32),
-        wield=np.full((c, n), MAIN, dtype=np.int8),
-        item_ok=per_item(S.item_present, bool),
-        item_hp=per_item(np.minimum(S.item_hp, 30_000), np.int16),
-        ammo=per_fighter(S.ammo, np.int16),
-        reload=np.zeros((c, n), dtype=np.int8),
-        entangled=false.copy(), netted=false.copy(),
-        held_until=np.zeros((c, n), dtype=np.int16),
-        forfeit=false.copy(), forfeit_next=false.copy(),
-        no_parry=false.copy(), no_parry_next=false.copy(),
-        draw_pending=false.copy(), defences=np.zeros((c, n), dtype=np.int8),
-        item_loose=np.zeros((4, c, n), dtype=bool), no_draw=false.copy(),
-        volleyed=np.zeros((c, n), dtype=np.int16),
-        target=np.full((c, n), NO_TARGET, dtype=np.int8),
-        moved=np.zeros((c, n), dtype=np.float32), backed=false.copy(),
-        charging=false.copy(), bracing=false.copy(),
-        key=np.zeros((c, n), dtype=np.int16),
-        aim=np.zeros((c, n), dtype=np.int8),
-        attacked=false.copy(),
-        order=np.zeros((c, n), dtype=np.int8),
-        major=false.copy(),
-        wake_at=np.zeros((c, n), dtype=np.int16),
-        surprised=false.copy(), armour_damaged=per_fighter(S.armour_damaged, bool),
-        airborne=per_fighter(S.pounce, bool),
-        flank=false.copy(),
-        poison_doses=per_fighter(S.poison_doses, np.int16) if "poison" in fight.uses
-        else np.zeros((0, n), dtype=np.int16),
-        poison_hp=np.zeros((c if "poison_onset" in fight.uses else 0, n), dtype=np.int16),
-        poison_at=np.zeros((c if "poison_onset" in fight.uses else 0, n), dtype=np.int16),
-    )
+    def zeros(dtype=bool, items: bool = False) -> np.ndarray:
+        return np.zeros((4, c, n) if items else (c, n), dtype=dtype)
+
+    def poison(rows: int) -> np.ndarray:
+        return np.zeros((rows, n), dtype=np.int16)
+
+    made = {
+        "status": lambda: zeros(np.int8),
+        "side": lambda: per_fighter(S.side, np.int8),
+        "who": lambda: per_fighter(np.arange(c), np.int8),
+        "hp": lambda: per_fighter(S.hp, np.int16),
+        "down": lambda: per_fighter(S.starts_down, bool),
+        "mounted": lambda: per_fighter(S.mounted, bool),
+        "pos": lambda: per_fighter(start_positions(fight.side_of, list(fight.side_distance)),
+                                   np.float32),
+        "wield": lambda: np.full((c, n), MAIN, dtype=np.int8),
+        "item_ok": lambda: per_item(S.item_present, bool),
+        "item_hp": lambda: per_item(np.minimum(S.item_hp, 30_000), np.int16),
+        "item_loose": lambda: zeros(items=True),
+        "ammo": lambda: per_fighter(S.ammo, np.int16),
+        "reload": lambda: zeros(np.int8), "defences": lambda: zeros(np.int8),
+        "aim": lambda: zeros(np.int8), "order": lambda: zeros(np.int8),
+        "held_until": lambda: zeros(np.int16), "volleyed": lambda: zeros(np.int16),
+        "key": lambda: zeros(np.int16), "wake_at": lambda: zeros(np.int16),
+        "target": lambda: np.full((c, n), NO_TARGET, dtype=np.int8),
+        "moved": lambda: zeros(np.float32),
+        "armour_damaged": lambda: per_fighter(S.armour_damaged, bool),
+        "airborne": lambda: per_fighter(S.pounce, bool),
+        "poison_doses": lambda: per_fighter(S.poison_doses, np.int16)
+        if "poison" in fight.uses else poison(0),
+        "poison_hp": lambda: poison(c if "poison_onset" in fight.uses else 0),
+        "poison_at": lambda: poison(c if "poison_onset" in fight.uses else 0),
+    }
+    return PercentileState(**{
+        f.name: np.zeros((0, n), dtype=bool) if lean and f.name not in DUEL_FIELDS
+        else made.get(f.name, zeros)()       # (any other field: all False)
+        for f in dataclasses.fields(PercentileState)})
 
 
 def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Generator,

@@ -743,7 +743,9 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
 
 def parry_takes(cx: Ctx, t, rows, slot, rolled) -> np.ndarray:
     """The parrying item breaks on damage above its hit points; returns what passes."""
-    hp = get_item(cx.st.item_hp, slot, t, rows)
+    # items wear only where some are improvised; else their hit points are the table's
+    hp = get_item(cx.st.item_hp, slot, t, rows) if cx.uses("improvised") else \
+        item(cx.S.item_hp, slot, t)
     breaks = rolled > hp
     excess = np.where(breaks, rolled - hp, 0)
     if some(breaks):
