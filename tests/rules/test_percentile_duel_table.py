@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
+from balance.dice import parse
 from balance.engine.run import run_fight
+from balance.rules.percentile.damage import CountTable, PmfTable
 from tests.rules.helpers import percentile_member as member
 from tests.rules.test_percentile_agreement import ALPHA, SCENARIOS, fight, load, pooled_p
 
@@ -61,3 +64,23 @@ def test_rare_rules_take_the_general_path() -> None:
     assert not load(fight([member(60)], [member(60), member(50)]))[1].plain_duel
     assert not load(fight([member(60)], [member(60)],
                           rules={"defences_per_round": 0}))[1].plain_duel
+
+
+def test_counted_damage_is_the_exact_distribution() -> None:
+    """``CountTable`` holds each roll as often as the dice give it: 1D8+1+1D4-1D8 over 256
+    equally likely dice faces, 2D6+1D10 over 360, so one table of 11,520 (their lcm with
+    1D6's 6) per pmf. Dice that need more than the limit (3D7+1D9: 3,087) are refused."""
+    table = PmfTable()
+    pmfs = [parse(text).pmf() for text in ("1D8+1+1D4-1D8", "2D6+1D10", "1D6-1")]
+    for pmf in pmfs:
+        table.add(pmf)
+    counted = CountTable.of(table)
+    assert counted is not None and counted.denominator == 11_520
+    for k, pmf in enumerate(pmfs, start=1):
+        rolls = counted._values[k * 11_520:(k + 1) * 11_520]
+        got = np.bincount(rolls - pmf.min_outcome, minlength=pmf.probs.size) / 11_520
+        assert np.abs(got - pmf.probs).max() < 1e-12
+    sevens = PmfTable()
+    sevens.add(parse("3D7+1D9").pmf())
+    assert CountTable.of(sevens, limit=3_000) is None
+    assert CountTable.of(sevens, limit=4_000).denominator == 3_087

@@ -30,7 +30,7 @@ import numpy as np
 
 from balance.engine.status import STANDING
 from balance.rules.percentile import tables as tb
-from balance.rules.percentile.damage import PmfTable, at_least_zero
+from balance.rules.percentile.damage import CountTable, PmfTable, at_least_zero
 from balance.rules.percentile.fighters import AUTO, DODGE, OFF, PARRY, PercentileFight
 from balance.rules.percentile.kernel_strike import (
     LEVEL_HI,
@@ -87,6 +87,8 @@ class DuelTable:
         self.base = base.reshape(-1).astype(np.int32) * ROLLS
         self.outcomes = np.concatenate(self._vectors)
         self.order = self._order()
+        # the landed damage by one integer draw and one lookup (exact), where the dice allow
+        self.damage = CountTable.of(self.pmfs) or self.pmfs
 
     def _order(self) -> np.ndarray:
         """(128,) int8 by ``order_case``: bit 0, place 0 goes first; bit 1, someone acts;
@@ -267,7 +269,7 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
     rows = ((outcome & DAMAGE) != 0).nonzero()[0]
     if rows.size:
         target = 1 - by_1.take(rows).view(np.int8)
-        damage = table.pmfs.sample(outcome.take(rows) & DAMAGE, cx.rng)
+        damage = table.damage.sample(outcome.take(rows) & DAMAGE, cx.rng)
         raw_harm(cx, target, rows, damage)
 
 
