@@ -243,6 +243,28 @@ def item(table: np.ndarray, slot, who):
     return table[slot, who]
 
 
+class Cells:
+    """The (place, row) cells of a batch, read and written several times: a place per row
+    becomes flat indices once (each ``arr[who, rows]`` would recompute them)."""
+
+    __slots__ = ("flat", "rows", "who")
+
+    def __init__(self, who, rows: np.ndarray, n: int) -> None:
+        self.who, self.rows = who, rows
+        self.flat = who.astype(np.intp) * n + rows if per_row(who) else None
+
+    def get(self, arr: np.ndarray) -> np.ndarray:
+        """``arr[who, rows]`` of a C-contiguous (c, n) state array."""
+        return arr[self.who].take(self.rows) if self.flat is None else arr.take(self.flat)
+
+    def put(self, arr: np.ndarray, values) -> None:
+        """``arr[who, rows] = values``."""
+        if self.flat is None:
+            arr[self.who].put(self.rows, values)
+        else:
+            arr.put(self.flat, values)
+
+
 def put(arr: np.ndarray, who, rows: np.ndarray, values) -> None:
     """``arr[who, rows] = values`` (a scalar place writes into its row)."""
     if isinstance(who, np.ndarray) and who.ndim:
@@ -498,15 +520,19 @@ def raw_harm(cx: Ctx, t, rows, amount) -> None:
     a fighter who yields at these hit points or at a major wound gives up."""
     st, S = cx.st, cx.S
     hurt = amount > 0
-    if not some(hurt):
+    k = np.count_nonzero(hurt)
+    if not k:
         return
-    t, rows, amount = at_each(hurt, t, rows, amount)
-    hp = get(st.hp, t, rows) - amount
-    put(st.hp, t, rows, hp)
+    if k < hurt.size:
+        t, rows, amount = at_each(hurt, t, rows, amount)
+    cells = Cells(t, rows, st.hp.shape[1])
+    hp = cells.get(st.hp) - amount
+    cells.put(st.hp, hp)
     dead = hp <= 0
     if some(dead):
         put(st.status, *at_each(dead, t, rows), DEAD)
-    major = ~dead & tb.is_major_wound(amount, S.hp[t]) & (get(st.status, t, rows) == STANDING)
+    hp_max = S.hp.take(t) if per_row(t) else S.hp[t]
+    major = ~dead & tb.is_major_wound(amount, hp_max) & (cells.get(st.status) == STANDING)
     if some(major):
         mt, mr = at_each(major, t, rows)
         fall(cx, mt, mr)
@@ -608,10 +634,13 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
         return
     effect = weights.searchsorted(cx.rng.random(rows.size) * total, side="right")
     st, S = cx.st, cx.S
-    codes = np.bincount(effect, minlength=len(weights)).nonzero()[0]
-    for code in codes:
-        w, s, r = (who, slot, rows) if codes.size == 1 else \
-            at_each(effect == code, who, slot, rows)
+    count = np.bincount(effect, minlength=len(weights))
+    if np.count_nonzero(count) > 1:     # the rows grouped by effect (each group in order)
+        who, slot, rows = at_each(effect.argsort(kind="stable"), who, slot, rows)
+    end = count.cumsum()
+    for code in count.nonzero()[0]:
+        group = slice(end[code] - count[code], end[code])
+        w, s, r = (x[group] if per_row(x) else x for x in (who, slot, rows))
         if code == LOSE_ATTACK:
             put(st.forfeit_next, w, r, True)
         elif code == DROP:     # the next round goes to retrieving it; a rider dismounts
