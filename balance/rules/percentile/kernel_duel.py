@@ -40,11 +40,10 @@ from balance.rules.percentile.kernel_strike import (
     Ctx,
     fall,
     fumble,
-    get,
     melee_attack,
-    put,
     raw_harm,
 )
+from balance.rules.percentile.rows import get, put
 
 # An outcome (int16) is bits: the damage pmf of a blow that lands (0: none) and what else
 # happens first: the attacker stands up; fumbles its attack; the target fumbles its parry
