@@ -23,7 +23,7 @@ class PercentileSystem:
     def start(self, fight: PercentileFight, n: int, rng: np.random.Generator) -> Any:
         from balance.rules.percentile import kernel
 
-        return kernel.start(fight, n, rng)
+        return kernel.start(fight, n, rng, lean=fight.plain_duel)
 
     def play_round(self, fight: PercentileFight, state: Any, rng: np.random.Generator,
                    round_no: int) -> None:

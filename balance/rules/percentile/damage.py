@@ -12,6 +12,7 @@ weapons roll in one vectorised call. The scalar reference rolls the literal dice
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 from numpy.typing import NDArray
@@ -44,6 +45,16 @@ def halved(pmf: Pmf) -> Pmf:
     out: dict[int, float] = {}
     for x, p in pmf:
         out[x // 2] = out.get(x // 2, 0.0) + p
+    return Pmf.from_dict(out)
+
+
+def at_least_zero(pmf: Pmf) -> Pmf:
+    """The distribution of max(x, 0): damage never goes below nothing."""
+    if pmf.min_outcome >= 0:
+        return pmf
+    out: dict[int, float] = {}
+    for x, p in pmf:
+        out[max(x, 0)] = out.get(max(x, 0), 0.0) + p
     return Pmf.from_dict(out)
 
 
@@ -193,3 +204,40 @@ class PmfTable:
             pos = np.searchsorted(self._keys, x[shared], side="right")
             out[shared] = self._values[np.minimum(pos, len(self._values) - 1)]
         return out
+
+
+class CountTable:
+    """Pmfs whose probabilities are whole multiples of ``1/D`` (dice rolls: ``D`` divides the
+    product of the faces), sampled exactly: ``sample(index, rng)`` draws one integer in
+    0..D-1 per element and reads the roll off a table of D outcomes per pmf (the rolls
+    the dice would give, each as often as the dice give it).
+    """
+
+    def __init__(self, pmfs: list[Pmf], denominator: int) -> None:
+        self.denominator = d = denominator
+        rows = []
+        for pmf in pmfs:
+            counts = np.rint(pmf.probs * d).astype(np.int64)
+            rows.append(np.repeat(pmf.outcomes, counts))
+        self._values = np.concatenate(rows).astype(np.int16)
+
+    @classmethod
+    def of(cls, table: PmfTable, limit: int = 1 << 14) -> CountTable | None:
+        """The pmfs of ``table`` as counts, if one denominator of at most ``limit`` makes
+        every probability whole (to 1e-9); else None."""
+        pmfs = [table[k] for k in range(len(table))]
+        # a dice roll's rarest outcome (all faces at an end) has probability 1/D
+        d = math.lcm(*(round(1 / pmf.probs.min()) for pmf in pmfs))
+        if d > limit:
+            return None
+        for pmf in pmfs:
+            exact = pmf.probs * d
+            if np.abs(exact - np.rint(exact)).max() > 1e-9 or np.rint(exact).sum() != d:
+                return None
+        return cls(pmfs, d)
+
+    def sample(self, index: NDArray[np.integer], rng: np.random.Generator) -> NDArray[np.int16]:
+        """One roll of pmf ``index[k]`` for each k: int16 array of index's shape."""
+        at = index.astype(np.int32) * np.int32(self.denominator)
+        at += rng.integers(0, self.denominator, size=at.shape, dtype=np.int32)
+        return self._values.take(at)

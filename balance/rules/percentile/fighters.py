@@ -221,6 +221,9 @@ class PercentileFight(FighterList):
     fumble_weights: tuple[int, ...]       # by effect (FUMBLE_EFFECTS order)
     breaks_at: tuple[float | None, ...] = ()   # each side's morale (None: never breaks)
     ambush: tuple[int, ...] = ()          # each side's ambush: 0 none, 1 sneaking, 2 hiding
+    # The kernel plays a plain duel by its outcome table (``kernel_duel``); False: by the
+    # general blow (the same rules; tests compare the two)
+    duel_by_table: bool = True
 
     @cached_property
     def uses(self) -> frozenset[str]:
@@ -270,8 +273,25 @@ class PercentileFight(FighterList):
     @cached_property
     def defends_once(self) -> bool:
         """Is each fighter attacked (so defends) at most once a round? In a duel without
-        extra attacks or ripostes it is: the kernel then skips counting defences."""
-        return len(self.fighters) == 2 and not self.uses & {"extra_attack", "two_weapons"}
+        extra attacks or ripostes it is: the kernel then skips counting defences (unless
+        the rules allow none)."""
+        return (len(self.fighters) == 2 and self.rules.defences >= 1
+                and not self.uses & {"extra_attack", "two_weapons"})
+
+    @cached_property
+    def plain_duel(self) -> bool:
+        """Two fighters on two sides and none of the optional rules: the kernel plays
+        their actions through one outcome table (``kernel_duel``)."""
+        fs = self.fighters
+        return (self.duel_by_table and len(fs) == 2 and fs[0].side != fs[1].side
+                and not self.uses and self.rules.defences >= 1)
+
+    @cached_property
+    def duel_table(self) -> Any:
+        """The outcome table of a plain duel (``kernel_duel.DuelTable``), built on first use."""
+        from balance.rules.percentile.kernel_duel import DuelTable
+
+        return DuelTable(self)
 
     @cached_property
     def static(self) -> Static:

@@ -4,21 +4,20 @@ Layout: every state array is (n_places, n_trials), fighters in scenario order (p
 fighter k in every trial: the acting order changes from round to round with movement, so
 nothing is seated). Python loops run over the round's steps, DEX-rank keys, places and
 sides, never over trials; each step works on the batch of trials it concerns
-(``kernel_strike`` resolves the blows). Rules that cannot act in a fight (no missiles, no
+(``kernel_strike`` resolves the blows; ``kernel_state`` holds the state; ``kernel_duel``
+plays a plain duel's round by tables). Rules that cannot act in a fight (no missiles, no
 mounts, full light, ...) are skipped by name (``PercentileFight.uses``). ``reference.py`` is
 the readable scalar version of the same rules, the oracle this kernel is tested against.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, start_positions, step
-from balance.engine.state import TrialState
+from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, step
 from balance.engine.status import FLED, STANDING, UNCONSCIOUS
 from balance.engine.targeting import NO_TARGET
+from balance.rules.percentile import kernel_duel
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import (
     DRAW_RANKS,
@@ -30,6 +29,7 @@ from balance.rules.percentile.fighters import (
     PercentileFight,
 )
 from balance.rules.percentile.kernel_groups import choose_group_targets, rout, side_attacks
+from balance.rules.percentile.kernel_state import PercentileState, start  # noqa: F401 (API)
 from balance.rules.percentile.kernel_strike import (
     DISARM,
     ENTANGLE,
@@ -57,110 +57,15 @@ from balance.rules.percentile.kernel_strike import (
 )
 
 
-@dataclass
-class PercentileState(TrialState):
-    """Everything that changes in a fight; (c, n) arrays unless marked (4, c, n)."""
-
-    hp: np.ndarray            # int16
-    down: np.ndarray          # bool: fallen (seed 004, fighting while down)
-    stunned: np.ndarray       # bool
-    mounted: np.ndarray       # bool
-    pos: np.ndarray           # float32, yards on the shared line
-    wield: np.ndarray         # int8: item slot in hand
-    item_ok: np.ndarray       # (4, c, n) bool: present and not broken or dropped
-    item_hp: np.ndarray       # (4, c, n) int16
-    ammo: np.ndarray          # int16
-    reload: np.ndarray        # int8: rounds until the missile weapon can shoot again
-    entangled: np.ndarray     # bool
-    netted: np.ndarray        # bool: entangled by a thrown net (a knife can cut it)
-    held_until: np.ndarray    # int16: an entangled fighter is held through this round
-    forfeit: np.ndarray       # bool: no attack this round
-    forfeit_next: np.ndarray
-    no_parry: np.ndarray      # bool: dropped weapon, no parry this round
-    no_parry_next: np.ndarray
-    draw_pending: np.ndarray  # bool: five DEX ranks owed for drawing
-    item_loose: np.ndarray    # (4, c, n) bool: knocked from the hand by a disarm, on the ground
-    no_draw: np.ndarray       # bool: a disarm keeps it from drawing another weapon
-    defences: np.ndarray      # int8: parries and dodges made this round
-    volleyed: np.ndarray      # int16: rounds of volley fire
-    target: np.ndarray        # int8, this round
-    moved: np.ndarray         # float32, yards moved this round
-    backed: np.ndarray        # bool: moved away from its target this round (not straight ahead)
-    charging: np.ndarray      # bool, this round
-    bracing: np.ndarray       # bool, this round
-    key: np.ndarray           # int16: 4 x DEX rank of this round's action
-    aim: np.ndarray           # int8: aiming steps this round
-    attacked: np.ndarray      # bool: made an attack this round
-    order: np.ndarray         # int8: this round's rank among equal DEX ranks (higher first)
-    major: np.ndarray         # bool: has taken a major wound
-    wake_at: np.ndarray       # int16: knocked out, comes to in this round (0: not waking)
-    surprised: np.ndarray     # bool: caught by an ambush (acts and defends from round 2)
-    armour_damaged: np.ndarray   # bool: its armour is partly destroyed (halved roll)
-    airborne: np.ndarray      # bool: aloft before its pounce (seed 004, the pouncing stick)
-    flank: np.ndarray         # bool: strikes its target from the side this round
-    poison_doses: np.ndarray  # int16: doses left on the main weapon ((0, n) if no poison)
-    poison_hp: np.ndarray     # int16: poison loss still to come ((0, n) without onsets)
-    poison_at: np.ndarray     # int16: ... in this round (0: none)
-
-
-def start(fight: PercentileFight, n: int, rng: np.random.Generator) -> PercentileState:
-    """Fresh trials: full hit points, side positions, main weapons in hand. No dice."""
-    S = fight.static
-    c = S.c
-
-    def per_fighter(values, dtype) -> np.ndarray:
-        return np.repeat(np.asarray(values, dtype=dtype)[:, None], n, axis=1)
-
-    def per_item(values, dtype) -> np.ndarray:
-        return np.repeat(np.asarray(values, dtype=dtype)[:, :, None], n, axis=2)
-
-    false = np.zeros((c, n), dtype=bool)
-    pos = start_positions(fight.side_of, list(fight.side_distance))
-    return PercentileState(
-        status=np.zeros((c, n), dtype=np.int8),
-        side=per_fighter(S.side, np.int8),
-        who=per_fighter(np.arange(c), np.int8),
-        hp=per_fighter(S.hp, np.int16),
-        down=per_fighter(S.starts_down, bool),
-        stunned=false.copy(),
-        mounted=per_fighter(S.mounted, bool),
-        pos=per_fighter(pos, np.float32),
-        wield=np.full((c, n), MAIN, dtype=np.int8),
-        item_ok=per_item(S.item_present, bool),
-        item_hp=per_item(np.minimum(S.item_hp, 30_000), np.int16),
-        ammo=per_fighter(S.ammo, np.int16),
-        reload=np.zeros((c, n), dtype=np.int8),
-        entangled=false.copy(), netted=false.copy(),
-        held_until=np.zeros((c, n), dtype=np.int16),
-        forfeit=false.copy(), forfeit_next=false.copy(),
-        no_parry=false.copy(), no_parry_next=false.copy(),
-        draw_pending=false.copy(), defences=np.zeros((c, n), dtype=np.int8),
-        item_loose=np.zeros((4, c, n), dtype=bool), no_draw=false.copy(),
-        volleyed=np.zeros((c, n), dtype=np.int16),
-        target=np.full((c, n), NO_TARGET, dtype=np.int8),
-        moved=np.zeros((c, n), dtype=np.float32), backed=false.copy(),
-        charging=false.copy(), bracing=false.copy(),
-        key=np.zeros((c, n), dtype=np.int16),
-        aim=np.zeros((c, n), dtype=np.int8),
-        attacked=false.copy(),
-        order=np.zeros((c, n), dtype=np.int8),
-        major=false.copy(),
-        wake_at=np.zeros((c, n), dtype=np.int16),
-        surprised=false.copy(), armour_damaged=per_fighter(S.armour_damaged, bool),
-        airborne=per_fighter(S.pounce, bool),
-        flank=false.copy(),
-        poison_doses=per_fighter(S.poison_doses, np.int16) if "poison" in fight.uses
-        else np.zeros((0, n), dtype=np.int16),
-        poison_hp=np.zeros((c if "poison_onset" in fight.uses else 0, n), dtype=np.int16),
-        poison_at=np.zeros((c if "poison_onset" in fight.uses else 0, n), dtype=np.int16),
-    )
-
-
 def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Generator,
                round_no: int) -> None:
     """One round, the reference's steps 1 to 7, for every open trial."""
     cx = Ctx(fight, fight.static, st, rng, round_no, any_down=some(st.down),
              any_stunned=some(st.stunned), any_no_parry=some(st.no_parry))
+    if fight.plain_duel:        # the same steps, by kernel_duel's tables
+        kernel_duel.play_round(cx)
+        end_of_round(st, fight.uses)
+        return
     draw_order(cx)
     if cx.uses("poison_onset"):
         poisons_take_hold(cx)
@@ -456,11 +361,11 @@ def declare(cx: Ctx) -> None:
             set_spear = spear_set(cx, t, rows) & st.charging[p] if cx.uses("brace") else False
             key[p] = np.where(cand & (longer | set_spear), np.minimum(key[p], key_t - 2), key[p])
     if cx.fight.rules.up_close:
-        up_close(cx, key, acting, tgt)
+        up_close(cx, key, tgt)
     st.key[:] = key
 
 
-def up_close(cx: Ctx, key: np.ndarray, acting: np.ndarray, tgt: np.ndarray) -> None:
+def up_close(cx: Ctx, key: np.ndarray, tgt: np.ndarray | None) -> None:
     """Seed 004: a longer weapon is "clumsier to use up close": between two fighters already
     at close quarters (in reach, neither moved this round) the longer melee weapon strikes
     after the shorter one (``rules.up_close``; see reference ``declare``). Only the trials
@@ -468,13 +373,15 @@ def up_close(cx: Ctx, key: np.ndarray, acting: np.ndarray, tgt: np.ndarray) -> N
     main weapon has one length, those where someone holds another item."""
     st, S = cx.st, cx.S
     c = key.shape[0]
+    moving = cx.uses("distance")     # else nobody moves
     if S.mains_one_length:
-        cols = np.flatnonzero((st.wield != MAIN).any(axis=0))
+        other = st.wield != MAIN
+        cols = (other[0] | other[1] if c == 2 else other.any(axis=0)).nonzero()[0]
         if not cols.size:
             return
     else:
         cols = np.arange(key.shape[1])
-    wield = st.wield[:, cols]
+    wield = st.wield.take(cols, axis=1)
     length = np.stack([S.melee_length[:, p].take(wield[p]) for p in range(c)])
     foe = length[::-1] if c == 2 else np.take_along_axis(length, tgt[:, cols], axis=0)
     longer = length > foe
@@ -482,14 +389,18 @@ def up_close(cx: Ctx, key: np.ndarray, acting: np.ndarray, tgt: np.ndarray) -> N
     cols, longer = cols[keep], longer[:, keep]
     if not cols.size:
         return
-    longer &= acting[:, cols] & (st.moved[:, cols] == 0) & (key[:, cols] >= 4)
+    # key >= 4: acting (a key is 0 for a fighter that does not act)
+    longer &= key.take(cols, axis=1) >= 4
+    if moving:
+        longer &= st.moved.take(cols, axis=1) == 0
     for p in range(c):
         r = cols[longer[p]]
         if not r.size:
             continue
         t = 1 - p if c == 2 else tgt[p, r]     # a duel: the one foe, a scalar place
-        ok = (acting[t, r] & (st.moved[t, r] == 0) & (key[t, r] >= 4)
-              & (S.melee_length[st.wield[t, r], t] >= 0) & in_reach(cx, p, t, r))
+        ok = (key[t, r] >= 4) & (S.melee_length[st.wield[t, r], t] >= 0)
+        if moving:
+            ok &= (st.moved[t, r] == 0) & in_reach(cx, p, t, r)
         key[p, r] = np.where(ok, np.minimum(key[p, r], key[t, r] - 2), key[p, r])
 
 

@@ -39,6 +39,18 @@ from balance.rules.percentile.fighters import (
     Static,
     resistance_table,
 )
+from balance.rules.percentile.rows import (
+    Cells,
+    at_each,
+    at_rows,
+    get,
+    get_item,
+    item,
+    per_row,
+    put,
+    some,
+    spread,
+)
 
 STRIKE, KNOCKBACK, DISARM, ENTANGLE = 0, 1, 2, 3
 NONE = -1
@@ -183,74 +195,6 @@ def switch_to_melee(cx: Ctx, who, rows) -> None:
     fall_back(cx, who, rows)
 
 
-def some(mask) -> bool:
-    """``mask.any()``, an order of magnitude cheaper on the short arrays of late rounds (no
-    Python-level wrapper; measured here)."""
-    return np.count_nonzero(mask) > 0
-
-
-def at_rows(x, mask):
-    """``x`` restricted to the rows where ``mask`` holds (a bool mask or row indices); a
-    scalar place stays a scalar."""
-    if not (isinstance(x, np.ndarray) and x.ndim):
-        return x
-    return x.take(mask.nonzero()[0] if mask.dtype == bool else mask, axis=0)
-
-
-def at_each(mask, *arrays):
-    """Each array (or scalar place) restricted to the rows where ``mask`` holds. A mask is
-    turned into indices once: ``take`` with them costs a fraction of boolean indexing."""
-    idx = mask.nonzero()[0] if mask.dtype == bool else mask
-    return [x.take(idx, axis=0) if isinstance(x, np.ndarray) and x.ndim else x
-            for x in arrays]
-
-
-# Reading state at (place, row) pairs. numpy's fancy indexing ``arr[who, rows]`` costs about
-# three times a ``take`` from one row (a scalar place, as in a duel) or from the flattened
-# array (a place per row), measured here; these helpers pick the cheap form.
-
-
-def spread(x, k: int) -> np.ndarray:
-    """``x`` as an array of ``k`` rows: itself if it is one, else k copies (``np.full``;
-    ``np.broadcast_to`` costs several microseconds a call)."""
-    return x if isinstance(x, np.ndarray) and x.ndim else np.full(k, x)
-
-
-def per_row(who) -> bool:
-    """Is ``who`` a place per row (an array), rather than one place for every row?"""
-    return isinstance(who, np.ndarray) and who.ndim > 0
-
-
-def get(arr: np.ndarray, who, rows: np.ndarray) -> np.ndarray:
-    """``arr[who, rows]`` of a C-contiguous (c, n) state array."""
-    if isinstance(who, np.ndarray) and who.ndim:
-        return arr.ravel().take(who.astype(np.intp, copy=False) * arr.shape[1] + rows)
-    return arr[who].take(rows)
-
-
-def get_item(arr: np.ndarray, slot, who, rows: np.ndarray) -> np.ndarray:
-    """``arr[slot, who, rows]`` of a C-contiguous (4, c, n) item state array."""
-    if not (isinstance(slot, np.ndarray) and slot.ndim):
-        return get(arr[slot], who, rows)
-    _, c, n = arr.shape
-    return arr.ravel().take((slot.astype(np.intp, copy=False) * c + who) * n + rows)
-
-
-def item(table: np.ndarray, slot, who):
-    """``table[slot, who]`` of a fixed (4, c) item table, slots per row."""
-    if isinstance(slot, np.ndarray) and slot.ndim and not per_row(who):
-        return table[:, who].take(slot)
-    return table[slot, who]
-
-
-def put(arr: np.ndarray, who, rows: np.ndarray, values) -> None:
-    """``arr[who, rows] = values`` (a scalar place writes into its row)."""
-    if isinstance(who, np.ndarray) and who.ndim:
-        arr[who, rows] = values
-    else:
-        arr[who][rows] = values
-
-
 # --- chances -------------------------------------------------------------------------------
 
 
@@ -330,12 +274,14 @@ def outcome_table(levels: tb.Levels) -> np.ndarray:
     return np.stack([tb.success_level(roll, chance, levels, m).ravel() for m in (1, 2, 4, 8)])
 
 
-def roll_level(cx: Ctx, who, chance) -> np.ndarray:
-    """Roll d100 against ``chance`` for each row: the level, by one lookup in the outcome
-    table (fatigue and water multiply fumbles)."""
+def roll_level(cx: Ctx, who, chance, roll: np.ndarray | None = None) -> np.ndarray:
+    """Roll d100 against ``chance`` for each row (or read the rows' ``roll``, dice already
+    thrown): the level, by one lookup in the outcome table (fatigue and water multiply
+    fumbles)."""
     S = cx.S
     i = (np.minimum(np.maximum(chance, LEVEL_LO), LEVEL_HI) - LEVEL_LO) * 100 - 1
-    roll = cx.d100(i.size)
+    if roll is None:
+        roll = cx.d100(i.size)
     table = cx.outcomes
     if cx.fight.rules.fatigue or cx.uses("underwater"):
         mult = np.zeros(np.shape(chance), dtype=np.intp)     # log2 of the fumble multiplier
@@ -373,9 +319,9 @@ def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
 
 
 def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
-           excess=0) -> tuple[np.ndarray, np.ndarray]:
+           excess=0, roll: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(stopped, parried_with) for each row: a parry or dodge, if the round's defences are
-    not used up (see reference ``defend``)."""
+    not used up (see reference ``defend``); ``roll``: each row's d100, if already thrown."""
     S, st = cx.S, cx.st
     k = rows.size
     able = get(st.status, t, rows) == STANDING
@@ -426,7 +372,7 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
         chance = chance - excess[idx]
     if counted:
         st.defences[tt, rr] += 1
-    got = roll_level(cx, tt, chance)
+    got = roll_level(cx, tt, chance, None if roll is None else roll.take(idx))
     fumbled = got == tb.FUMBLE
     if some(fumbled):
         fp = fumbled & up
@@ -496,15 +442,19 @@ def raw_harm(cx: Ctx, t, rows, amount) -> None:
     a fighter who yields at these hit points or at a major wound gives up."""
     st, S = cx.st, cx.S
     hurt = amount > 0
-    if not some(hurt):
+    k = np.count_nonzero(hurt)
+    if not k:
         return
-    t, rows, amount = at_each(hurt, t, rows, amount)
-    hp = get(st.hp, t, rows) - amount
-    put(st.hp, t, rows, hp)
+    if k < hurt.size:
+        t, rows, amount = at_each(hurt, t, rows, amount)
+    cells = Cells(t, rows, st.hp.shape[1])
+    hp = cells.get(st.hp) - amount
+    cells.put(st.hp, hp)
     dead = hp <= 0
     if some(dead):
         put(st.status, *at_each(dead, t, rows), DEAD)
-    major = ~dead & tb.is_major_wound(amount, S.hp[t]) & (get(st.status, t, rows) == STANDING)
+    hp_max = S.hp.take(t) if per_row(t) else S.hp[t]
+    major = ~dead & tb.is_major_wound(amount, hp_max) & (cells.get(st.status) == STANDING)
     if some(major):
         mt, mr = at_each(major, t, rows)
         fall(cx, mt, mr)
@@ -606,10 +556,13 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
         return
     effect = weights.searchsorted(cx.rng.random(rows.size) * total, side="right")
     st, S = cx.st, cx.S
-    codes = np.bincount(effect, minlength=len(weights)).nonzero()[0]
-    for code in codes:
-        w, s, r = (who, slot, rows) if codes.size == 1 else \
-            at_each(effect == code, who, slot, rows)
+    count = np.bincount(effect, minlength=len(weights))
+    if np.count_nonzero(count) > 1:     # the rows grouped by effect (each group in order)
+        who, slot, rows = at_each(effect.argsort(kind="stable"), who, slot, rows)
+    end = count.cumsum()
+    for code in count.nonzero()[0]:
+        group = slice(end[code] - count[code], end[code])
+        w, s, r = (x[group] if per_row(x) else x for x in (who, slot, rows))
         if code == LOSE_ATTACK:
             put(st.forfeit_next, w, r, True)
         elif code == DROP:     # the next round goes to retrieving it; a rider dismounts
@@ -639,15 +592,17 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
 
 def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True,
                  defendable: bool = True, extra: bool = False, riposte: bool = False,
-                 pounce: bool = False) -> np.ndarray | None:
+                 pounce: bool = False, rolls: tuple[np.ndarray, np.ndarray] | None = None
+                 ) -> np.ndarray | None:
     """Hand-to-hand attacks of one ``mode`` for a batch of rows (see reference); for a
-    knock-back, which of the rows it landed in."""
+    knock-back, which of the rows it landed in. ``rolls``: each row's attack and defence
+    d100, if already thrown (``kernel_duel`` sends its rare blows here)."""
     st, S = cx.st, cx.S
     n_rows = rows.size
     chance = melee_chance(cx, a, t, rows, slot)
     if extra:
         chance = tb.extra_attack_chance(chance)
-    level = roll_level(cx, a, chance)
+    level = roll_level(cx, a, chance, None if rolls is None else rolls[0])
     least = None
     if cx.fight.rules.fatigue:
         level, least = against_the_helpless(cx, t, level)
@@ -666,7 +621,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
             # BRP family: the attack's chance over 100 comes off the parry or dodge
             excess = np.maximum(np.broadcast_to(chance, hit.shape)[hit] - 100, 0)
         stopped, parried = defend(cx, t, rows, level, parriable=parriable,
-                                  entangle=mode == ENTANGLE, excess=excess)
+                                  entangle=mode == ENTANGLE, excess=excess,
+                                  roll=None if rolls is None else rolls[1][hit])
     else:
         stopped, parried = np.zeros(rows.size, dtype=bool), np.full(rows.size, NONE)
     if mode == KNOCKBACK:
@@ -738,7 +694,9 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
 
 def parry_takes(cx: Ctx, t, rows, slot, rolled) -> np.ndarray:
     """The parrying item breaks on damage above its hit points; returns what passes."""
-    hp = get_item(cx.st.item_hp, slot, t, rows)
+    # items wear only where some are improvised; else their hit points are the table's
+    hp = get_item(cx.st.item_hp, slot, t, rows) if cx.uses("improvised") else \
+        item(cx.S.item_hp, slot, t)
     breaks = rolled > hp
     excess = np.where(breaks, rolled - hp, 0)
     if some(breaks):

@@ -1,0 +1,295 @@
+"""A plain duel's actions by one table lookup a blow (issue 19; docs/engine.md).
+
+In a duel where none of the optional rules can act (``PercentileFight.plain_duel``) what an
+action does depends only on a few small numbers of each fighter, its *code* (the item in
+hand, down or not, off-hand item whole, unable to parry this round, forfeiting its
+attack), and on two d100s: the attacker's (its attack, or its Dodge roll to stand up) and
+the target's (its parry or dodge). ``DuelTable`` holds, for every pair of codes and each of
+the 10,000 pairs of rolls, what happens, by the same rules as ``kernel_strike``:
+
+* the damage of a blow that lands: ``pmfs[k]`` for k in the low bits (0: none), the
+  damage *after* armour (the weapon and its holder's bonus less the target's armour roll,
+  as one exact distribution; a critical ignores the armour), so one uniform rolls what
+  took two;
+* what happens before it, in a few rows: a downed fighter's Dodge roll gets it up (its
+  action); the attacker fumbles (the fumble effects, ``kernel_strike.fumble``, with the
+  item in hand); the target fumbles its parry (the effects, with the item it parried
+  with) or its dodge (it falls); or a parry the blow may break, a row the general blow
+  (``kernel_strike.melee_attack``) plays with the same dice.
+
+So an action is: both fighters' codes, one lookup of the pair's row, one draw of a number
+in 0..9999 for the two d100s, one lookup of the outcome; then hit points for the rows a
+blow lands in (``raw_harm``, as the general blow). The trials act in two phases, each
+with a place per row: first the one that goes first in each trial, then the other (its
+codes read after the first phase), so each trial sees its two actions in order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balance.engine.status import STANDING
+from balance.rules.percentile import tables as tb
+from balance.rules.percentile.damage import CountTable, PmfTable, at_least_zero
+from balance.rules.percentile.fighters import AUTO, DODGE, OFF, PARRY, PercentileFight
+from balance.rules.percentile.kernel_strike import (
+    LEVEL_HI,
+    LEVEL_LO,
+    NONE,
+    STRIKE,
+    Ctx,
+    fall,
+    fumble,
+    melee_attack,
+    raw_harm,
+)
+from balance.rules.percentile.rows import get, put
+
+# An outcome (int16) is bits: the damage pmf of a blow that lands (0: none) and what else
+# happens first: the attacker stands up; fumbles its attack; the target fumbles its parry
+# (with the item in bits SLOT_AT..) or its dodge (falls); or the general blow plays the row
+# (a parry the blow may break).
+DAMAGE, STAND, FUMBLE, PARRY_FUMBLE, DODGE_FUMBLE, GENERAL = 63, 64, 128, 256, 512, 1024
+SLOT_AT = 11
+CODES = 64                  # a fighter's code: slot | down << 2 | off whole << 3 |
+#                             no parry << 4 | forfeit << 5
+ROLLS = 10_000              # (attack d100 - 1) * 100 + (defence d100 - 1)
+
+
+class DuelTable:
+    """Outcome rows for every (attacker place, attacker code, target code): ``base`` maps a
+    row's situation (``actions``) to the start of its row in ``outcomes`` (int16,
+    ``ROLLS`` a row); ``pmfs`` holds the damage of landed blows."""
+
+    def __init__(self, fight: PercentileFight) -> None:
+        self.fight, self.S = fight, fight.static
+        self.pmfs = PmfTable()
+        self._rows: dict[tuple, int] = {}
+        self._vectors: list[np.ndarray] = []
+        self._final: dict[tuple, tuple[int, int]] = {}
+        idle = self._row(("none",))
+        by_role = np.zeros((2, 16, 32), dtype=np.int32)    # place, attacker role, target role
+        for p in (0, 1):
+            for ar in range(16):
+                for dr in range(32):
+                    by_role[p, ar, dr] = self._row(self._key(p, ar, dr))
+        # situation (place 1 attacks << 13) | (code of place 0 << 7) | (no action << 6) |
+        # code of place 1: the attacker's and the target's roles read off their codes
+        code = np.arange(CODES)
+        a_role = (code & 7) | ((code >> 5) << 3)            # slot, down, forfeit
+        t_role = code & 31                                   # slot, down, off whole, no parry
+        by_0 = by_role[0][a_role[:, None], t_role[None, :]]         # [code 0, code 1]
+        by_1 = by_role[1][a_role[None, :], t_role[:, None]]
+        idle = np.full((CODES, CODES), idle)
+        base = np.stack([np.concatenate([by_0, idle], axis=1),
+                         np.concatenate([by_1, idle], axis=1)])      # (2, 64, 128)
+        self.base = base.reshape(-1).astype(np.int32) * ROLLS
+        self.outcomes = np.concatenate(self._vectors)
+        self.order = self._order()
+        # the landed damage by one integer draw and one lookup (exact), where the dice allow
+        self.damage = CountTable.of(self.pmfs) or self.pmfs
+
+    def _order(self) -> np.ndarray:
+        """(128,) int8 by ``order_case``: bit 0, place 0 goes first; bit 1, someone acts;
+        bit 2, both do. Read off the general steps (``kernel.choose_targets``, ``declare``:
+        DEX ranks, a draw's five ranks, the longer weapon last up close) played on one
+        trial per case, both fighters standing, as ``kernel.act`` orders them."""
+        from balance.rules.percentile import kernel
+
+        case = np.arange(128)
+        st = kernel.start(self.fight, case.size, np.random.default_rng(0))   # no dice
+        st.status[:] = STANDING
+        st.wield[0], st.wield[1] = (case >> 2) & 3, (case >> 4) & 3
+        st.draw_pending[0], st.draw_pending[1] = case & 1, (case >> 1) & 1
+        st.order[0] = case >> 6
+        st.order[1] = 1 - st.order[0]
+        cx = Ctx(self.fight, self.S, st, np.random.default_rng(0), 1)
+        kernel.choose_targets(cx)
+        kernel.declare(cx)
+        acts = st.key >= 2
+        slot_key = np.where(acts, st.key * 2 + st.order, -1)
+        first = slot_key[0] > slot_key[1]
+        return (first | acts.any(axis=0) << 1 | acts.all(axis=0) << 2).astype(np.int8)
+
+    def _row(self, key: tuple) -> int:
+        if key not in self._rows:
+            self._rows[key] = len(self._vectors)
+            self._vectors.append(outcome_row(key, self.fight.levels))
+        return self._rows[key]
+
+    def _key(self, p: int, ar: int, dr: int) -> tuple:
+        """What decides the outcomes of place ``p``'s action against the other (see
+        ``kernel.take_action``, ``attack_action`` and ``kernel_strike.melee_attack``)."""
+        S, rules, t = self.S, self.fight.rules, 1 - p
+        slot, down, forfeit = ar & 3, bool(ar & 4), bool(ar & 8)
+        t_slot, t_down, off_whole, no_parry = dr & 3, bool(dr & 4), bool(dr & 8), bool(dr & 16)
+        if down and S.stand_up[p]:       # its action is to get up: a Dodge roll
+            return ("stand", int(tb.success_range(S.dodge[p], self.fight.levels)))
+        if forfeit or (down and S.item_two_handed[slot, p]):
+            return ("none",)
+        chance = int(S.item_attack[slot, p] + tb.down_modifier(down, t_down))
+        # the target's parry: the off hand if it can, else the item in hand (which is
+        # always whole: a broken one is dropped for another); none while it cannot parry
+        off = off_whole and S.item_can_parry[OFF, t] and not (S.item_shield[OFF, t]
+                                                             and S.underwater[t])
+        parry_slot = OFF if off else slot_or_none(t_slot, S.item_can_parry[t_slot, t])
+        if no_parry:
+            parry_slot = NONE
+        choice = S.defence[t]
+        if parry_slot != NONE and choice in (PARRY, AUTO):
+            defence, skill = "parry", int(S.item_parry[parry_slot, t])
+        elif not t_down and (choice == DODGE or (choice == AUTO and parry_slot == NONE)):
+            defence, skill = "dodge", int(S.dodge[t])
+        else:
+            defence, skill = "none", 0
+        if rules.over_100_reduces_defence and chance > 100:
+            skill -= chance - 100
+        holds = int(S.item_hp[parry_slot, t]) if defence == "parry" else 0
+        landed, breaks = [], []
+        for level in (tb.SUCCESS, tb.SPECIAL, tb.CRITICAL):
+            pmf, most = self._landed(p, slot, down, level)
+            landed.append(pmf)
+            breaks.append(defence == "parry" and most > holds)
+        return ("blow", clip(chance), defence, clip(skill), not rules.critical_needs_critical,
+                tuple(landed), tuple(breaks), slot, max(parry_slot, 0))
+
+    def _landed(self, p: int, slot: int, down: bool, level: int) -> tuple[int, int]:
+        """(pmf index of the damage after armour, the most damage rolled before it) of a
+        blow of ``level`` (see ``kernel_strike.roll_damage`` and ``wound``)."""
+        key = (p, slot, down, level)
+        if key not in self._final:
+            S, pmfs = self.S, self.fight.pmfs
+            impale = level >= tb.SPECIAL and S.item_thrusting[slot, p]
+            if down:     # seed 004: no damage bonus while down
+                w = S.item_impale[slot, p] if impale else S.item_normal[slot, p]
+            else:
+                w = S.item_impale_db[slot, p] if impale else S.item_normal_db[slot, p]
+            rolled = at_least_zero(pmfs[int(w)])
+            final = rolled if level == tb.CRITICAL else \
+                at_least_zero(rolled - pmfs[int(S.armour[1 - p])])
+            self._final[key] = (self.pmfs.add(final), rolled.max_outcome)
+        return self._final[key]
+
+
+def slot_or_none(slot: int, ok: bool) -> int:
+    return slot if ok else NONE
+
+
+def clip(chance: int) -> int:
+    """A chance as ``kernel_strike.roll_level`` reads it."""
+    return min(max(chance, LEVEL_LO), LEVEL_HI)
+
+
+def outcome_row(key: tuple, levels: tb.Levels) -> np.ndarray:
+    """The ``ROLLS`` outcomes (int16) of one situation ``key`` (``DuelTable._key``)."""
+    first = np.arange(1, 101)[:, None]       # the attacker's d100
+    second = np.arange(1, 101)[None, :]      # the target's
+    out = np.zeros((100, 100), dtype=np.int16)
+    if key[0] == "stand":
+        out[:] = np.where(first <= key[1], STAND, 0)
+    elif key[0] == "blow":
+        _, chance, defence, skill, lenient, landed, breaks, slot, parry_slot = key
+        level = tb.success_level(first, chance, levels)
+        got = tb.success_level(second, skill, levels) if defence != "none" else \
+            np.full_like(second, tb.FAILURE)
+        stopped = (got >= tb.SUCCESS) & ((level < tb.CRITICAL) | (got == tb.CRITICAL)
+                                         | lenient)
+        fumbled = got == tb.FUMBLE
+        for k, lv in enumerate((tb.SUCCESS, tb.SPECIAL, tb.CRITICAL)):
+            at = level == lv
+            out += np.where(at & ~stopped, landed[k], 0).astype(np.int16)
+            if breaks[k]:
+                out[np.broadcast_to(at & stopped, out.shape)] = GENERAL
+        if defence == "parry":
+            out += np.where((level >= tb.SUCCESS) & fumbled,
+                            PARRY_FUMBLE | parry_slot << SLOT_AT, 0).astype(np.int16)
+        elif defence == "dodge":
+            out += np.where((level >= tb.SUCCESS) & fumbled, DODGE_FUMBLE, 0).astype(np.int16)
+        out[np.broadcast_to(level == tb.FUMBLE, out.shape)] = FUMBLE | slot << SLOT_AT
+    return out.reshape(-1)
+
+
+def codes(st) -> np.ndarray:
+    """(2, n) int8: each fighter's code (see ``CODES``). (Multiplications: numpy's int8
+    shifts and masked ``where=`` adds cost ten to a hundred times as much here.)"""
+    code = st.down.view(np.int8) * np.int8(4)
+    code += st.wield
+    code += st.item_ok[OFF].view(np.int8) * np.int8(8)
+    code += st.no_parry.view(np.int8) * np.int8(16)
+    code += st.forfeit.view(np.int8) * np.int8(32)
+    return code
+
+
+def play_round(cx: Ctx) -> None:
+    """A plain duel's round up to its end (``kernel.play_round``): who goes first (a coin
+    for equal DEX ranks) and each trial's two actions in that order."""
+    st, table = cx.st, cx.fight.duel_table
+    both = (st.status[0] == STANDING) & (st.status[1] == STANDING)
+    order = table.order.take(order_case(st, cx.rng))
+    st.draw_pending &= ~both          # a fighter who acts this round has drawn
+    first = (order & 1).view(bool)    # place 0 acts first (or place 1 not at all)
+    actions(cx, ~first, ((order & 2) != 0) & both)
+    standing = st.status == STANDING
+    actions(cx, first, ((order & 4) != 0) & standing[0] & standing[1])
+
+
+def order_case(st, rng: np.random.Generator) -> np.ndarray:
+    """(n,) int8: each trial's case of ``DuelTable.order``: the draws pending (bits 0-1),
+    the items in hand (2-3, 4-5) and this round's coin for equal ranks (6)."""
+    case = st.wield[0] * np.int8(4)
+    case += st.wield[1] * np.int8(16)
+    case += st.draw_pending[0].view(np.int8)
+    case += st.draw_pending[1].view(np.int8) * np.int8(2)
+    case += rng.integers(0, 2, size=case.size, dtype=bool).view(np.int8) * np.int8(64)
+    return case
+
+
+def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
+    """One action in every row where ``go``: by place 1 where ``by_1``, else by place 0,
+    against the other. (A fighter whose foe fell earlier in the round does not act: the
+    trial is decided, and standing up then changes nothing recorded.)"""
+    st, table = cx.st, cx.fight.duel_table
+    code = codes(st)
+    row = by_1.view(np.int8) * np.int8(CODES)
+    row += code[0]
+    sit = row.astype(np.int16)
+    sit *= np.int16(2 * CODES)
+    row = (~go).view(np.int8) * np.int8(CODES)
+    row += code[1]
+    sit += row
+    rolls = cx.rng.integers(0, ROLLS, size=sit.size, dtype=np.int32)
+    at = table.base.take(sit)
+    at += rolls
+    outcome = table.outcomes.take(at)
+    # (masks as bool: numpy's nonzero of an int array costs ten times as much)
+    rows = (outcome > DAMAGE).nonzero()[0]
+    if rows.size:
+        before_damage(cx, by_1.take(rows).view(np.int8), rows, outcome.take(rows), rolls)
+    rows = ((outcome & DAMAGE) != 0).nonzero()[0]
+    if rows.size:
+        target = 1 - by_1.take(rows).view(np.int8)
+        damage = table.damage.sample(outcome.take(rows) & DAMAGE, cx.rng)
+        raw_harm(cx, target, rows, damage)
+
+
+def before_damage(cx: Ctx, a: np.ndarray, rows: np.ndarray, what: np.ndarray,
+                  rolls: np.ndarray) -> None:
+    """The rows' stand-ups, fumbles and general blows (attacker places ``a``), in one call
+    each: they come before any damage the rows' blows do."""
+    up = ((what & STAND) != 0).nonzero()[0]
+    if up.size:
+        put(cx.st.down, a.take(up), rows.take(up), False)
+    fumbles = ((what & (FUMBLE | PARRY_FUMBLE)) != 0).nonzero()[0]
+    if fumbles.size:
+        w, f = what.take(fumbles), a.take(fumbles)
+        who = np.where(w & FUMBLE, f, 1 - f)      # (a few rows)
+        fumble(cx, who, (w >> SLOT_AT).astype(np.intp), rows.take(fumbles))
+    falls = ((what & DODGE_FUMBLE) != 0).nonzero()[0]
+    if falls.size:
+        fall(cx, 1 - a.take(falls), rows.take(falls))
+    general = ((what & GENERAL) != 0).nonzero()[0]
+    if general.size:
+        g, r = a.take(general), rows.take(general)
+        roll = rolls.take(r)
+        melee_attack(cx, g, 1 - g, r, get(cx.st.wield, g, r).astype(np.intp), STRIKE,
+                     rolls=(roll // 100 + 1, roll % 100 + 1))

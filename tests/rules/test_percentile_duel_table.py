@@ -1,0 +1,86 @@
+"""A plain duel played through its outcome table (``kernel_duel``) against the general blow.
+
+The table is the general blow's rules compiled for the fighters of one duel (issue 19:
+speed), so both ways of playing must give one distribution of winners, deciding rounds and
+final states: each fight is played both ways and compared by a chi-square test (bins pooled
+as in the agreement test), rejecting only at p < 1e-6. The fights make every kind of table
+outcome act: landed blows, parries and dodges, stand-ups, attack, parry and dodge fumbles
+(a broken weapon drawing a sidearm, a dropped one, a fall), parries a great axe breaks (the
+general blow's rows), criticals that need criticals or not, an attack over 100%, a fighter
+that fights on while down, a draw that costs the whole round.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from balance.dice import parse
+from balance.engine.run import run_fight
+from balance.rules.percentile.damage import CountTable, PmfTable
+from tests.rules.helpers import percentile_member as member
+from tests.rules.test_percentile_agreement import ALPHA, SCENARIOS, fight, load, pooled_p
+
+TRIALS = 60_000
+FIGHTS = {
+    "sword_and_shield_duel": SCENARIOS / "sword_and_shield_duel.yaml",
+    # a great axe (2D6+2) breaks bucklers and spears; the spear impales; the axeman dodges
+    # and, once down, fights on (but a two-handed weapon cannot strike from the ground)
+    "great_axe_against_spear_and_buckler": fight(
+        [member(110, weapon="great_axe", shield=None, characteristics={"STR": 16},
+                policy={"defence": "dodge", "stand_up": False})],
+        [member(70, weapon="short_spear", shield="buckler", sidearm="dagger",
+                skills={"dodge": 40})],
+        rules={"critical_needs_critical": False}),
+    # a slow fighter (DEX 5) whose broken sword leaves a dagger to draw (the five ranks
+    # cost its action), against a fighter starting on the ground
+    "slow_draw_against_a_fallen_foe": fight(
+        [member(55, sidearm="dagger", characteristics={"DEX": 5}, shield=None)],
+        [member(50, weapon="mace", situation={"position": "down"})],
+        rules={"major_wound_roll": 3, "broken_parry_passes_excess": False}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FIGHTS))
+def test_the_table_plays_the_general_blow(name: str) -> None:
+    system, compiled = load(FIGHTS[name])
+    assert compiled.plain_duel
+    general = dataclasses.replace(compiled, duel_by_table=False)
+    assert not general.plain_duel
+    fast = run_fight(system, compiled, TRIALS, seed=11)
+    slow = run_fight(system, general, TRIALS, seed=12)
+    assert pooled_p(fast.wins, slow.wins) > ALPHA
+    assert pooled_p(fast.rounds, slow.rounds) > ALPHA
+    for i in range(2):
+        assert pooled_p(fast.status[i], slow.status[i]) > ALPHA
+
+
+def test_rare_rules_take_the_general_path() -> None:
+    """Any optional rule, three fighters or no defence at all: the general blow."""
+    duel = [member(60)], [member(60, policy={"knockback": True})]
+    assert not load(fight(*duel))[1].plain_duel
+    assert not load(fight([member(60)], [member(60), member(50)]))[1].plain_duel
+    assert not load(fight([member(60)], [member(60)],
+                          rules={"defences_per_round": 0}))[1].plain_duel
+
+
+def test_counted_damage_is_the_exact_distribution() -> None:
+    """``CountTable`` holds each roll as often as the dice give it: 1D8+1+1D4-1D8 over 256
+    equally likely dice faces, 2D6+1D10 over 360, so one table of 11,520 (their lcm with
+    1D6's 6) per pmf. Dice that need more than the limit (3D7+1D9: 3,087) are refused."""
+    table = PmfTable()
+    pmfs = [parse(text).pmf() for text in ("1D8+1+1D4-1D8", "2D6+1D10", "1D6-1")]
+    for pmf in pmfs:
+        table.add(pmf)
+    counted = CountTable.of(table)
+    assert counted is not None and counted.denominator == 11_520
+    for k, pmf in enumerate(pmfs, start=1):
+        rolls = counted._values[k * 11_520:(k + 1) * 11_520]
+        got = np.bincount(rolls - pmf.min_outcome, minlength=pmf.probs.size) / 11_520
+        assert np.abs(got - pmf.probs).max() < 1e-12
+    sevens = PmfTable()
+    sevens.add(parse("3D7+1D9").pmf())
+    assert CountTable.of(sevens, limit=3_000) is None
+    assert CountTable.of(sevens, limit=4_000).denominator == 3_087
