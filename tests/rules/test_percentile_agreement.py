@@ -96,6 +96,10 @@ FIGHTS = {
         [member(60, weapon="broadsword", characteristics={"CON": 5},
                 policy={"break_off_at": 3, "break_off_by": "dodge"})],
         situation={"underwater": True}, rules={"fatigue": True}, max_rounds=60),
+    # the hand a parry is made with (policy parry_with): the sword, better than the shield
+    "parry_hands": fight(
+        [member(60, skills={"parry": 70, "shield": 25})],
+        [member(60, skills={"parry": 70, "shield": 25}, policy={"parry_with": "off_hand"})]),
     "improvised_and_fragile": fight(
         [member(60, weapon="improvised_club", shield=None, off_hand="knife",
                 skills={"off_hand": 45}, policy={"riposte": False})],

@@ -52,6 +52,8 @@ DRAW_RANKS = 5             # seed 004: drawing a weapon costs five DEX ranks
 DRAW_FREE_SKILL = 101      # ... unless the skill with it is 101% or more
 AUTO, PARRY, DODGE, NO_DEFENCE = 0, 1, 2, 3
 DEFENCES = {"auto": AUTO, "parry": PARRY, "dodge": DODGE, "none": NO_DEFENCE}
+PARRY_BEST, PARRY_OFF_HAND, PARRY_WEAPON = 0, 1, 2
+PARRY_WITH = {"best": PARRY_BEST, "off_hand": PARRY_OFF_HAND, "weapon": PARRY_WEAPON}
 MOVE_AUTO = -1
 MOVEMENTS = {"auto": MOVE_AUTO, "close": CLOSE, "hold": HOLD,
              "keep_distance": KEEP_DISTANCE, "retreat": RETREAT}
@@ -151,6 +153,7 @@ class Fighter:
     steep: bool
     slick: bool
     defence: int
+    parry_with: int               # PARRY_BEST, PARRY_OFF_HAND or PARRY_WEAPON
     movement: int
     aim_steps: int
     small_part: bool
@@ -533,7 +536,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         cover=COVERS[situation["cover"]],
         steep=situation["steep"],
         slick=situation["slick"],
-        defence=DEFENCES[pol.defence],
+        defence=DEFENCES[pol.defence], parry_with=PARRY_WITH[pol.parry_with],
         movement=MOVEMENTS[pol.movement],
         aim_steps=pol.aim // 5,
         small_part=pol.small_part, volley=pol.volley, extra_attack=pol.extra_attack,
@@ -648,6 +651,15 @@ def _weapon_item(name: str, row: Any, attack: int, parry: int | None, tables: An
         draw_free=attack >= DRAW_FREE_SKILL, **_damage_indices(row.damage, pmfs))
 
 
+def off_hand_parries(mode, off_parry, held_parry):
+    """Whether a fighter able to parry with both its off hand and the item in hand parries
+    with the off hand (scalars or arrays). Seed 004 and the BRP core name no hand:
+    **Assumption** (policy ``parry_with``): ``best`` (default) takes the higher parry
+    chance before situational modifiers, the off hand on a tie; ``off_hand`` and ``weapon``
+    always that hand when it can parry."""
+    return (mode == PARRY_OFF_HAND) | ((mode == PARRY_BEST) & (off_parry >= held_parry))
+
+
 class Static:
     """The fixed numbers of a fight as arrays: ``x.STR`` is (c,), ``x.item_attack`` (4, c)
     (item slot, fighter), ``x.limits`` (4, c, 3) (slot, fighter, target's space)."""
@@ -681,6 +693,9 @@ class Static:
         self.melee_length = np.where(self.item_kind == MELEE, self.item_length, -1)
         self.mains_one_length = len({int(x) for x in self.melee_length[0]}) == 1
         self.fumble_cumulative = np.cumsum(fight.fumble_weights)
+        # with both hands able to parry, does the off hand parry rather than item slot k?
+        self.off_first = off_hand_parries(self.parry_with, self.item_parry[OFF],
+                                          self.item_parry)
         # the fewest hit points of anything each fighter may parry with (before any wear)
         self.weakest_parry = np.where(self.item_can_parry, self.item_hp, UNBREAKABLE).min(axis=0)
         self.item_is_fist = np.array([[f.items[k].name == "fist" for f in fs]

@@ -128,11 +128,14 @@ class DuelTable:
         if forfeit or (down and S.item_two_handed[slot, p]):
             return ("none",)
         chance = int(S.item_attack[slot, p] + tb.down_modifier(down, t_down))
-        # the target's parry: the off hand if it can, else the item in hand (which is
-        # always whole: a broken one is dropped for another); none while it cannot parry
+        # the target's parry: the off hand or the item in hand, as parry_with prefers (the
+        # item in hand is always whole: a broken one is dropped for another); none while
+        # it cannot parry
         off = off_whole and S.item_can_parry[OFF, t] and not (S.item_shield[OFF, t]
                                                              and S.underwater[t])
-        parry_slot = OFF if off else slot_or_none(t_slot, S.item_can_parry[t_slot, t])
+        own = bool(S.item_can_parry[t_slot, t])
+        parry_slot = OFF if off and (S.off_first[t_slot, t] or not own) else \
+            slot_or_none(t_slot, own)
         if no_parry:
             parry_slot = NONE
         choice = S.defence[t]

@@ -307,14 +307,16 @@ def against_the_helpless(cx: Ctx, t, level) -> tuple[np.ndarray, np.ndarray]:
 
 
 def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
-    """The item each target parries with: the off hand if it can, else the one in hand."""
+    """The item each target parries with: of the off hand and the item in hand, those that
+    can parry, the one its policy ``parry_with`` prefers (``fighters.off_hand_parries``)."""
     S, st = cx.S, cx.st
     off = (get(st.item_ok[OFF], t, rows) & S.item_can_parry[OFF, t]
            & ~(S.item_shield[OFF, t] & S.underwater[t]))
-    if off.all():       # e.g. every shield still whole: nothing else to look up
+    if off.all() and S.off_first[:, t].all():   # e.g. whole shields, preferred to all
         return np.full(rows.size, OFF, dtype=np.int8)
     held = get(st.wield, t, rows)
     own = get_item(st.item_ok, held, t, rows) & item(S.item_can_parry, held, t)
+    off &= ~own | item(S.off_first, held, t)
     return np.where(off, OFF, np.where(own, held, NONE))
 
 

@@ -38,6 +38,7 @@ from balance.rules.percentile.fighters import (
     FightRules,
     Item,
     PercentileFight,
+    off_hand_parries,
     resistance_table,
 )
 
@@ -352,13 +353,15 @@ def against_the_helpless(t: FighterState, level: int, combat: Combat) -> tuple[i
 
 def parry_slot(t: FighterState) -> int | None:
     """What the defender parries with: the off hand (shield, or the second weapon of a
-    two-weapon fighter), else the weapon in hand; a shield is useless underwater."""
+    two-weapon fighter) or the weapon in hand, whichever can (a shield is useless
+    underwater); when both can, the one policy ``parry_with`` names (``best``: the higher
+    parry chance, the off hand on a tie)."""
     off = t.f.items[OFF]
-    if t.item_ok[OFF] and off.can_parry and not (off.shield and t.f.underwater):
-        return OFF
-    if t.item_ok[t.wield] and t.item().can_parry:
-        return t.wield
-    return None
+    off_ok = t.item_ok[OFF] and off.can_parry and not (off.shield and t.f.underwater)
+    own_ok = t.item_ok[t.wield] and t.item().can_parry
+    if off_ok and own_ok:
+        return OFF if off_hand_parries(t.f.parry_with, off.parry, t.item().parry) else t.wield
+    return OFF if off_ok else t.wield if own_ok else None
 
 
 def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodgeable: bool,
