@@ -19,6 +19,15 @@ class DiceExpressionError(BalanceError, ValueError):
     """A dice expression that does not parse; the message names the bad token."""
 
 
+class FieldValueError(ValueError):
+    """A model-wide check's finding about one field: ``loc`` is the field's path within the
+    model (``("sides", 1, "name")``), so the problem points at it, not at the file's top."""
+
+    def __init__(self, message: str, loc: tuple[str | int, ...]) -> None:
+        super().__init__(message)
+        self.loc = loc
+
+
 class OptionError(BalanceError, ValueError):
     """A bad command-line or API argument (negative trials, unknown ruleset, ...)."""
 

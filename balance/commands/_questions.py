@@ -7,6 +7,7 @@ import argparse
 import sys
 from typing import Any
 
+from balance.commands._types import count
 from balance.io import jsonout
 from balance.sweep.executors import EXECUTORS
 
@@ -14,7 +15,7 @@ from balance.sweep.executors import EXECUTORS
 def add_common(p: argparse.ArgumentParser, *, trials_help: str) -> None:
     p.add_argument("--for", dest="side", metavar="SIDE",
                    help="whose metric (default: the first side)")
-    p.add_argument("--trials", type=int, metavar="N", help=trials_help)
+    p.add_argument("--trials", type=count, metavar="N", help=trials_help)
     p.add_argument("--seed", type=int, help="root seed (default: the scenario's)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--executor", choices=EXECUTORS, default="local",

@@ -7,6 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from balance.commands._types import count
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -30,9 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--bounds", nargs="+", default=[], metavar="PATH=LO:HI",
                    help="search range of a varied field (default: half its value either "
                         "side, at least 2)")
-    p.add_argument("--budget", type=int, metavar="TRIALS",
+    p.add_argument("--budget", type=count, metavar="TRIALS",
                    help="trials the search may play (default: 20 round robins at --trials)")
-    p.add_argument("--trials", type=int,
+    p.add_argument("--trials", type=count,
                    help="trials per cell for before/after (default: the scenario's); the "
                         "search's best candidates reach as many")
     p.add_argument("--seed", type=int, help="root seed (default: the scenario's)")

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from balance.commands._types import count
 from balance.sweep.executors import EXECUTORS
 
 
@@ -24,7 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                  "results/check-budget)")
     p.add_argument("--seed", type=int, help="root seed (default: the budget's)")
     p.add_argument("--strict", action="store_true", help="exit 1 on an inconclusive claim too")
-    p.add_argument("--max-trials", type=int, metavar="N",
+    p.add_argument("--max-trials", type=count, metavar="N",
                    help="cap on trials per cell for every claim, over the budget's max_trials "
                         "(to decide inconclusive claims)")
     p.add_argument("--executor", choices=EXECUTORS, default="local",

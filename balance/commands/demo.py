@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from balance.api import run
+from balance.commands._types import count
 from balance.errors import OptionError
 from balance.io.atomic import check_replaceable, new_directory
 
@@ -17,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "one JSON result per scenario plus summary.md to OUT/demo.")
     p.add_argument("--scenarios", default="scenarios", help="folder of scenario files")
     p.add_argument("--out", default="results", help="results folder (default: results)")
-    p.add_argument("--trials", type=int, help="override every scenario's trial count")
+    p.add_argument("--trials", type=count, help="override every scenario's trial count")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=main)
 

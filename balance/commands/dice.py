@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from balance.commands._types import count
 from balance.dice import DiceExpr, Pmf, parse
 from balance.dice.resistance import resistance_chance, resistance_roll
 from balance.engine.run import block_rng, block_sizes
@@ -50,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="exact chance that characteristic ACTIVE overcomes PASSIVE on "
                              "the percentile family's Resistance Table (50%% + 5%% a point)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--samples", type=int, metavar="N",
+    parser.add_argument("--samples", type=count, metavar="N",
                         help="also estimate by rolling N times (a check on the exact values)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="root seed for --samples (default: 0)")

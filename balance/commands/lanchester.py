@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from balance.commands._types import count
 from balance.errors import OptionError
 from balance.io import jsonout
 from balance.io.atomic import check_replaceable, new_directory
@@ -27,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("file", help="a two-sided scenario; its first members are the templates")
     p.add_argument("--sizes", default="1-8", help="side A sizes, e.g. 1-8 or 2,4,6 (default 1-8)")
     p.add_argument("--vs", type=int, default=4, help="side B's size (default 4)")
-    p.add_argument("--trials", type=int, default=20_000, help="fights per size")
+    p.add_argument("--trials", type=count, default=20_000, help="fights per size")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", help="folder for lanchester.png and lanchester.json")
     p.add_argument("--json", action="store_true", help="print the points as JSON")

@@ -7,6 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from balance.commands._types import count
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -29,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "game; default: both seatings pooled)")
     p.add_argument("--draws", choices=("half", "loss"), default="half",
                    help="a draw counts as half a win (default) or as a loss for both")
-    p.add_argument("--trials", type=int, help="trials per cell when running FILE")
+    p.add_argument("--trials", type=count, help="trials per cell when running FILE")
     p.add_argument("--seed", type=int, help="root seed when running FILE")
     p.add_argument("--out", metavar="DIR", help="write report.html, report.md, figures and "
                                                 "metagame.json here")

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from balance.api import ENGINES, run
+from balance.commands._types import count
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -13,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Simulate a scenario file and print win probabilities with "
                                    "Wilson 95% intervals and round statistics.")
     p.add_argument("file", help="scenario YAML file")
-    p.add_argument("--trials", type=int, help="number of fights (default: the scenario's)")
+    p.add_argument("--trials", type=count, help="number of fights (default: the scenario's)")
     p.add_argument("--seed", type=int, help="root seed (default: the scenario's)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--engine", choices=ENGINES, default="vector",

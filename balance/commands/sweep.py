@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from balance.commands._types import count
 from balance.sweep.executors import EXECUTORS
 
 
@@ -18,12 +19,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="Example: balance sweep scenarios/sweeps/weapon_vs_armour.yaml --trials 20000 "
                "--executor processes. See docs/sweeps.md.")
     p.add_argument("file", help="scenario YAML file with a sweep: block")
-    p.add_argument("--trials", type=int, help="trials per cell (default: the scenario's)")
+    p.add_argument("--trials", type=count, help="trials per cell (default: the scenario's)")
     p.add_argument("--seed", type=int, help="root seed (default: the scenario's)")
     p.add_argument("--precision", type=float, metavar="P",
                    help="instead of a fixed count, run each cell in blocks until every "
                         "outcome's 95%% interval half-width is at most P (e.g. 0.01)")
-    p.add_argument("--max-trials", type=int, metavar="N",
+    p.add_argument("--max-trials", type=count, metavar="N",
                    help="cap per cell under --precision (default 1,048,576)")
     p.add_argument("--crn", action=argparse.BooleanOptionalAction, default=None,
                    help="common random numbers: every cell shares the same random streams "

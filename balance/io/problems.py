@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
 import pydantic
 
-from balance.errors import Problem, closest
+from balance.errors import FieldValueError, Problem, closest
 from balance.io.yamlfile import MAX_DEPTH, MAX_NODES, Path, PathIndex, key_text
 from balance.io.yamlfile import show_value as _show
 
@@ -141,6 +141,9 @@ def explain(err: pydantic.ValidationError, model: type[pydantic.BaseModel], sour
     skip = list(skip)
     groups: dict[tuple[Path, bool, int], list[tuple[dict[str, Any], _Where]]] = {}
     for n, error in enumerate(err.errors(include_url=False)):
+        found = error.get("ctx", {}).get("error")     # a model-wide check naming its field
+        if isinstance(found, FieldValueError):
+            error = {**error, "loc": (*error["loc"], *found.loc)}
         where = _walk(model, error["loc"])
         where.path = (*base, *where.path)
         if any(where.path[: len(s)] == s for s in skip):

@@ -10,6 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from balance.errors import FieldValueError
+
 
 class Strict(BaseModel):
     """Base of every scenario and table model: strict types, no unknown keys, immutable."""
@@ -58,9 +60,12 @@ class Morale(Strict):
 
 
 def check_side_names(names: list[str]) -> None:
-    """Side names must be unique and must not be 'draw' (the name of the draw outcome)."""
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise ValueError(f"side names must be unique; repeated: {', '.join(dupes)}")
-    if "draw" in names:
-        raise ValueError("'draw' is reserved for the draw outcome; rename that side")
+    """Side names must be unique and must not be 'draw' (the name of the draw outcome); the
+    error names the field of the first repeat (``sides[i].name``)."""
+    for i, name in enumerate(names):
+        if name == "draw":
+            raise FieldValueError("'draw' is reserved for the draw outcome; rename that side",
+                                  ("sides", i, "name"))
+        if name in names[:i]:
+            raise FieldValueError(f"side names must be unique; {name!r} is also side "
+                                  f"{names.index(name) + 1}'s name", ("sides", i, "name"))

@@ -381,7 +381,7 @@ class Policy(Targeting):
 
     defence: Literal["auto", "parry", "dodge", "none"] = "auto"
     # what a parry is made with when both hands could (docs/rules/percentile.md, Defence)
-    parry_with: Literal["best", "off_hand", "weapon"] = "best"
+    parry_with: Literal["off_hand", "best", "weapon"] = "off_hand"
     movement: Literal["auto", "close", "hold", "keep_distance", "retreat"] = "auto"
     aim: Annotated[int, Field(ge=0, le=30, multiple_of=5)] = 0   # DEX ranks of careful aim
     small_part: bool = False      # aim missiles at a hand or an eye: half chance

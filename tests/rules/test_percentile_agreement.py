@@ -98,8 +98,8 @@ FIGHTS = {
         situation={"underwater": True}, rules={"fatigue": True}, max_rounds=60),
     # the hand a parry is made with (policy parry_with): the sword, better than the shield
     "parry_hands": fight(
-        [member(60, skills={"parry": 70, "shield": 25})],
-        [member(60, skills={"parry": 70, "shield": 25}, policy={"parry_with": "off_hand"})]),
+        [member(60, skills={"parry": 70, "shield": 25}, policy={"parry_with": "best"})],
+        [member(60, skills={"parry": 70, "shield": 25})]),
     "improvised_and_fragile": fight(
         [member(60, weapon="improvised_club", shield=None, off_hand="knife",
                 skills={"off_hand": 45}, policy={"riposte": False})],

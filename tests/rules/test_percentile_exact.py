@@ -270,13 +270,15 @@ def test_the_pouncing_stick_doubles_and_triples() -> None:
 
 
 def test_a_parry_is_made_with_the_better_hand() -> None:
-    """Seed 004 and the BRP core name no hand to parry with; the lab's policy ``parry_with``
-    (default ``best``: the higher parry chance, the off hand on a tie; docs/rules/
-    percentile.md, Defence) decides, so a shield at 20% never makes a 60% swordsman worse.
+    """Seed 004 names no hand to parry with; the lab's policy ``parry_with`` (default
+    ``off_hand``; ``best``: the higher parry chance, the off hand on a tie; docs/rules/
+    percentile.md, Defence) decides, so under ``best`` a shield at 20% never makes a 60%
+    swordsman worse.
 
     Attack 60 with a dagger (1D4+2, impaling 2(1D4+2): never more than the parrying items'
-    hit points: 16 for the full shield, 20 for the broadsword, so nothing breaks): criticals 01-03, hits 01-60. The defender (1 hit point,
-    no armour) parries every blow; a critical attack is stopped only by a critical parry.
+    hit points, 16 for the full shield and 20 for the broadsword, so nothing breaks):
+    criticals 01-03, hits 01-60. The defender (1 hit point, no armour) parries every blow;
+    a critical attack is stopped only by a critical parry.
     With the broadsword at 60 (criticals 01-03):
     P(dead) = 0.03 x 0.97 + 0.57 x 0.40 = 0.2571;
     with the shield at 20 (criticals 01):
@@ -285,7 +287,7 @@ def test_a_parry_is_made_with_the_better_hand() -> None:
     attacker = member(60, weapon="dagger", shield=None,
                       characteristics={"STR": 10, "SIZ": 10})
 
-    def dead(parry_with: str | None) -> float:
+    def dead(parry_with: str | None) -> float:       # None: the default
         policy = {**PASSIVE, "defence": "parry"}
         if parry_with is not None:
             policy["parry_with"] = parry_with
@@ -293,7 +295,8 @@ def test_a_parry_is_made_with_the_better_hand() -> None:
                            skills={"dodge": 0, "attack": 60, "parry": 60, "shield": 20})
         return status(duel(attacker, foe)).get("dead", 0.0)
 
-    best, weapon, off_hand = dead(None), dead("weapon"), dead("off_hand")
+    best, weapon, off_hand = dead("best"), dead("weapon"), dead("off_hand")
     assert within_4se(best, 0.03 * 0.97 + 0.57 * 0.40), best
     assert best == weapon       # the same hand, the same dice
     assert within_4se(off_hand, 0.03 * 0.99 + 0.57 * 0.80), off_hand
+    assert dead(None) == off_hand

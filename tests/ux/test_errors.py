@@ -136,3 +136,30 @@ def test_a_sweep_file_given_to_run_says_so(tmp_path, capsys) -> None:
     assert "sweep: this file holds a sweep, and this command plays one fight: run the sweep " \
            "with 'balance sweep FILE'" in err and "did you mean" not in err
     assert main(["validate", str(path)]) == 0
+
+
+def test_a_repeated_side_name_points_at_the_repeat(tmp_path, capsys) -> None:
+    """A model-wide check once reported the file's first line; it now names the field."""
+    text = DUEL.replace("name: brigands", "name: knight")
+    path = tmp_path / "twice.yaml"
+    path.write_text(text)
+    line = [i for i, row in enumerate(text.splitlines(), 1) if row == "  - name: knight"][1]
+    assert main(["validate", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"twice.yaml:{line}:" in err
+    assert "sides[1].name: side names must be unique; 'knight' is also side 1's name" in err
+
+
+@pytest.mark.parametrize(("text", "trials"), [("1e4", 10_000), ("2.5e3", 2_500),
+                                              ("10_000", 10_000), ("10,000", 10_000)])
+def test_trial_counts_as_designers_write_them(text, trials) -> None:
+    from balance.commands._types import count
+    assert count(text) == trials
+
+
+@pytest.mark.parametrize("text", ["1.5", "abc", "1e", ""])
+def test_a_trial_count_that_is_no_whole_number_is_a_usage_error(capsys, text) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["run", str(ROOT / "tests" / "data" / "duel.yaml"), "--trials", text])
+    assert stop.value.code == 2
+    assert "argument --trials: expected a whole number such as" in capsys.readouterr().err

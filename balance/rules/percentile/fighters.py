@@ -52,8 +52,8 @@ DRAW_RANKS = 5             # seed 004: drawing a weapon costs five DEX ranks
 DRAW_FREE_SKILL = 101      # ... unless the skill with it is 101% or more
 AUTO, PARRY, DODGE, NO_DEFENCE = 0, 1, 2, 3
 DEFENCES = {"auto": AUTO, "parry": PARRY, "dodge": DODGE, "none": NO_DEFENCE}
-PARRY_BEST, PARRY_OFF_HAND, PARRY_WEAPON = 0, 1, 2
-PARRY_WITH = {"best": PARRY_BEST, "off_hand": PARRY_OFF_HAND, "weapon": PARRY_WEAPON}
+PARRY_OFF_HAND, PARRY_BEST, PARRY_WEAPON = 0, 1, 2
+PARRY_WITH = {"off_hand": PARRY_OFF_HAND, "best": PARRY_BEST, "weapon": PARRY_WEAPON}
 MOVE_AUTO = -1
 MOVEMENTS = {"auto": MOVE_AUTO, "close": CLOSE, "hold": HOLD,
              "keep_distance": KEEP_DISTANCE, "retreat": RETREAT}
@@ -153,7 +153,7 @@ class Fighter:
     steep: bool
     slick: bool
     defence: int
-    parry_with: int               # PARRY_BEST, PARRY_OFF_HAND or PARRY_WEAPON
+    parry_with: int               # PARRY_OFF_HAND, PARRY_BEST or PARRY_WEAPON
     movement: int
     aim_steps: int
     small_part: bool
@@ -653,10 +653,11 @@ def _weapon_item(name: str, row: Any, attack: int, parry: int | None, tables: An
 
 def off_hand_parries(mode, off_parry, held_parry):
     """Whether a fighter able to parry with both its off hand and the item in hand parries
-    with the off hand (scalars or arrays). Seed 004 and the BRP core name no hand:
-    **Assumption** (policy ``parry_with``): ``best`` (default) takes the higher parry
-    chance before situational modifiers, the off hand on a tie; ``off_hand`` and ``weapon``
-    always that hand when it can parry."""
+    with the off hand (scalars or arrays). Seed 004 names no hand: **Assumption** (policy
+    ``parry_with``): ``off_hand`` (default; the family parries with the shield, and seed
+    004's two weapons parry with one and riposte with the other) and ``weapon`` always that
+    hand when it can parry; ``best`` the higher parry chance before situational modifiers,
+    the off hand on a tie."""
     return (mode == PARRY_OFF_HAND) | ((mode == PARRY_BEST) & (off_parry >= held_parry))
 
 

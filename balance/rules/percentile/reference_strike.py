@@ -354,8 +354,8 @@ def against_the_helpless(t: FighterState, level: int, combat: Combat) -> tuple[i
 def parry_slot(t: FighterState) -> int | None:
     """What the defender parries with: the off hand (shield, or the second weapon of a
     two-weapon fighter) or the weapon in hand, whichever can (a shield is useless
-    underwater); when both can, the one policy ``parry_with`` names (``best``: the higher
-    parry chance, the off hand on a tie)."""
+    underwater); when both can, the one policy ``parry_with`` names (default ``off_hand``;
+    ``best``: the higher parry chance, the off hand on a tie)."""
     off = t.f.items[OFF]
     off_ok = t.item_ok[OFF] and off.can_parry and not (off.shield and t.f.underwater)
     own_ok = t.item_ok[t.wield] and t.item().can_parry

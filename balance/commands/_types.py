@@ -1,0 +1,22 @@
+"""Argument types the commands share."""
+
+from __future__ import annotations
+
+import argparse
+import re
+from decimal import Decimal
+
+_COUNT = re.compile(r"-?\d+(\.\d*)?([eE]\+?\d{1,2})?")
+
+
+def count(text: str) -> int:
+    """A number of trials or samples as designers write it: ``100000``, ``100_000``,
+    ``100,000``, ``1e6`` or ``2.5e5`` (it must come to a whole number; argparse turns the
+    error into a usage line naming the option). How large a count may be is the command's
+    own check, with its own message."""
+    plain = text.strip().replace("_", "").replace(",", "")
+    value = Decimal(plain) if _COUNT.fullmatch(plain) else None
+    if value is None or value != value.to_integral_value():
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number such as 100000, 100_000 or 1e6, found {text!r}")
+    return int(value)
