@@ -412,3 +412,27 @@ def test_adding_a_member_never_lowers_a_sides_win_rate(policy) -> None:
     assert all(later > earlier - 4.5 * se_diff(earlier, later)
                for earlier, later in pairwise(rates)), rates
     assert rates[-1] - rates[0] > 0.5, rates
+
+
+def test_who_keeps_a_target_over_its_limit_is_not_listing_order() -> None:
+    """Two swordsmen both kept last round's target, but in a corridor one chopping weapon
+    may engage it (docs/rules/percentile.md: limits per space; seed 004 does not say who
+    stays): each keeps it in half the trials (the kernel, 4.5 standard errors) and in both
+    orders over the reference's fights, not the first-listed always."""
+    f = compiled(fight([member(60)], [member(60, count=2)], situation={"space": "corridor"}))
+    n = 8000
+    rng = np.random.default_rng(3)
+    st = kernel.start(f, n, rng)
+    st.target[:] = [[1], [0], [0]]
+    kernel_groups.choose_group_targets(Ctx(f, f.static, st, rng, 2))
+    kept = st.target[1:] == 0
+    assert (kept.sum(axis=0) == 1).all()
+    assert abs(kept[0].mean() - 0.5) < 4.5 * np.sqrt(0.25 / n)
+    first = []
+    for seed in range(40):
+        combat = Combat.start(f)
+        for s, t in zip(combat.fighters, (1, 0, 0), strict=True):
+            s.target = t
+        choose_group_targets(combat, rng=np.random.default_rng(seed))
+        first.append(combat.fighters[1].target == 0)
+    assert 0 < sum(first) < 40

@@ -20,6 +20,7 @@ from balance.engine.targeting import (
     attacker_rank,
     choose_targets,
     counting,
+    turn_order,
 )
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import MELEE
@@ -36,7 +37,7 @@ def choose_group_targets(cx: Ctx) -> None:
 
     Targets are kept until they fall: a fighter keeps last round's target while it stands
     and, for a melee weapon, while fewer than that weapon's attackers-per-target limit (in
-    the target's space) engage it among the keepers before it in scenario order. The others
+    the target's space) engage it among the keepers before it, in a random order. The others
     choose by their policy, melee fighters grouped by their weapon's limits row (the
     smallest row first, then scenario order) among the foes still under their own limit,
     then shooters (never limited, and never counted as engaging). No foe left: it waits.
@@ -50,18 +51,20 @@ def choose_group_targets(cx: Ctx) -> None:
     tgt = np.maximum(cur, 0).astype(np.intp)
     keep = standing & (cur != NO_TARGET) & np.take_along_axis(standing, tgt, axis=0)
     if S.limits_bind:
-        limit = S.limits[st.wield, places, S.space_class[tgt]]
-        engaged = np.zeros((c, n), dtype=np.int16)
-        flat = engaged.ravel()
+        # who keeps a target that more keepers engage than a limit allows (a foe now in a
+        # corridor, a longer weapon drawn): the seed leaves it open; a random order in each
+        # trial (``turn_order``), never scenario order
+        limit = S.limits[st.wield, places, S.space_class[tgt]].reshape(-1)
+        engaged = np.zeros(c * n, dtype=np.int16)
+        keeps, hand, aim = keep.reshape(-1), melee.reshape(-1), tgt.reshape(-1)
         cols = np.arange(n)
-        for p in range(c):
-            m = keep[p] & melee[p]
-            if not m.any():
-                continue
-            cell = tgt[p] * n + cols
-            ok = flat[cell] < limit[p]
-            keep[p] &= ok | ~melee[p]
-            flat[cell] += m & ok
+        for p in turn_order(c, n, cx.rng):        # the k-th keeper of every trial
+            at = p * n + cols
+            m = keeps[at] & hand[at]
+            cell = aim[at] * n + cols
+            ok = engaged[cell] < limit[at]
+            keeps[at] &= ok | ~hand[at]
+            engaged[cell] += m & ok
     target = np.where(keep, cur, NO_TARGET).astype(np.int8)
     free = standing & ~keep
     if free.any():

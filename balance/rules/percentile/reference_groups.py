@@ -47,7 +47,7 @@ def limit(s: FighterState, foe: FighterState) -> int:
 def choose_group_targets(combat: Combat, *, rng: np.random.Generator) -> None:
     """Each standing fighter's target for the round, in a fight of three or more.
 
-    1. Targets are kept until they fall: in scenario order, a fighter keeps last round's
+    1. Targets are kept until they fall: in a random order, a fighter keeps last round's
        target if it still stands and, with a melee weapon, fewer than its weapon's limit
        (in the target's space) of the keepers before it already engage it.
     2. Melee fighters without a target choose, grouped by their weapon's attackers-per-target
@@ -60,7 +60,8 @@ def choose_group_targets(combat: Combat, *, rng: np.random.Generator) -> None:
     """
     fighters = combat.fighters
     engaging = [0] * len(fighters)       # melee attackers on each fighter
-    for s in fighters:
+    for i in rng.permutation(len(fighters)):     # keepers in a random order, not listing
+        s = fighters[i]
         kept, s.target = s.target, None
         if not s.standing or kept is None or not fighters[kept].standing:
             continue
