@@ -18,6 +18,7 @@ from balance.engine.targeting import (
     choose_targets,
     first_standing_foe,
     nearest_foe,
+    turn_order,
 )
 from balance.engine.targeting_scalar import attacker_ranks, best, choosing_order, engage_key
 
@@ -187,6 +188,18 @@ def test_attacker_rank_is_a_uniform_order() -> None:
     for r in range(3):
         share = (rank[:3] == r).mean(axis=1)
         assert np.all(np.abs(share - 1 / 3) < 4.5 * np.sqrt(2 / 9 / n))
+
+
+def test_turn_order_puts_the_first_places_first_in_a_uniform_order() -> None:
+    """``turn_order(..., first=mask)``: the masked places (here 1, 3 and 4 of five) lead, in
+    a uniform order among them (each leads a third of the time), the others follow."""
+    n = 30_000
+    first = np.repeat(np.array([[0], [1], [0], [1], [1]], dtype=bool), n, axis=1)
+    order = turn_order(5, n, np.random.default_rng(10), first=first)
+    assert (np.sort(order, axis=0) == np.arange(5)[:, None]).all()     # a permutation
+    assert (np.sort(order[:3], axis=0) == [[1], [3], [4]]).all()
+    for place in (1, 3, 4):
+        assert abs((order[0] == place).mean() - 1 / 3) < 4.9 * np.sqrt(2 / 9 / n)
 
 
 def test_nearest_foe_breaks_ties_at_random() -> None:

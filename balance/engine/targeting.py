@@ -352,9 +352,16 @@ def attacker_rank(target: np.ndarray, attacking: np.ndarray,
     return rank
 
 
-def turn_order(c: int, n: int, rng: np.random.Generator) -> np.ndarray:
+def turn_order(c: int, n: int, rng: np.random.Generator,
+               first: np.ndarray | None = None) -> np.ndarray:
     """(c, n) intp: a uniformly random order of the ``c`` places in each trial, for steps the
-    rules leave unordered but the lab plays one place at a time (e.g. movement)."""
+    rules leave unordered but the lab plays one place at a time (e.g. movement). ``first``
+    (c, n) bool, optional: the places where it holds come before the others (each group in
+    a uniformly random order), so a caller that plays only those can stop after
+    ``first.sum(axis=0).max()`` steps."""
     if c < 2:
         return np.zeros((c, n), dtype=np.intp)
-    return np.argsort(rng.random((c, n)), axis=0)
+    key = rng.random((c, n))
+    if first is not None:
+        key += ~first           # keys in [0, 1) for the first places, [1, 2) for the rest
+    return np.argsort(key, axis=0)

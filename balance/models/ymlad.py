@@ -414,7 +414,8 @@ class YmladRules(Strict):
     contact: Metres = 2.0                  # seed: melee striking range, "a couple of meters"
     room_to_retreat: bool = True           # needed for the +4 disengagement bonus
     # Lab (the seed gives no free attacks): who strikes at a fighter turning to run, each foe
-    # that attacked it this round from the front line, only the first of them, or nobody.
+    # that attacked it this round from the front line (in a random order), only one of them
+    # (a uniform pick, never the first-listed), or nobody.
     parting_blows: Literal["all", "one", "none"] = "all"
     # Seed, Mounted combat and Charge: a missile user may shoot in a round it moved (from a
     # moving mount at -1 / -2, on a missile charge, running backwards or with a Parthian

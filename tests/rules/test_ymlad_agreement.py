@@ -8,7 +8,8 @@ transition: missile with running up, a missile charge and a charge, a mounted cr
 shooting as it keeps its distance, formation against melee, closing in,
 disengaging and grappling, stunning, armour against slashing and pummeling, thresholds 1 and
 3, yielding, a 3-vs-2 group fight with group bonuses and limits, and group fights with target
-policies, side defaults, running away, morale and parting blows, and formation rows.
+policies, side defaults, running away, morale and parting blows, formation rows, and
+several runners at once with one parting blow from several strikers.
 """
 
 from __future__ import annotations
@@ -123,8 +124,20 @@ FIGHTS = {
                        skills={"melee": 4, "close": 5},
                        policy={"style": "close", "harm": "grapple", "target": "first",
                                "flee_at": "hurt"})]}]},
+    # Issue 15: runners taken in a random order, two or more of them at once (a side breaks)
+    # sharing foes, and ``parting_blows: one`` picking one of several strikers at random.
+    "group_flight_3_vs_4": {
+        "name": "flight", "ruleset": "ymlad", "max_rounds": 40, "distance": 4,
+        "rules": {"parting_blows": "one"},
+        "sides": [
+            {"name": "a", "policy": {"flee_at": "hurt"}, "morale": {"breaks_at": 0.3},
+             "members": [member(count=2, shield="medium"), member(weapon="spear")]},
+            {"name": "b", "policy": {"target": "spread"}, "members": [
+                member(count=3, weapon="dagger", armour=[]),
+                member(weapon="great_axe", talents={"strength": 4, "dexterity": 3},
+                       armour=["gambeson"])]}]},
 }
-GROUPS = {"group_3_vs_2", "group_policies_3_vs_2", "group_rows_4_vs_4"}
+GROUPS = {"group_3_vs_2", "group_policies_3_vs_2", "group_rows_4_vs_4", "group_flight_3_vs_4"}
 
 
 @pytest.mark.parametrize("name", sorted(FIGHTS))

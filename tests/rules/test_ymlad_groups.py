@@ -413,6 +413,97 @@ def test_parting_blows_all_one_or_none(engine: str) -> None:
     assert s.resistance[2, FROM_REAR, 0] == s.resistance[2, 0, 0] - 2 - 2
 
 
+# Issue 15: nobody's parting blow depends on listing order. Rejection at alpha 1e-6: |z| > 4.9.
+Z = 4.9
+
+
+def two_strikers(parting: str, engine: str, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """One hurt runner (``flee_at: hurt``) between two unarmoured swordsmen who both attack
+    it and have not struck yet this round: (n,) bool, per trial, did the first-listed and
+    the second-listed swordsman spend their attack on a parting blow?"""
+    fight = compiled(fight_of([man(policy={"flee_at": "hurt"})], [man(count=2, armour=[])],
+                              rules={"parting_blows": parting}))
+    rng = np.random.default_rng(11)
+    if engine == "kernel":
+        state = kernel.start(fight, n, rng)
+        state.body[0] = 3                                  # hurt: above 1 x 2
+        rnd = kernel.plan_round(fight.static, state, rng)
+        assert rnd.ring.ring[1:].all() and (rnd.target[1:] == 0).all()
+        spent = np.zeros_like(state.status, dtype=bool)
+        flight.end_of_round(fight.static, state, rnd, rng, spent)
+        return spent[1], spent[2]
+    struck = []
+    for _ in range(n):
+        combat = ref.start_combat(fight)
+        combat.fighters[0].body = 3
+        ref.choose_targets(combat, rng)
+        ref.group_attackers(combat, rng)
+        spent_ref: set[int] = set()
+        ref.react(combat, rng, spent_ref)
+        struck.append((1 in spent_ref, 2 in spent_ref))
+    first, second = np.array(struck).T
+    return first, second
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_parting_blow_strikers_come_in_a_random_order(engine: str) -> None:
+    """Lab, issue 15: two foes may strike at a runner's back. Under ``parting_blows: one``
+    exactly one of them strikes, a uniform pick: each spends its attack half the time (it
+    was always the first-listed). Under ``all`` the second striker keeps its attack when the
+    first fells the runner: each keeps it equally often, whichever is listed first."""
+    n = 40_000 if engine == "kernel" else 2_000
+    first, second = two_strikers("one", engine, n)
+    assert (first ^ second).all()                          # exactly one blow
+    assert abs(first.mean() - 0.5) < Z * np.sqrt(0.25 / n)
+    first, second = two_strikers("all", engine, n)
+    assert (first | second).all() and not (first & second).all()   # some fell at once
+    diff = first.astype(int) - second                      # -1, 0, +1 per trial
+    assert abs(diff.mean()) < Z * diff.std() / np.sqrt(n) + 1e-12
+
+
+def run_from_a_held_foe(holder: int, engine: str, n: int) -> np.ndarray:
+    """Two hurt runners (a0, a1) and one swordsman b; close combat began this round between
+    b and runner ``holder``, while b still aims at the other runner and has not struck. Both
+    run at once. (n,) bool: did b strike at the other runner's back? Exactly when the holder
+    turned first: disengaging (seed, Close) or, failing, giving up, it lets b go."""
+    other = 1 - holder
+    fight = compiled(fight_of([man(policy={"flee_at": "hurt"}, count=2)], [man(armour=[])]))
+    rng = np.random.default_rng(12)
+    if engine == "kernel":
+        state = kernel.start(fight, n, rng)
+        state.body[:2] = 3
+        rnd = kernel.plan_round(fight.static, state, rng)
+        state.close_with[holder], state.close_with[2] = 2, holder
+        rnd.target[2], rnd.ring.ring[2] = other, True
+        spent = np.zeros_like(state.status, dtype=bool)
+        flight.run_away(fight.static, state, rnd, np.array([True, True, False])[:, None]
+                        & np.ones(n, dtype=bool), spent, rng)
+        return spent[2]
+    struck = []
+    for _ in range(n):
+        combat = ref.start_combat(fight)
+        fs = combat.fighters
+        fs[0].body = fs[1].body = 3
+        fs[holder].close_with, fs[2].close_with = 2, holder
+        fs[2].target, fs[2].ring = other, True
+        spent_ref: set[int] = set()
+        ref.run_away(fs[:2], combat, rng, spent_ref)
+        struck.append(2 in spent_ref)
+    return np.array(struck)
+
+
+@pytest.mark.parametrize("engine", ["kernel", "reference"])
+def test_runners_go_in_a_random_order(engine: str) -> None:
+    """Lab, issue 15: fighters who run at the same moment turn one after another in a random
+    order, never listing order. Here b is held by one runner and aims at the other; it is
+    free to strike at the other's back exactly when the holder turns first: P = 1/2, whether
+    the holder is listed first or second (it was 1 and 0)."""
+    n = 20_000 if engine == "kernel" else 2_000
+    for holder in (0, 1):
+        struck = run_from_a_held_foe(holder, engine, n).mean()
+        assert abs(struck - 0.5) < Z * np.sqrt(0.25 / n)
+
+
 @pytest.mark.parametrize("engine", ["vector", "reference"])
 def test_one_attack_a_round_leaves_no_parting_blow_in_a_duel(engine: str) -> None:
     """Seed, Rounds: "each participant in combat may attempt one attack ... there is no room

@@ -11,6 +11,7 @@ import numpy as np
 from balance.dice import drift
 from balance.engine.morale import routing_sides
 from balance.engine.status import FLED, STANDING, YIELDED
+from balance.engine.targeting import turn_order
 from balance.rules.ymlad.harm import _let_go, _release, inflict
 from balance.rules.ymlad.tables import CLOSE, DISENGAGE_BONUS, FROM_REAR, MELEE
 
@@ -106,8 +107,9 @@ def _foes_standing(s: Static, side: np.ndarray, standing: np.ndarray) -> np.ndar
 
 def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray, spent: np.ndarray,
              rng: np.random.Generator) -> None:
-    """Fighters ``who`` (c, n) turn to run, in scenario order (lab; the seed gives no free
-    attacks, docs/rules/ymlad.md, Running away):
+    """Fighters ``who`` (c, n) turn to run, one after another in a uniformly random order per
+    trial (lab, never listing order; the seed gives no free attacks, docs/rules/ymlad.md,
+    Running away):
 
     * one that holds a pinned foe lets go (the foe gets up); one held in close combat must
       first disengage (seed, Close: a harmless close-combat attack, +4 with room to retreat
@@ -115,57 +117,76 @@ def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray, spent: n
     * then each foe that attacks it from the front line this round, still standing, not in
       close combat and with its attack not yet spent (seed, Rounds: "one attack" a round;
       ``spent``), strikes once at its back, spending its attack: a melee attack from the
-      rear (seed, Angle: -2, no shield), no group bonus (``rules.parting_blows``: ``all``;
-      ``one``: only the first of them in scenario order; ``none``).
+      rear (seed, Angle: -2, no shield), no group bonus. The strikers, too, come in a random
+      order: ``rules.parting_blows: all`` (once the runner falls the rest keep their
+      attack); ``one``: only the first of them, a uniform pick; ``none``.
 
     Whoever is still standing afterwards gets away; the caller marks them.
     """
-    c, n = state.status.shape
-    for f in range(c):
-        idx = np.flatnonzero(who[f] & (state.status[f] == STANDING))
-        if not idx.size:
+    c = state.status.shape[0]
+    cols = np.flatnonzero(who.any(axis=0))
+    if not cols.size:
+        return
+    fleeing = who[:, cols]
+    order = turn_order(c, cols.size, rng, first=fleeing)
+    for k in range(int(fleeing.sum(axis=0).max())):      # the k-th runner of each trial
+        f = order[k]
+        up = fleeing[f, np.arange(cols.size)] & (state.status[f, cols] == STANDING)
+        if up.any():
+            _turn_to_run(s, state, rnd, f[up], cols[up], spent, rng)
+
+
+def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: np.ndarray,
+                 spent: np.ndarray, rng: np.random.Generator) -> None:
+    """Fighters ``f`` (one per trial ``idx``, both (m,)) let go, disengage and take their
+    parting blows (:func:`run_away`)."""
+    n = state.status.shape[1]
+    held = np.flatnonzero(state.close_with[f, idx] >= 0)
+    i, fi = idx[held], f[held]
+    if i.size:
+        p = state.close_with[fi, i].astype(np.intp)
+        down = state.status.ravel()[p * n + i] != STANDING
+        if down.any():      # it lets go of a foe it had pinned, who gets up again
+            _let_go(s, state, fi[down] * n + i[down])
+            i, fi, p = i[~down], fi[~down], p[~down]
+    if i.size:
+        eff = s.effort[CLOSE, fi, p] + state.penalty[fi, i]
+        if s.room:
+            eff = eff + (state.grapple[fi, i] == 0) * DISENGAGE_BONUS
+        res = s.resistance[CLOSE, 0, p] + state.penalty.ravel()[p * n + i]
+        ok = eff - res + drift(rng, i.size) >= 0
+        if ok.any():
+            _release(s, state, fi[ok], i[ok], p[ok])
+        if not ok.all():
+            pinned = fi[~ok] * n + i[~ok]
+            state.status.ravel()[pinned] = YIELDED
+            _let_go(s, state, pinned)
+    if s.parting == "none":
+        return
+    c = state.status.shape[0]
+    # The foes who may strike at its back (their state does not change while it is struck).
+    strikers = (rnd.ring.ring[:, idx] & (rnd.target[:, idx] == f) & ~spent[:, idx]
+                & (state.status[:, idx] == STANDING) & (state.close_with[:, idx] < 0)
+                & (state.status[f, idx] == STANDING))
+    most = int(strikers.sum(axis=0).max())
+    if s.parting == "one":
+        most = min(most, 1)     # the first in the random order: a uniform pick
+    order = turn_order(c, idx.size, rng, first=strikers) if most else None
+    for k in range(most):                               # the k-th striker of each trial
+        g = order[k]
+        strikes = strikers[g, np.arange(idx.size)] & (state.status[f, idx] == STANDING)
+        hit, gh, fh = idx[strikes], g[strikes], f[strikes]
+        if not hit.size:
             continue
-        held = np.flatnonzero(state.close_with[f, idx] >= 0)
-        i = idx[held]
-        if i.size:
-            p = state.close_with[f, i].astype(np.intp)
-            down = state.status.ravel()[p * n + i] != STANDING
-            if down.any():      # it lets go of a foe it had pinned, who gets up again
-                _let_go(s, state, f * n + i[down])
-                i, p = i[~down], p[~down]
-        if i.size:
-            eff = s.effort[CLOSE, f, p] + state.penalty[f, i]
-            if s.room:
-                eff = eff + (state.grapple[f, i] == 0) * DISENGAGE_BONUS
-            res = s.resistance[CLOSE, 0, p] + state.penalty.ravel()[p * n + i]
-            ok = eff - res + drift(rng, i.size) >= 0
-            if ok.any():
-                _release(s, state, f, i[ok], p[ok])
-            if not ok.all():
-                pinned = i[~ok]
-                state.status[f, pinned] = YIELDED
-                _let_go(s, state, f * n + pinned)
-        if s.parting == "none":
+        spent[gh, hit] = True
+        eff = s.effort[MELEE, gh, fh] + state.penalty[gh, hit]
+        res = s.resistance[MELEE, FROM_REAR, fh] + state.penalty[fh, hit]
+        ok = eff - res + drift(rng, hit.size) >= 0
+        hit, gh, fh = hit[ok], gh[ok], fh[ok]
+        if not hit.size:
             continue
-        struck = np.zeros(idx.size, dtype=bool)     # (rules.parting_blows: one) already hit at
-        for g in range(c):
-            eligible = (rnd.ring.ring[g, idx] & (rnd.target[g, idx] == f) & ~spent[g, idx]
-                        & (state.status[g, idx] == STANDING) & (state.close_with[g, idx] < 0)
-                        & (state.status[f, idx] == STANDING) & ~struck)
-            if s.parting == "one":
-                struck |= eligible
-            hit = idx[eligible]
-            if not hit.size:
-                continue
-            spent[g, hit] = True
-            eff = s.effort[MELEE, g, f] + state.penalty[g, hit]
-            res = s.resistance[MELEE, FROM_REAR, f] + state.penalty[f, hit]
-            ok = eff - res + drift(rng, hit.size) >= 0
-            hit = hit[ok]
-            if not hit.size:
-                continue
-            harm = np.maximum(s.margin[MELEE, 0, g, f] + drift(rng, hit.size), 0)
-            landed = np.flatnonzero(harm)
-            if landed.size:
-                inflict(s, state, hit[landed], np.full(landed.size, f),
-                        np.full(landed.size, s.kind[MELEE, g, f]), harm[landed])
+        harm = np.maximum(s.margin[MELEE, 0, gh, fh] + drift(rng, hit.size), 0)
+        landed = np.flatnonzero(harm)
+        if landed.size:
+            inflict(s, state, hit[landed], fh[landed], s.kind[MELEE, gh, fh][landed],
+                    harm[landed])

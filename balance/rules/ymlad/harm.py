@@ -25,9 +25,10 @@ def _engage(state: YmladState, f: int, idx: np.ndarray, t: np.ndarray) -> None:
     state.close_with.ravel()[t * n + idx] = f
 
 
-def _release(s: Static, state: YmladState, f: int, idx: np.ndarray, t: np.ndarray) -> None:
+def _release(s: Static, state: YmladState, f: int | np.ndarray, idx: np.ndarray,
+             t: np.ndarray) -> None:
     """Seed, Close and Grappling: disengaging ends close combat; the holds, and the grappling
-    harm they caused, go with it."""
+    harm they caused, go with it. ``f``: one fighter, or one per trial of ``idx``."""
     n = state.status.shape[1]
     state.close_with[f, idx] = -1
     state.close_with.ravel()[t * n + idx] = -1

@@ -673,17 +673,18 @@ def routing_sides(combat: Combat, rng: np.random.Generator) -> set[int]:
 
 def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generator,
              spent: set[int]) -> None:
-    """Fighters turn to run, in scenario order (lab; the seed gives no free attacks). One
-    holding a pinned foe lets go of it; one held in close combat must disengage first (seed,
-    Close: +4 with room to retreat and free of grappling harm), or it is pinned and gives up.
-    Then every foe that attacks it from the front line this round, still standing, not in
-    close combat and with its one attack of the round (seed, Rounds) not yet spent, strikes
-    once at its back, spending it: a melee attack from the rear (seed, Angle), no group
-    bonus; ``rules.parting_blows: one`` lets only the first of them strike, ``none``
-    nobody."""
+    """Fighters turn to run, one after another in a random order (lab, never listing order:
+    ``targeting_scalar.shuffled``; the seed gives no free attacks). One holding a pinned foe
+    lets go of it; one held in close combat must disengage first (seed, Close: +4 with room
+    to retreat and free of grappling harm), or it is pinned and gives up. Then every foe that
+    attacks it from the front line this round, still standing, not in close combat and with
+    its one attack of the round (seed, Rounds) not yet spent, strikes once at its back, in a
+    random order, spending it: a melee attack from the rear (seed, Angle), no group bonus;
+    once it falls the others keep their attack. ``rules.parting_blows: one`` lets only the
+    first of them strike (a uniform pick), ``none`` nobody."""
     fs = combat.fighters
     rules = combat.fight.rules
-    for me in fleers:
+    for me in shuffled(fleers, rng):
         if not me.standing:
             continue
         if me.close_with is not None and not fs[me.close_with].standing:
@@ -700,20 +701,18 @@ def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generato
                 me.status = YIELDED
                 let_go(me, combat)
                 continue
-        strikers = [o for o in fs if o.ring and o.target == me.index]
         if rules.parting_blows == "none":
-            strikers = []
-        for other in strikers:
+            continue
+        strikers = [o for o in fs if o.ring and o.target == me.index and o.standing
+                    and o.close_with is None and o.index not in spent]
+        for other in shuffled(strikers, rng):
             if not me.standing:
                 break
-            if not (other.standing and other.close_with is None) or other.index in spent:
-                continue
             spent.add(other.index)
             o = other.fighter
             e = effort(o, MELEE) + height_bonus(o, me.fighter, MELEE) + other.penalty
             r = angled_resistance(me.fighter, MELEE, FROM_REAR) + me.penalty
-            hits = succeeds(margin(e, r, throw_drift(rng)))
-            if hits:
+            if succeeds(margin(e, r, throw_drift(rng))):
                 m, kind = harm_margin(o, me.fighter, MELEE, 0, False, rules.hardness)
                 harm = harm_done(margin(m, 0, throw_drift(rng)))
                 if harm:
