@@ -79,26 +79,42 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
     roll = d20(rng, (c, n))
     tie = rng.random((c, n))  # assumption: ties broken by a random order, fixed for the fight
     key = s.speed[:, None] * 1000.0 - (s.initiative[:, None] + roll) - tie
-    order = acting_order(key)
+    if c == 2:   # one comparison seats both; no index arrays (their int64 temporaries cost)
+        swapped = key[1] < key[0]
+        order = np.stack([swapped, ~swapped]).view(np.int8)
+
+        def seat(table):
+            return seat_two(table, swapped)
+    else:
+        order = acting_order(key)
+
+        def seat(table):
+            return seat_table(table, order)
     zeros = np.zeros((c, n), dtype=np.int8)
-    seated = {name: seat_table(getattr(s, name), order) for name in SEATED}
+    seated = {name: seat(getattr(s, name)) for name in SEATED}
     # Fatigue and exhaustion brought to the fight (a march): levels and their penalty; one
     # already exhausted must rest (it never fights).
-    fatigue = seat_table(s.fighter["fatigue"], order)
+    fatigue = seat(s.fighter["fatigue"])
     status = zeros.copy()
     if s.on.exhaustion:
-        status += (fatigue >= seat_table(s.fighter["exhausted_at"], order)) * YIELDED8
-    cols = np.arange(n)
-    flat = order * n + cols          # where each place's fighter is in a (c, n) fighter array
+        status += (fatigue >= seat(s.fighter["exhausted_at"])) * YIELDED8
+    fumbled = roll == 1
+    if c == 2:
+        flips = (fumbled[0] ^ fumbled[1]) & swapped
+        slow_start = np.stack([fumbled[0] ^ flips, fumbled[1] ^ flips])
+    else:
+        # where each place's fighter is in a (c, n) fighter array
+        flat = order * n + np.arange(n)
+        slow_start = fumbled.ravel()[flat]
     state = YagsState(
         status=status,
-        side=seat_table(s.side_of, order),
+        side=seat(s.side_of),
         who=order.astype(np.int8),
         wounds=zeros.copy(),
         stuns=zeros.copy(),
         fatigue=fatigue,
-        penalty=seat_table(gear.tiredness(s, s.fighter["fatigue"]).astype(np.int16), order),
-        slow_start=(roll == 1).ravel()[flat],
+        penalty=seat(gear.tiredness(s, s.fighter["fatigue"]).astype(np.int16)),
+        slow_start=slow_start,
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
         attacking=np.zeros((c, n), dtype=bool),
         defended=np.zeros((c, n), dtype=bool),
@@ -112,6 +128,7 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
         **seated,
     )
     if s.on.any:
+        flat = state.who.astype(np.intp) * n + np.arange(n)
         gear.seat(state, s, roll.ravel()[flat], tie.ravel()[flat])
     if s.on.distance:
         missiles.seat(state, s)
@@ -130,6 +147,16 @@ def seat_table(table: np.ndarray, order: np.ndarray) -> np.ndarray:
     if (table == table[0]).all():
         return np.full(order.shape, table[0], dtype=table.dtype)
     return np.take(table, order)
+
+
+def seat_two(table: np.ndarray, swapped: np.ndarray) -> np.ndarray:
+    """``seat_table`` for two fighters, place 0 holding fighter 1 where ``swapped``: by
+    arithmetic (a gather through an index array costs several times more)."""
+    if table[0] == table[1]:
+        return np.full((2, swapped.size), table[0], dtype=table.dtype)
+    a, b = table[0], table[1]
+    first = a + (b - a) * swapped.view(np.int8).astype(table.dtype)
+    return np.stack([first, a + b - first])
 
 
 def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
