@@ -16,12 +16,13 @@ Modules: ``declare`` (declarations), ``strikes`` (an attack and its strikes), ``
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.places import ascending
-from balance.engine.state import TrialState
+from balance.engine.state import TrialState, gather
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import NO_TARGET
 from balance.rules.yags.fighters import YagsFight
@@ -78,20 +79,23 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
     c = fight.n
     roll = d20(rng, (c, n))
     tie = rng.random((c, n))  # assumption: ties broken by a random order, fixed for the fight
-    key = s.speed[:, None] * 1000.0 - (s.initiative[:, None] + roll) - tie
     if c == 2:   # one comparison seats both; no index arrays (their int64 temporaries cost)
+        key = [_key(s, roll, tie, i) for i in range(2)]
         swapped = key[1] < key[0]
         order = np.stack([swapped, ~swapped]).view(np.int8)
+        basic = not s.on.any
 
         def seat(table):
-            return seat_two(table, swapped)
+            return seat_two(table, swapped, basic)
     else:
-        order = acting_order(key)
+        order = acting_order(s.speed[:, None] * 1000.0 - (s.initiative[:, None] + roll) - tie)
 
         def seat(table):
             return seat_table(table, order)
     zeros = np.zeros((c, n), dtype=np.int8)
     seated = {name: seat(getattr(s, name)) for name in SEATED}
+    if c == 2:   # (the tracks' penalty and fatigue change: never a shared read-only array)
+        seat = partial(seat_two, swapped=swapped)
     # Fatigue and exhaustion brought to the fight (a march): levels and their penalty; one
     # already exhausted must rest (it never fights).
     fatigue = seat(s.fighter["fatigue"])
@@ -149,10 +153,23 @@ def seat_table(table: np.ndarray, order: np.ndarray) -> np.ndarray:
     return np.take(table, order)
 
 
-def seat_two(table: np.ndarray, swapped: np.ndarray) -> np.ndarray:
+def _key(s, roll: np.ndarray, tie: np.ndarray, i: int) -> np.ndarray:
+    """Fighter ``i``'s seating key, speed x 1000 - (initiative + d20) - tie (smaller acts
+    first), one row at a time in place: the same floats as on the whole array at once
+    (integers are exact), a third of the temporary memory."""
+    key = (s.speed[i] * 1000.0 - s.initiative[i]) - roll[i]
+    key -= tie[i]
+    return key
+
+
+def seat_two(table: np.ndarray, swapped: np.ndarray, fixed: bool = False) -> np.ndarray:
     """``seat_table`` for two fighters, place 0 holding fighter 1 where ``swapped``: by
-    arithmetic (a gather through an index array costs several times more)."""
+    arithmetic (a gather through an index array costs several times more). ``fixed``: a
+    number both fighters share, and nothing in the fight changes, is a read-only broadcast
+    of it (no memory to fill; compaction keeps it so, ``TrialState.take``)."""
     if table[0] == table[1]:
+        if fixed:
+            return np.broadcast_to(table[:1].reshape(1, 1), (2, swapped.size))
         return np.full((2, swapped.size), table[0], dtype=table.dtype)
     a, b = table[0], table[1]
     first = a + (b - a) * swapped.view(np.int8).astype(table.dtype)
@@ -194,7 +211,7 @@ def _check(status: np.ndarray, due: np.ndarray, health4: np.ndarray, fail: int,
     if not flat.size:
         return
     d = d20_at(rng, flat % due.shape[1])
-    failed = flat[(d == 1) | (np.take(health4, flat) + d < HEALTH_CHECK_BASE)]
+    failed = flat[(d == 1) | (gather(health4, flat) + d < HEALTH_CHECK_BASE)]
     status.ravel()[failed] = fail
 
 
