@@ -79,23 +79,18 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
     c = fight.n
     roll = d20(rng, (c, n))
     tie = rng.random((c, n))  # assumption: ties broken by a random order, fixed for the fight
+    basic = not s.on.any
     if c == 2:   # one comparison seats both; no index arrays (their int64 temporaries cost)
         key = [_key(s, roll, tie, i) for i in range(2)]
         swapped = key[1] < key[0]
         order = np.stack([swapped, ~swapped]).view(np.int8)
-        basic = not s.on.any
-
-        def seat(table):
-            return seat_two(table, swapped, basic)
+        seat = partial(seat_two, swapped=swapped)
     else:
         order = acting_order(s.speed[:, None] * 1000.0 - (s.initiative[:, None] + roll) - tie)
-
-        def seat(table):
-            return seat_table(table, order)
+        seat = partial(seat_table, order=order)
     zeros = np.zeros((c, n), dtype=np.int8)
-    seated = {name: seat(getattr(s, name)) for name in SEATED}
-    if c == 2:   # (the tracks' penalty and fatigue change: never a shared read-only array)
-        seat = partial(seat_two, swapped=swapped)
+    # (The tracks' penalty and fatigue below change: never a shared read-only array.)
+    seated = {name: seat(getattr(s, name), fixed=basic) for name in SEATED}
     # Fatigue and exhaustion brought to the fight (a march): levels and their penalty; one
     # already exhausted must rest (it never fights).
     fatigue = seat(s.fighter["fatigue"])
@@ -145,10 +140,14 @@ def acting_order(key: np.ndarray) -> np.ndarray:
     return ascending(key)
 
 
-def seat_table(table: np.ndarray, order: np.ndarray) -> np.ndarray:
+def seat_table(table: np.ndarray, order: np.ndarray, fixed: bool = False) -> np.ndarray:
     """(c, n): the value in ``table`` (one per fighter) of the fighter in each place of
-    ``order``. A value every fighter shares fills the array, without a gather."""
+    ``order``. A value every fighter shares fills the array, without a gather; with
+    ``fixed`` (nothing in the fight changes it) it is a read-only broadcast of it (no memory
+    to fill; ``TrialState.take`` keeps it so, ``Pick`` reads it without a gather)."""
     if (table == table[0]).all():
+        if fixed:
+            return np.broadcast_to(table[:1].reshape(1, 1), order.shape)
         return np.full(order.shape, table[0], dtype=table.dtype)
     return np.take(table, order)
 
@@ -164,9 +163,7 @@ def _key(s, roll: np.ndarray, tie: np.ndarray, i: int) -> np.ndarray:
 
 def seat_two(table: np.ndarray, swapped: np.ndarray, fixed: bool = False) -> np.ndarray:
     """``seat_table`` for two fighters, place 0 holding fighter 1 where ``swapped``: by
-    arithmetic (a gather through an index array costs several times more). ``fixed``: a
-    number both fighters share, and nothing in the fight changes, is a read-only broadcast
-    of it (no memory to fill; compaction keeps it so, ``TrialState.take``)."""
+    arithmetic (a gather through an index array costs several times more)."""
     if table[0] == table[1]:
         if fixed:
             return np.broadcast_to(table[:1].reshape(1, 1), (2, swapped.size))
