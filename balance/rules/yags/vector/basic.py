@@ -45,7 +45,8 @@ class Tables:
     ``skills_differ``: some fighter is more skilled than another (then a fumbled defence may
     fail instead of tiring). ``damage`` (n * n * 400,): ``kind * n_levels + levels`` of a
     blow of fighter i on fighter j by the damage and soak pair, at ``(i * n + j) * 400 +
-    pair`` (0: the blow does nothing). ``tracks`` (49 * n_codes,): the code (bit fields,
+    pair`` (0: the blow does nothing), or (``alike``: every such blow the same) that one
+    blow's codes (400,) by the pair. ``tracks`` (49 * n_codes,): the code (bit fields,
     ``*_AT``) of a body at ``wounds * 7 + stuns`` taking a blow's code. ``duel`` (two
     fighters): both lookups in one, the code of a body taking fighter i's blow by the damage
     and soak pair (or none, ``MISS``) at ``(i * 49 + body) * 401 + pair``, i always 0 when
@@ -59,6 +60,7 @@ class Tables:
     tracks: np.ndarray
     duel: np.ndarray | None = None
     duel_pairs: int = 0
+    alike: bool = False
 
 
 def tables_of(s) -> Tables:
@@ -100,8 +102,12 @@ def tables_of(s) -> Tables:
             | -penalty << PENALTY_AT)
     tracks = code.astype(np.int32).ravel()
     duel, pairs = (_duel_table(damage, tracks, n_codes) if n == 2 else (None, 0))
-    return Tables(n=n, skills_differ=bool((s.skill != s.skill[0]).any()), damage=damage.ravel(),
-                  n_codes=n_codes, tracks=tracks, duel=duel, duel_pairs=pairs)
+    # Every fighter's blow on every other (never on itself) the same: the first one serves.
+    blows = damage[~np.eye(n, dtype=bool)]                          # (n * (n - 1), 400)
+    alike = n > 1 and bool((blows == blows[:1]).all())
+    return Tables(n=n, skills_differ=bool((s.skill != s.skill[0]).any()),
+                  damage=blows[0] if alike else damage.ravel(), n_codes=n_codes,
+                  tracks=tracks, duel=duel, duel_pairs=pairs, alike=alike)
 
 
 def _duel_table(damage: np.ndarray, tracks: np.ndarray, n_codes: int) -> tuple[np.ndarray, int]:
@@ -155,12 +161,14 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
             at = at + att.get(state.who).astype(np.int32) * (LEVELS * LEVELS * (PAIRS + 1))
         apply(state, s, ctx, tgt, np.take(t.duel, at), rng)
         return
-    who_a, who_t = att.get(state.who), tgt.get(state.who)
-    if t.n == 2:   # (the target is the other fighter, pair 1 or 2)
-        fighters = (who_a * np.int16(PAIRS)) + np.int16(PAIRS)
+    if t.alike:    # every fighter's blow on every other alike: no gather of who is who
+        blow = np.take(t.damage, v) * hit
+    elif t.n == 2:   # (the target is the other fighter, pair 1 or 2)
+        fighters = (att.get(state.who) * np.int16(PAIRS)) + np.int16(PAIRS)
+        blow = np.take(t.damage, fighters + v) * hit
     else:
-        fighters = (who_a.astype(np.int32) * t.n + who_t) * PAIRS
-    blow = np.take(t.damage, fighters + v) * hit
+        fighters = (att.get(state.who).astype(np.int32) * t.n + tgt.get(state.who)) * PAIRS
+        blow = np.take(t.damage, fighters + v) * hit
     if tgt.flat is None and tgt.rows is None:   # one row: every trial at once, no gathers
         harm(state, s, ctx, tgt, blow, rng)
         return
