@@ -216,14 +216,14 @@ def apply(state, s, ctx, tgt: Pick, code: np.ndarray, rng: np.random.Generator) 
     s1 = ((code >> STUNS_AT) & 7).astype(np.int8)
     penalty = -(code >> PENALTY_AT).astype(np.int16)
     checks = np.flatnonzero((code & CHECKS) != 0)
-    before = tgt.get(state.stuns)[checks]     # (before the stuns are written below)
+    t_ = tgt.sub(checks)
+    before = t_.get(state.stuns)      # (before the stuns are written below)
     tgt.put(state.wounds, w1)
     tgt.put(state.stuns, s1)
     tgt.add(state.penalty, penalty)
     tgt.add(ctx.rpen, penalty)
     if checks.size:
         c = code[checks]
-        t_ = tgt.sub(checks)
         status = health_checks((c >> RAW_WOUNDS_AT) & 255, (c >> RAW_STUNS_AT) & 255, before,
                                (c >> CHECK_WOUNDS) & 1, t_.get(state.status),
                                t_.get(state.health4), s.success_step, rng, trials_of(t_))
