@@ -275,7 +275,8 @@ def test_a_parry_is_made_with_the_better_hand() -> None:
     percentile.md, Defence) decides, so a shield at 20% never makes a 60% swordsman worse.
 
     Attack 60 with a dagger (1D4+2, impaling 2(1D4+2): never more than the parrying items'
-    hit points: 16 for the full shield, 20 for the broadsword, so nothing breaks): criticals 01-03, hits 01-60. The defender (1 hit point,
+    hit points: 16 for the full shield, 20 for the broadsword, so nothing breaks):
+    criticals 01-03, hits 01-60. The defender (1 hit point,
     no armour) parries every blow; a critical attack is stopped only by a critical parry.
     With the broadsword at 60 (criticals 01-03):
     P(dead) = 0.03 x 0.97 + 0.57 x 0.40 = 0.2571;
