@@ -30,12 +30,50 @@ class TrialState:
         """The same state restricted to the trials selected by ``keep`` (bool mask or index)."""
         idx = np.flatnonzero(keep) if keep.dtype == bool else keep
         return dataclasses.replace(self, **{
-            f.name: np.take(getattr(self, f.name), idx, axis=-1) for f in dataclasses.fields(self)
+            f.name: _take(getattr(self, f.name), idx) for f in dataclasses.fields(self)
         })
 
     def join(self, others: list[TrialState]) -> TrialState:
         """The trials of ``others`` (states of the same fight) side by side, in that order."""
         return dataclasses.replace(self, **{
-            f.name: np.concatenate([getattr(o, f.name) for o in others], axis=-1)
+            f.name: _join([getattr(o, f.name) for o in others])
             for f in dataclasses.fields(self)
         })
+
+
+def _take(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """``np.take(values, idx, axis=-1)``; a row holding one number throughout (a fixed number
+    all fighters share, a declaration nobody re-makes) is filled instead: two reductions and
+    a fill cost a fraction of a gather."""
+    if _fixed(values):
+        return np.broadcast_to(values[..., :1], (*values.shape[:-1], idx.size))
+    if values.size == 0 or values.ndim == 1:
+        return np.take(values, idx, axis=-1)
+    lo, hi = values.min(axis=-1), values.max(axis=-1)
+    if not (lo == hi).all():
+        return np.take(values, idx, axis=-1)
+    out = np.empty((*values.shape[:-1], idx.size), dtype=values.dtype)
+    out[...] = lo[..., None]
+    return out
+
+
+def _fixed(values: np.ndarray) -> bool:
+    """Is ``values`` a read-only broadcast of one number (a state array a rule system seats as
+    such: a fixed number every fighter shares)? It is never written, nor copied."""
+    return values.size > 0 and not any(values.strides)
+
+
+def _join(parts: list[np.ndarray]) -> np.ndarray:
+    """``parts`` side by side on the last axis; broadcasts of one number stay one."""
+    if all(_fixed(p) for p in parts) and len({p.flat[0] for p in parts}) == 1:
+        n = sum(p.shape[-1] for p in parts)
+        return np.broadcast_to(parts[0][..., :1], (*parts[0].shape[:-1], n))
+    return np.concatenate(parts, axis=-1)
+
+
+def gather(values: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """``np.take(values, flat)``: flat indices into a state array; a broadcast of one number
+    (``_fixed``) is read without being copied whole."""
+    if _fixed(values):
+        return np.full(flat.shape, values.flat[0], dtype=values.dtype)
+    return np.take(values, flat)

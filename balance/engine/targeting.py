@@ -145,8 +145,16 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
                                        np.take(np.broadcast_to(a, shape), by, axis=-1))
     choosers = _in_order(need, order, by, pack)
     up, sides, caps, tally, aim = (pack(a) for a in (standing, side, cap, count, target))
-    ctx = _Keys(pack(policy), pack(np.broadcast_to(who, shape)), tally, aim, pack(weakness),
-                pack(danger), pack(position), priority, pack(line))
+    # A policy the same in every trial (a column) stays a column; ``who`` is read only by
+    # ``first`` and ``fixed`` (each pack gathers c x m elements).
+    if not same and policy.strides[-1] == 0:
+        policies, column = np.broadcast_to(policy[:, :1], (c, m)), policy[:, 0]
+        who_m = (pack(np.broadcast_to(who, shape)) if np.isin(column, (FIRST, FIXED)).any()
+                 else np.broadcast_to(np.zeros((c, 1), dtype=np.int8), (c, m)))
+    else:
+        policies, who_m = pack(policy), pack(np.broadcast_to(who, shape))
+    ctx = _Keys(policies, who_m, tally, aim, pack(weakness), pack(danger), pack(position),
+                priority, pack(line))
     liked_by = prefer if prefer is None or same else np.take(prefer, by, axis=-1)
     sides_flat, aim_flat, tally_flat = sides.ravel(), aim.ravel(), tally.ravel()
     cols = np.arange(m)

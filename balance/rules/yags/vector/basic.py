@@ -4,10 +4,11 @@
 A basic attack depends on a few small integers only: the attack and defence dice, the damage
 and soak dice, the two fighters, and the target's wound and stun levels. So the dice come in
 pairs (one draw of 0..399 is two d20s: ``first = u // 20 + 1``, ``second = u % 20 + 1``),
-and tables built once per fight by the rule functions themselves (``tracks.levels_caused``,
-``blows.tracks_after``) turn them into the outcome: the attack roll less the parry roll
-(``delta``), the blow's kind and levels with knockback (``damage``), the tracks after it and
-the health checks it calls for (``tracks``). Fumbles, attacks nobody parries and health
+the attack die less the parry die is a few vector operations on the pair; tables built once
+per fight by the rule functions themselves (``tracks.levels_caused``, ``blows.tracks_after``)
+turn the rest into the outcome: the blow's kind and levels with knockback (``damage``), the
+tracks after it and the health checks it calls for (``tracks``; in a duel both in one lookup,
+``duel``). Fumbles, attacks nobody parries and health
 checks, a few percent of attacks, take a slower path on those trials only. The detailed
 rules' path is ``strikes.attack`` and ``blows.blow``; both read the same rule functions.
 """
@@ -34,7 +35,7 @@ LEVELS = FATAL + 1           # track levels 0..6
 WOUNDS_AT, STUNS_AT, CHECK_WOUNDS, CHECK_STUNS = 0, 3, 6, 7
 RAW_WOUNDS_AT, RAW_STUNS_AT, PENALTY_AT = 8, 16, 24
 CHECKS = (1 << CHECK_WOUNDS) | (1 << CHECK_STUNS)
-NEVER = -(2 ** 14) + 1       # ``delta`` of a fumbled attack: odd, below every threshold
+MISS = PAIRS                 # ``Tables.duel``'s column of no blow
 
 
 @dataclass(frozen=True)
@@ -42,30 +43,30 @@ class Tables:
     """A basic fight's outcome tables (see the module docstring).
 
     ``skills_differ``: some fighter is more skilled than another (then a fumbled defence may
-    fail instead of tiring). ``delta`` (400,): by the pair, twice the attack die less the
-    defence die, plus one where either is a 1 (a fumble: numpy's int16 remainder is slow, a
-    lookup is cheaper than ``u % 20``), ``NEVER`` where the attack die is a 1. ``damage``
-    (n * n * 400,): ``kind * n_levels + levels`` of a blow of fighter i on fighter j by the
-    damage and soak pair, at ``(i * n + j) * 400 + pair`` (0: the blow does nothing).
-    ``tracks`` (49 * n_codes,): the code (bit fields, ``*_AT``) of a body at ``wounds * 7 +
-    stuns`` taking a blow's code.
+    fail instead of tiring). ``damage`` (n * n * 400,): ``kind * n_levels + levels`` of a
+    blow of fighter i on fighter j by the damage and soak pair, at ``(i * n + j) * 400 +
+    pair`` (0: the blow does nothing), or (``alike``: every such blow the same) that one
+    blow's codes (400,) by the pair. ``tracks`` (49 * n_codes,): the code (bit fields,
+    ``*_AT``) of a body at ``wounds * 7 + stuns`` taking a blow's code. ``duel`` (two
+    fighters): both lookups in one, the code of a body taking fighter i's blow by the damage
+    and soak pair (or none, ``MISS``) at ``(i * 49 + body) * 401 + pair``, i always 0 when
+    the two fighters' blows are the same (``duel_pairs`` = 1, else 2); None otherwise.
     """
 
     n: int
     skills_differ: bool
-    delta: np.ndarray
     damage: np.ndarray
     n_codes: int
     tracks: np.ndarray
+    duel: np.ndarray | None = None
+    duel_pairs: int = 0
+    alike: bool = False
 
 
 def tables_of(s) -> Tables:
     """The basic fight's tables from its per-fighter numbers (``Static``)."""
     n = s.attack.size
     first, second = np.divmod(np.arange(PAIRS), SIDES)
-    fumbled = (first == 0) | (second == 0)
-    # A fumbled attack never hits: below any threshold (still odd, so still a fumble).
-    delta = np.where(first == 0, NEVER, 2 * (first - second) + fumbled).astype(np.int16)
     # Damage roll against soak roll; a blow that did nothing may knock back (seed 000,
     # Crushing: "+5 bonus to damage for purposes of knockback ... stun damage") when the
     # roll (+5 crushing) beats the target's strength x 10: stuns, one per 5 points above.
@@ -99,8 +100,25 @@ def tables_of(s) -> Tables:
             | check_wounds << CHECK_WOUNDS | check_stuns << CHECK_STUNS
             | np.minimum(w1, 255) << RAW_WOUNDS_AT | np.minimum(s1, 255) << RAW_STUNS_AT
             | -penalty << PENALTY_AT)
-    return Tables(n=n, skills_differ=bool((s.skill != s.skill[0]).any()), delta=delta,
-                  damage=damage.ravel(), n_codes=n_codes, tracks=code.astype(np.int32).ravel())
+    tracks = code.astype(np.int32).ravel()
+    duel, pairs = (_duel_table(damage, tracks, n_codes) if n == 2 else (None, 0))
+    # Every fighter's blow on every other (never on itself) the same: the first one serves.
+    blows = damage[~np.eye(n, dtype=bool)]                          # (n * (n - 1), 400)
+    alike = n > 1 and bool((blows == blows[:1]).all())
+    return Tables(n=n, skills_differ=bool((s.skill != s.skill[0]).any()),
+                  damage=blows[0] if alike else damage.ravel(), n_codes=n_codes,
+                  tracks=tracks, duel=duel, duel_pairs=pairs, alike=alike)
+
+
+def _duel_table(damage: np.ndarray, tracks: np.ndarray, n_codes: int) -> tuple[np.ndarray, int]:
+    """``Tables.duel``: the track code of each body taking each fighter's blow on the other,
+    by the damage and soak pair, or no blow (``MISS``)."""
+    blows = np.stack([damage[0, 1], damage[1, 0]])                      # (2, 400)
+    pairs = 1 if (blows[0] == blows[1]).all() else 2
+    blows = np.concatenate([blows[:pairs], np.zeros((pairs, 1), blows.dtype)], axis=1)
+    body = np.arange(LEVELS * LEVELS)[None, :, None]
+    table = tracks[body * n_codes + blows[:, None, :]]               # (pairs, 49, 401)
+    return table.astype(np.int32).ravel(), pairs
 
 
 def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: np.ndarray,
@@ -118,21 +136,39 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
     u, v = integers_at(rng, att.rows, 0, PAIRS, (2,) if att.rows is not None else (2, n))
     rpen = ctx.rpen
     a_total = att.get(state.attack) + att.get(rpen)
-    pair = np.take(t.delta, u)        # attack die less defence die, doubled; +1: a natural 1
-    hit = acting & (pair >= 2 * (tgt.get(state.defence) + tgt.get(rpen) - a_total))
-    odd = (pair & 1).astype(bool)     # (one lookup for both: two cost more)
+    # The dice by arithmetic, not a lookup (int16 division by a constant is vectorised and
+    # costs a tenth of a ``np.take``; numpy's int16 remainder is slow): attack die less one,
+    # defence die less one. Attack roll >= parry roll <=> their difference >= the defence's
+    # total less the attack's; a natural 1 on the attack never hits.
+    first = u // np.int16(SIDES)
+    second = u - first * np.int16(SIDES)
+    hit = acting & (first - second >= tgt.get(state.defence) + tgt.get(rpen) - a_total)
+    hit &= u >= SIDES
+    odd = (second == 0) | (u < SIDES)
     if not defending.all():
         odd |= ~defending
     rows = np.flatnonzero(odd & acting)
     if rows.size:
-        _odd(state, s, ctx, att.sub(rows), tgt.sub(rows), u[rows], a_total[rows],
-             defending[rows], hit, rows)
-    who_a, who_t = att.get(state.who), tgt.get(state.who)
-    if t.n == 2:   # (a duel: the target is the other fighter, pair 1 or 2)
-        fighters = (who_a * np.int16(PAIRS)) + np.int16(PAIRS)
+        _odd(state, s, ctx, att.sub(rows), tgt.sub(rows), first[rows], second[rows],
+             a_total[rows], defending[rows], hit, rows)
+    if t.duel is not None and tgt.flat is None and tgt.rows is None:
+        # A duel's target is one row: the blow and the track change in one lookup, on every
+        # trial at once (a trial not hit takes the column of no blow).
+        body = tgt.get(state.wounds) * np.int8(LEVELS) + tgt.get(state.stuns)
+        at = body.astype(np.int16) * np.int16(PAIRS + 1) + np.int16(MISS)
+        at += (v - np.int16(MISS)) * hit
+        if t.duel_pairs > 1:
+            at = at + att.get(state.who).astype(np.int32) * (LEVELS * LEVELS * (PAIRS + 1))
+        apply(state, s, ctx, tgt, np.take(t.duel, at), rng)
+        return
+    if t.alike:    # every fighter's blow on every other alike: no gather of who is who
+        blow = np.take(t.damage, v) * hit
+    elif t.n == 2:   # (the target is the other fighter, pair 1 or 2)
+        fighters = (att.get(state.who) * np.int16(PAIRS)) + np.int16(PAIRS)
+        blow = np.take(t.damage, fighters + v) * hit
     else:
-        fighters = (who_a.astype(np.int32) * t.n + who_t) * PAIRS
-    blow = np.take(t.damage, fighters + v) * hit
+        fighters = (att.get(state.who).astype(np.int32) * t.n + tgt.get(state.who)) * PAIRS
+        blow = np.take(t.damage, fighters + v) * hit
     if tgt.flat is None and tgt.rows is None:   # one row: every trial at once, no gathers
         harm(state, s, ctx, tgt, blow, rng)
         return
@@ -141,11 +177,10 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
         harm(state, s, ctx, tgt.sub(harmed), blow[harmed], rng)
 
 
-def _odd(state, s, ctx, att: Pick, tgt: Pick, u: np.ndarray, a_total: np.ndarray,
-         defending, hit: np.ndarray, rows: np.ndarray) -> None:
-    """Fumbles and attacks nobody parries, on those trials: tire the fumblers, and decide
-    the hit (``hit[rows]``) against the parry or the base difficulty."""
-    first, second = np.divmod(u, SIDES)
+def _odd(state, s, ctx, att: Pick, tgt: Pick, first: np.ndarray, second: np.ndarray,
+         a_total: np.ndarray, defending, hit: np.ndarray, rows: np.ndarray) -> None:
+    """Fumbles and attacks nobody parries, on those trials (the dice less one): tire the
+    fumblers, and decide the hit (``hit[rows]``) against the parry or the base difficulty."""
     attack_fumble = first == 0
     defence_fumble = (second == 0) & defending
     if s.basic.skills_differ:
@@ -170,22 +205,25 @@ def harm(state, s, ctx, tgt: Pick, blow: np.ndarray, rng: np.random.Generator) -
     """The blows ``blow`` (``Tables.damage`` codes, one per trial of ``tgt``) on the tracks:
     wounds, stuns, penalties, and the health checks of those reaching fatal or beaten."""
     t = s.basic
-    w0, s0 = tgt.get(state.wounds), tgt.get(state.stuns)
-    body = w0 * np.int8(LEVELS) + s0       # wounds * 7 + stuns, at most 48
+    body = tgt.get(state.wounds) * np.int8(LEVELS) + tgt.get(state.stuns)   # at most 48
     wide = np.int16 if LEVELS * LEVELS * t.n_codes < 2 ** 15 else np.int32
-    code = np.take(t.tracks, body.astype(wide) * wide(t.n_codes) + blow)
+    apply(state, s, ctx, tgt, np.take(t.tracks, body.astype(wide) * wide(t.n_codes) + blow), rng)
+
+
+def apply(state, s, ctx, tgt: Pick, code: np.ndarray, rng: np.random.Generator) -> None:
+    """The track changes ``code`` (``Tables.tracks`` codes, one per trial of ``tgt``)."""
     w1 = (code & 7).astype(np.int8)
     s1 = ((code >> STUNS_AT) & 7).astype(np.int8)
     penalty = -(code >> PENALTY_AT).astype(np.int16)
     checks = np.flatnonzero((code & CHECKS) != 0)
-    before = s0[checks]         # (``s0`` may be a view of the stuns written below)
+    t_ = tgt.sub(checks)
+    before = t_.get(state.stuns)      # (before the stuns are written below)
     tgt.put(state.wounds, w1)
     tgt.put(state.stuns, s1)
     tgt.add(state.penalty, penalty)
     tgt.add(ctx.rpen, penalty)
     if checks.size:
         c = code[checks]
-        t_ = tgt.sub(checks)
         status = health_checks((c >> RAW_WOUNDS_AT) & 255, (c >> RAW_STUNS_AT) & 255, before,
                                (c >> CHECK_WOUNDS) & 1, t_.get(state.status),
                                t_.get(state.health4), s.success_step, rng, trials_of(t_))

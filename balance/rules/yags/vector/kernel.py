@@ -16,12 +16,13 @@ Modules: ``declare`` (declarations), ``strikes`` (an attack and its strikes), ``
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.places import ascending
-from balance.engine.state import TrialState
+from balance.engine.state import TrialState, gather
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import NO_TARGET
 from balance.rules.yags.fighters import YagsFight
@@ -78,27 +79,41 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
     c = fight.n
     roll = d20(rng, (c, n))
     tie = rng.random((c, n))  # assumption: ties broken by a random order, fixed for the fight
-    key = s.speed[:, None] * 1000.0 - (s.initiative[:, None] + roll) - tie
-    order = acting_order(key)
+    basic = not s.on.any
+    if c == 2:   # one comparison seats both; no index arrays (their int64 temporaries cost)
+        key = [_key(s, roll, tie, i) for i in range(2)]
+        swapped = key[1] < key[0]
+        order = np.stack([swapped, ~swapped]).view(np.int8)
+        seat = partial(seat_two, swapped=swapped)
+    else:
+        order = acting_order(s.speed[:, None] * 1000.0 - (s.initiative[:, None] + roll) - tie)
+        seat = partial(seat_table, order=order)
     zeros = np.zeros((c, n), dtype=np.int8)
-    seated = {name: seat_table(getattr(s, name), order) for name in SEATED}
+    # (The tracks' penalty and fatigue below change: never a shared read-only array.)
+    seated = {name: seat(getattr(s, name), fixed=basic) for name in SEATED}
     # Fatigue and exhaustion brought to the fight (a march): levels and their penalty; one
     # already exhausted must rest (it never fights).
-    fatigue = seat_table(s.fighter["fatigue"], order)
+    fatigue = seat(s.fighter["fatigue"])
     status = zeros.copy()
     if s.on.exhaustion:
-        status += (fatigue >= seat_table(s.fighter["exhausted_at"], order)) * YIELDED8
-    cols = np.arange(n)
-    flat = order * n + cols          # where each place's fighter is in a (c, n) fighter array
+        status += (fatigue >= seat(s.fighter["exhausted_at"])) * YIELDED8
+    fumbled = roll == 1
+    if c == 2:
+        flips = (fumbled[0] ^ fumbled[1]) & swapped
+        slow_start = np.stack([fumbled[0] ^ flips, fumbled[1] ^ flips])
+    else:
+        # where each place's fighter is in a (c, n) fighter array
+        flat = order * n + np.arange(n)
+        slow_start = fumbled.ravel()[flat]
     state = YagsState(
         status=status,
-        side=seat_table(s.side_of, order),
+        side=seat(s.side_of),
         who=order.astype(np.int8),
         wounds=zeros.copy(),
         stuns=zeros.copy(),
         fatigue=fatigue,
-        penalty=seat_table(gear.tiredness(s, s.fighter["fatigue"]).astype(np.int16), order),
-        slow_start=(roll == 1).ravel()[flat],
+        penalty=seat(gear.tiredness(s, s.fighter["fatigue"]).astype(np.int16)),
+        slow_start=slow_start,
         target=np.full((c, n), NO_TARGET, dtype=np.int8),
         attacking=np.zeros((c, n), dtype=bool),
         defended=np.zeros((c, n), dtype=bool),
@@ -112,6 +127,7 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
         **seated,
     )
     if s.on.any:
+        flat = state.who.astype(np.intp) * n + np.arange(n)
         gear.seat(state, s, roll.ravel()[flat], tie.ravel()[flat])
     if s.on.distance:
         missiles.seat(state, s)
@@ -124,12 +140,37 @@ def acting_order(key: np.ndarray) -> np.ndarray:
     return ascending(key)
 
 
-def seat_table(table: np.ndarray, order: np.ndarray) -> np.ndarray:
+def seat_table(table: np.ndarray, order: np.ndarray, fixed: bool = False) -> np.ndarray:
     """(c, n): the value in ``table`` (one per fighter) of the fighter in each place of
-    ``order``. A value every fighter shares fills the array, without a gather."""
+    ``order``. A value every fighter shares fills the array, without a gather; with
+    ``fixed`` (nothing in the fight changes it) it is a read-only broadcast of it (no memory
+    to fill; ``TrialState.take`` keeps it so, ``Pick`` reads it without a gather)."""
     if (table == table[0]).all():
+        if fixed:
+            return np.broadcast_to(table[:1].reshape(1, 1), order.shape)
         return np.full(order.shape, table[0], dtype=table.dtype)
     return np.take(table, order)
+
+
+def _key(s, roll: np.ndarray, tie: np.ndarray, i: int) -> np.ndarray:
+    """Fighter ``i``'s seating key, speed x 1000 - (initiative + d20) - tie (smaller acts
+    first), one row at a time in place: the same floats as on the whole array at once
+    (integers are exact), a third of the temporary memory."""
+    key = (s.speed[i] * 1000.0 - s.initiative[i]) - roll[i]
+    key -= tie[i]
+    return key
+
+
+def seat_two(table: np.ndarray, swapped: np.ndarray, fixed: bool = False) -> np.ndarray:
+    """``seat_table`` for two fighters, place 0 holding fighter 1 where ``swapped``: by
+    arithmetic (a gather through an index array costs several times more)."""
+    if table[0] == table[1]:
+        if fixed:
+            return np.broadcast_to(table[:1].reshape(1, 1), (2, swapped.size))
+        return np.full((2, swapped.size), table[0], dtype=table.dtype)
+    a, b = table[0], table[1]
+    first = a + (b - a) * swapped.view(np.int8).astype(table.dtype)
+    return np.stack([first, a + b - first])
 
 
 def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
@@ -167,7 +208,7 @@ def _check(status: np.ndarray, due: np.ndarray, health4: np.ndarray, fail: int,
     if not flat.size:
         return
     d = d20_at(rng, flat % due.shape[1])
-    failed = flat[(d == 1) | (np.take(health4, flat) + d < HEALTH_CHECK_BASE)]
+    failed = flat[(d == 1) | (gather(health4, flat) + d < HEALTH_CHECK_BASE)]
     status.ravel()[failed] = fail
 
 

@@ -129,7 +129,15 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     # Counter strike: the attacker declared no defence against its target; (detailed) an
     # unarmed attack well parried by a martial weapon; a failed unarmed disarm. One at most,
     # and a longer weapon ignores one strike.
-    undefended = acting & ~declared_cover(state, s, ctx, att, tgt)
+    if not s.on.any and att.flat is None and att.rows is None:
+        # ``declared_cover`` of the attacker (a slot's row) against its own target: the
+        # target declared a defence against it, or (group fights) a spare defence covers it.
+        covered = (tgt.get(state.target) == att.row) & tgt.get(state.defended)
+        if s.groups is not None:
+            covered |= att.get(state.guard)
+        undefended = acting & ~covered
+    else:
+        undefended = acting & ~declared_cover(state, s, ctx, att, tgt)
     if not s.on.any:
         # Basic rules: the target must stand; the attacker falls in its own attack only by
         # resting, exhausted by a fumble's fatigue.
