@@ -7,6 +7,7 @@ the CLI prints ``str(err)`` and exits non-zero, never a traceback.
 from __future__ import annotations
 
 import difflib
+import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -45,7 +46,11 @@ MAX_SEED = 2**63 - 1
 def check_count(name: str, value: object, *, minimum: int = 0,
                 maximum: int | None = None) -> int:
     """``value`` if it is an integer in [minimum, maximum], else an :class:`OptionError`
-    naming ``name`` (the one check behind every trials, seed and budget argument)."""
+    naming ``name`` (the one check behind every trials, seed and budget argument). A whole
+    number of another type (``1e6``, ``numpy.int64(1000)``) is taken as that integer."""
+    if (isinstance(value, numbers.Integral) and not isinstance(value, bool)) or (
+            isinstance(value, float) and value.is_integer()):
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise OptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
     if maximum is not None and value > maximum:

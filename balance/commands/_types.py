@@ -6,7 +6,8 @@ import argparse
 import re
 from decimal import Decimal
 
-_COUNT = re.compile(r"-?\d+(\.\d*)?([eE]\+?\d{1,2})?")
+# digits, in 3-digit groups after commas or in groups after underscores, as Python writes them
+_COUNT = re.compile(r"-?(?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)(?:\.\d*)?(?:[eE][+-]?\d{1,2})?")
 
 
 def count(text: str) -> int:
@@ -14,8 +15,8 @@ def count(text: str) -> int:
     ``100,000``, ``1e6`` or ``2.5e5`` (it must come to a whole number; argparse turns the
     error into a usage line naming the option). How large a count may be is the command's
     own check, with its own message."""
-    plain = text.strip().replace("_", "").replace(",", "")
-    value = Decimal(plain) if _COUNT.fullmatch(plain) else None
+    plain = text.strip()
+    value = Decimal(plain.replace("_", "").replace(",", "")) if _COUNT.fullmatch(plain) else None
     if value is None or value != value.to_integral_value():
         raise argparse.ArgumentTypeError(
             f"expected a whole number such as 100000, 100_000 or 1e6, found {text!r}")

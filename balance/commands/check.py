@@ -45,6 +45,12 @@ def main(args: argparse.Namespace) -> int:
         raise OptionError(f"--max-trials must be a positive integer, got {args.max_trials}")
     if args.max_trials is not None and args.max_trials > MAX_TRIALS:
         raise OptionError(f"--max-trials must be at most {MAX_TRIALS:,}, got {args.max_trials:,}")
+    from balance.sweep.run import SWEEP_BLOCK_TRIALS
+
+    if args.max_trials is not None and args.max_trials < SWEEP_BLOCK_TRIALS:
+        raise OptionError(f"--max-trials must be at least {SWEEP_BLOCK_TRIALS:,} (a cell plays "
+                          f"whole blocks of {SWEEP_BLOCK_TRIALS:,} trials), got "
+                          f"{args.max_trials:,}")
     from balance.io.atomic import check_replaceable
 
     out = Path(args.out) if args.out else Path("results") / f"check-{Path(args.budget).stem}"

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from balance.engine.places import first_true
+from balance.engine.places import first_true, kth_true
 from balance.engine.status import DRAW, STANDING
-from balance.engine.streams import Streams
+from balance.engine.streams import Streams, integers_at
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,21 @@ class _Part:
         self.nobody_down = np.ones(self.rows.size, dtype=bool)
 
 
+def _first_down(down: np.ndarray, rng, cols: np.ndarray) -> np.ndarray:
+    """(n,) intp: the place credited with going down first in each of the trials (columns
+    ``cols``) where the places ``down`` (c, n) are the first to be down, all in this round.
+    The loop looks once a round, so **assumption**: several down in one round are credited
+    one of them uniformly at random (drawn from the trial's own stream), never listing
+    order; one draw per such trial (the bias of k = u mod t, u < 2^30, is below 2^-25)."""
+    place = first_true(down)
+    many = np.flatnonzero(np.count_nonzero(down, axis=0) > 1)
+    if many.size:
+        some = down[:, many]
+        k = integers_at(rng, cols[many], 0, 1 << 30, dtype=np.int32)
+        place[many] = kth_true(some, k % np.count_nonzero(some, axis=0))
+    return place
+
+
 def _merged(parts: list[_Part]) -> _Part:
     """The parts (consecutive blocks, at the same round) as one set of arrays."""
     sizes = [int(size) for p in parts for size in np.diff(p.starts)]
@@ -163,13 +178,17 @@ class _Outcomes:
             idx = rows[done]
             m = standing.shape[1]
             up0, up1 = standing[0, done], standing[1, done]
-            self.first_down[idx] = state.who.ravel()[up0 * m + done]  # place 0 first on a tie
+            down = up0.astype(np.intp)          # the place down (place 1 if place 0 stands)
+            both = np.flatnonzero(~(up0 | up1))
+            if both.size:       # both fell this round: one of them, at random
+                down[both] = integers_at(part.rng, done[both], 0, 2, dtype=np.int8)
+            self.first_down[idx] = state.who.ravel()[down * m + done]
             alone = up0 ^ up1
             self.winner[idx] = alone * state.side.ravel()[up1 * m + done] + ~alone * DRAW
         else:
             fell = np.flatnonzero(part.nobody_down & ~standing.all(axis=0))
             if fell.size:
-                place = first_true(~standing[:, fell])
+                place = _first_down(~standing[:, fell], part.rng, fell)
                 self.first_down[rows[fell]] = state.who[place, fell]
                 part.nobody_down[fell] = False
             alive = sides_standing(state, self.n_sides, standing)

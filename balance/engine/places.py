@@ -56,7 +56,13 @@ def uniform_true(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     total = np.zeros(n, dtype=np.int16)
     for row in mask:
         total += row
-    k = (rng.random(n) * total).astype(np.int16)
+    return kth_true(mask, (rng.random(n) * total).astype(np.int16))
+
+
+def kth_true(mask: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """(n,) intp: in each trial the place of the ``k``-th (from 0) place where ``mask``
+    (c, n) holds (the last place when there are fewer)."""
+    n = mask.shape[1]
     pick = np.zeros(n, dtype=np.intp)
     seen = np.zeros(n, dtype=np.int16)
     for row in mask[:-1]:

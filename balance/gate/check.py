@@ -238,7 +238,8 @@ def check_claim(budget: LoadedBudget, number: int, *, executor: Executor,
     claim = b.claims[number]
     prepared = prepared or prepare_claim(budget, number)
     plan = prepared.plan
-    looks = schedule(claim.trials or b.trials, max_trials or claim.max_trials or b.max_trials)
+    cap = max_trials if max_trials is not None else claim.max_trials or b.max_trials
+    looks = schedule(claim.trials or b.trials, cap)
     cells = len(plan.cells)
     level = 1 - (1 - b.confidence) / (cells * len(looks))
     seed = b.seed if seed is None else seed

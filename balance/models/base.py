@@ -67,5 +67,5 @@ def check_side_names(names: list[str]) -> None:
             raise FieldValueError("'draw' is reserved for the draw outcome; rename that side",
                                   ("sides", i, "name"))
         if name in names[:i]:
-            raise FieldValueError(f"side names must be unique; {name!r} is also side "
-                                  f"{names.index(name) + 1}'s name", ("sides", i, "name"))
+            raise FieldValueError(f"side names must be unique; {name!r} is also "
+                                  f"sides[{names.index(name)}].name", ("sides", i, "name"))

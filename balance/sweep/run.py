@@ -80,7 +80,8 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
                 not 0 < precision < 0.5:
             raise OptionError(f"precision must be a number between 0 and 0.5 (a half-width "
                               f"such as 0.01), got {precision!r}")
-        max_trials = _count("max_trials", max_trials or DEFAULT_MAX_TRIALS, block_trials)
+        max_trials = _count("max_trials", DEFAULT_MAX_TRIALS if max_trials is None else max_trials,
+                            block_trials)
         trials = None
     else:
         if max_trials is not None:

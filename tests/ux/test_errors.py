@@ -147,7 +147,7 @@ def test_a_repeated_side_name_points_at_the_repeat(tmp_path, capsys) -> None:
     assert main(["validate", str(path)]) == 1
     err = capsys.readouterr().err
     assert f"twice.yaml:{line}:" in err
-    assert "sides[1].name: side names must be unique; 'knight' is also side 1's name" in err
+    assert "sides[1].name: side names must be unique; 'knight' is also sides[0].name" in err
 
 
 @pytest.mark.parametrize(("text", "trials"), [("1e4", 10_000), ("2.5e3", 2_500),
@@ -157,9 +157,35 @@ def test_trial_counts_as_designers_write_them(text, trials) -> None:
     assert count(text) == trials
 
 
-@pytest.mark.parametrize("text", ["1.5", "abc", "1e", ""])
+@pytest.mark.parametrize("text", ["1.5", "abc", "1e", "", "2,5e5", "1,5", "1,00", ",100",
+                                  "100,", "1__000"])
 def test_a_trial_count_that_is_no_whole_number_is_a_usage_error(capsys, text) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["run", str(ROOT / "tests" / "data" / "duel.yaml"), "--trials", text])
     assert stop.value.code == 2
     assert "argument --trials: expected a whole number such as" in capsys.readouterr().err
+
+
+def test_a_whole_number_from_python_is_a_count() -> None:
+    """``balance.run(..., trials=1e4)`` and numpy integers count as the integers they are."""
+    import numpy as np
+
+    import balance
+
+    duel = ROOT / "tests" / "data" / "duel.yaml"
+    assert balance.run(duel, trials=2e3, seed=1).trials == 2000
+    assert balance.run(duel, trials=np.int64(2000), seed=1).trials == 2000
+    with pytest.raises(balance.errors.OptionError, match=r"got 1\.5"):
+        balance.run(duel, trials=1.5)
+
+
+@pytest.mark.parametrize("argv", [["sweep", "scenarios/sweeps/stances.yaml", "--precision",
+                                   "0.05", "--max-trials", "0"],
+                                  ["check", "scenarios/budget.yaml", "--max-trials", "1000"]])
+def test_a_trial_cap_below_one_block_is_an_error(argv, capsys, tmp_path) -> None:
+    """Both once ran as if no cap (or the default) had been given."""
+    argv = [*argv[:1], str(ROOT / argv[1]), *argv[2:], "--out", str(tmp_path / "out")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "max_trials must be an integer >= 16384" in err or \
+        "--max-trials must be at least 16,384" in err

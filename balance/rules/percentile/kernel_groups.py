@@ -39,7 +39,7 @@ def choose_group_targets(cx: Ctx) -> None:
     and, for a melee weapon, while fewer than that weapon's attackers-per-target limit (in
     the target's space) engage it among the keepers before it, in a random order. The others
     choose by their policy, melee fighters grouped by their weapon's limits row (the
-    smallest row first, then scenario order) among the foes still under their own limit,
+    smallest row first, then in a random order) among the foes still under their own limit,
     then shooters (never limited, and never counted as engaging). No foe left: it waits.
     """
     st, S = cx.st, cx.S
