@@ -198,18 +198,20 @@ def _all_first(policy: np.ndarray, chooses: np.ndarray) -> bool:
 
 def _in_order(need: np.ndarray, order: np.ndarray, by: np.ndarray, pack) -> np.ndarray:
     """(c, m) intp: row j holds, for each trial of ``by``, the j-th place of ``order`` (c, n)
-    that still chooses (``need``); rows past a trial's choosers are 0."""
+    that still chooses (``need``); rows past a trial's choosers hold any place."""
     c, n = need.shape
     m = by.size
     ranked = pack(order)
-    need_flat = need.ravel()
     out = np.zeros(c * m, dtype=np.intp)
     seen = np.zeros(m, dtype=np.intp)
+    cols = np.arange(m)
     for k in range(c):
+        # Every trial writes its k-th place in order to its next row; one that does not
+        # choose is overwritten by the next that does, or lies past the trial's choosers (no
+        # selection of the choosing trials: flatnonzero and subsets cost more).
         i = ranked[k]
-        here = np.flatnonzero(need_flat[i * n + by])
-        out[seen[here] * m + here] = i[here]
-        seen[here] += 1
+        out[seen * m + cols] = i
+        seen += np.take(need, i * n + by)
     return out.reshape(c, m)
 
 
