@@ -59,9 +59,7 @@ def uniform_true(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     k = floor(u t): no float is compared with another, and the bias of a 53-bit u is below
     2^-45 for t <= 255."""
     n = mask.shape[1]
-    total = np.zeros(n, dtype=np.int16)
-    for row in mask:
-        total += row
+    total = mask.sum(axis=0, dtype=np.int16)
     k = (rng.random(n) * total).astype(np.int16)
     pick = np.zeros(n, dtype=np.intp)
     seen = np.zeros(n, dtype=np.int16)

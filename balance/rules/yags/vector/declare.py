@@ -62,7 +62,7 @@ def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndar
     state.target[:, cols] = target
     state.attacking[:, cols] = attacking
     state.defended[:, cols] = defended
-    state.defence_penalty[:, cols] = DEFENCE_PENALTY[declared]
+    state.defence_penalty[:, cols] = np.take(DEFENCE_PENALTY, declared)
     if guard is not None:
         state.guard[:, cols] = guard
 
@@ -191,7 +191,7 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     state.target[:] = target
     state.attacking[:] = action == ATTACK
     state.defended[:] = cover_of(cover, target, n)
-    state.defence_penalty[:] = DEFENCE_PENALTY[declared]
+    state.defence_penalty[:] = np.take(DEFENCE_PENALTY, declared)
     if s.on.distance:
         x("declared")[:] = declared
     if s.on.mounted:
