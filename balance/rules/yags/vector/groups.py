@@ -12,6 +12,7 @@ import numpy as np
 
 from balance.engine.morale import flee, routing_sides
 from balance.engine.pick import Pick
+from balance.engine.state import columns
 from balance.engine.status import STANDING
 from balance.engine.targeting import (
     DANGEROUS,
@@ -41,27 +42,27 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
     fighter's attack, nearness the distance on the line at a distance, then between places in
     the two sides' lines."""
     g = s.groups
-    side, who = state.side[:, cols], state.who[:, cols]
-    up, picks = standing[:, cols], chooses[:, cols]
+    side, who = columns(state.side, cols), columns(state.who, cols)
+    up, picks = columns(standing, cols), columns(chooses, cols)
     if not g.choosing:
         first = first_standing_foe(side, who, up, s.n_sides)
         return np.where(picks, first, NO_TARGET).astype(np.int8), None
     if g.all_first and s.n_sides == 2 and taken is None and not g.rank2.any():
-        return first_with_room(s, side, who, up, picks, state.target[:, cols]), None
+        return first_with_room(s, side, who, up, picks, columns(state.target, cols)), None
     wi = who.astype(np.intp)
     cap = np.full(up.shape, g.max_attackers, dtype=np.int16)
     if taken is not None:
-        cap -= taken[:, cols]
-    kw = dict(current=state.target[:, cols], priority=g.priority, rng=rng)
+        cap -= columns(taken, cols)
+    kw = dict(current=columns(state.target, cols), priority=g.priority, rng=rng)
     # (Only what the fighters' policies read: each costs a gather over every place.)
     if (g.policy == WEAKEST).any():
-        kw.update(weakness=state.wounds[:, cols] + state.stuns[:, cols])
+        kw.update(weakness=columns(state.wounds, cols) + columns(state.stuns, cols))
     if (g.policy == DANGEROUS).any():
         kw.update(danger=g.danger[wi])
     if (g.policy == NEAREST).any():   # metres on the line first, then places in the lines
         kw.update(line=g.line[wi])
     if s.on.distance:
-        kw.update(position=state.pos[:, cols])
+        kw.update(position=columns(state.pos, cols))
     # One policy for all: a column that broadcasts, not a gather.
     policy = g.policy[wi] if (g.policy != g.policy[0]).any() else g.policy[:1, None]
     if not g.rank2.any():
