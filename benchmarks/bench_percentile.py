@@ -59,13 +59,15 @@ def export(ref: str, into: Path) -> Path:
     return into
 
 
-def rate(path: Path, spec: object, trials: int) -> float:
+def rate(path: Path, spec: object, trials: int, timer: str = TIMER) -> float:
+    """What ``timer`` prints for ``spec`` (a scenario file under the checkout, or a dict)
+    and ``trials`` with ``path``'s balance, in a fresh one-thread process."""
     env = {**os.environ, "PYTHONPATH": str(path), "OMP_NUM_THREADS": "1",
            "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     if isinstance(spec, str):
         spec = str(ROOT / spec)
     # -P: no working directory on sys.path, so PYTHONPATH picks which ``balance`` is timed
-    out = subprocess.run([sys.executable, "-P", "-c", TIMER, json.dumps([spec, trials])],
+    out = subprocess.run([sys.executable, "-P", "-c", timer, json.dumps([spec, trials])],
                          env=env, check=True, capture_output=True, text=True, cwd=ROOT)
     return float(out.stdout)
 

@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from bench_percentile import ROOT, export
+from bench_percentile import ROOT, export, rate
 from bench_ratios import BENCHMARKS
 
 CASES = {name: (str(scenario) if isinstance(scenario, Path) else scenario, trials)
@@ -54,16 +51,6 @@ print(fights / ((before + d20()) / 2) * 1000)
 """
 
 
-def rate(path: Path, spec: object, trials: int) -> float:
-    """Fights per 1,000 d20 of ``path``'s balance, in a fresh one-thread process."""
-    env = {**os.environ, "PYTHONPATH": str(path), "OMP_NUM_THREADS": "1",
-           "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    # -P: no working directory on sys.path, so PYTHONPATH picks which ``balance`` is timed
-    out = subprocess.run([sys.executable, "-P", "-c", TIMER, json.dumps([spec, trials])],
-                         env=env, check=True, capture_output=True, text=True, cwd=ROOT)
-    return float(out.stdout)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--base", default="HEAD", help="git ref to compare against (HEAD)")
@@ -79,7 +66,7 @@ def main() -> None:
             for case, (spec, trials) in cases.items():
                 n = max(1024, int(trials * args.scale))
                 for side, path in paths.items():
-                    per[case][side].append(rate(path, spec, n))
+                    per[case][side].append(rate(path, spec, n, TIMER))
     out = {}
     for case, runs in per.items():
         ratios = [t / b for b, t in zip(runs["base"], runs["this"], strict=True)]
