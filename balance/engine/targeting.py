@@ -111,27 +111,16 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     target = np.full(shape, NO_TARGET, dtype=np.int8)
     random_order = rng is not None and not _all_first(policy, chooses)
     draw = random_order                          # ``first`` never ties
-    order = np.broadcast_to(np.arange(c)[:, None], shape)   # place order unless drawn
+    over = None
     if current is not None:
         over = _keep(current, chooses, standing, side, cap, target, count,
                      rng if random_order else None)
-        if over is not None:
-            order = order.copy()
-            order[:, over[0]] = over[1]
-    # The places still to choose, and the trials where any is: only there the order matters
-    # (a random one where two or more choose; the keeping's own where the cap made it count).
+    # The places still to choose, and the trials where any is: only there the order matters.
     need = chooses & (target == NO_TARGET)
     n_need = need.view(np.int8).sum(axis=0, dtype=np.int16)
     active = np.flatnonzero(n_need)
     if not active.size:
         return target
-    if random_order:
-        fresh = active[n_need[active] >= 2]
-        if current is not None and over is not None:
-            fresh = np.setdiff1d(fresh, over[0], assume_unique=True)
-        if fresh.size:
-            order = order.copy() if not order.flags.writeable else order
-            order[:, fresh] = ascending(rng.random((c, fresh.size)))
     # The trials by how many places in them still choose, most first: step j plays the j-th
     # chooser (in order) of every trial with more than j, a prefix of them, on views of
     # arrays gathered once (c gathers a step cost more). Within a trial the choices follow
@@ -143,7 +132,21 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     same = m == n and by is active                      # every trial, in order: views
     pack = (lambda a: a) if same else (lambda a: None if a is None else
                                        np.take(np.broadcast_to(a, shape), by, axis=-1))
-    choosers = _in_order(need, order, by, pack)
+    if over is None:
+        # The choosers of each trial in place order, then (a random order) shuffled.
+        choosers = _choosers(pack(need), int(counts[0]))
+        if random_order:
+            _shuffle(choosers, counts, rng)
+    else:
+        # Some trials kept one at a time (a cap bound the keepers): there the choosing
+        # goes on in the keeping's order; elsewhere in a random one (or place order).
+        order = np.broadcast_to(np.arange(c)[:, None], shape).copy()
+        order[:, over[0]] = over[1]
+        if random_order:
+            fresh = np.setdiff1d(active[n_need[active] >= 2], over[0], assume_unique=True)
+            if fresh.size:
+                order[:, fresh] = ascending(rng.random((c, fresh.size)))
+        choosers = _in_order(need, order, by, pack)
     up, sides, caps, tally, aim = (pack(a) for a in (standing, side, cap, count, target))
     # A policy the same in every trial (a column) stays a column; ``who`` is read only by
     # ``first`` and ``fixed`` (each pack gathers c x m elements).
@@ -215,6 +218,38 @@ def _in_order(need: np.ndarray, order: np.ndarray, by: np.ndarray, pack) -> np.n
     return out.reshape(c, m)
 
 
+def _choosers(need: np.ndarray, most: int) -> np.ndarray:
+    """(most, m) intp: row j holds, for each trial (column of ``need``, (c, m)), its j-th
+    place (in place order) that still chooses; rows past a trial's choosers hold any place."""
+    c, m = need.shape
+    out = np.zeros((most + 1) * m, dtype=np.intp)
+    seen = np.arange(m)                              # flat index of each trial's next row
+    for k in range(c):
+        # Every trial writes place k to its next row; one that does not choose is
+        # overwritten by the next that does, or lies past the trial's choosers.
+        out[seen] = k
+        seen += need[k] * m
+    return out[:most * m].reshape(most, m)
+
+
+def _shuffle(choosers: np.ndarray, counts: np.ndarray, rng: np.random.Generator) -> None:
+    """Put each trial's choosers (its first ``counts`` rows of ``choosers``, trials sorted
+    by ``counts``, most first) in a uniformly random order, in place: Fisher-Yates, row j
+    swapped with a uniform row of 0..j, over the trials with more than j choosers (a
+    prefix). Trials with one chooser draw nothing."""
+    most, m = choosers.shape
+    flat = choosers.ravel()
+    cols = np.arange(m)
+    for j in range(most - 1, 0, -1):
+        mj = int(np.count_nonzero(counts > j))
+        if not mj:
+            continue
+        other = (rng.random(mj) * (j + 1)).astype(np.intp) * m + cols[:mj]
+        mine = choosers[j, :mj].copy()
+        choosers[j, :mj] = flat[other]
+        flat[other] = mine
+
+
 # Added to the keys of foes already ruled out: beyond any key a policy gives (float32), and
 # for the integer keys of ``engage`` (``_Keys.engage_scale``) beyond any such key.
 SKIP = np.float32(1e30)
@@ -244,9 +279,13 @@ def _keep(current, chooses, standing, side, cap, target, count,
     matter, and all keep at once; elsewhere they keep one at a time, and the order is
     returned for the choosing that follows: (those trials, (c, m) places in order), or None."""
     c, n = current.shape
-    flat = np.maximum(current, 0).astype(np.intp) * n + np.arange(n)
-    keeps = (chooses & (current >= 0) & np.take(standing, flat)
-             & (np.take(side, flat) != side))
+    flat = None
+    if c < 63:
+        keeps = chooses & (current >= 0) & _standing_foe(current, standing, side)
+    else:
+        flat = np.maximum(current, 0).astype(np.intp) * n + np.arange(n)
+        keeps = (chooses & (current >= 0) & np.take(standing, flat)
+                 & (np.take(side, flat) != side))
     kept = (current + 1) * keeps - 1             # current where kept, else NO_TARGET (-1)
     if c <= KEEP_BY_COMPARING:
         # Keepers on each place by c whole-array comparisons, in the count's narrow dtype: a
@@ -255,6 +294,8 @@ def _keep(current, chooses, standing, side, cap, target, count,
         for place in range(c):
             (kept == place).view(np.int8).sum(axis=0, dtype=on.dtype, out=on[place])
     else:
+        if flat is None:
+            flat = np.maximum(current, 0).astype(np.intp) * n + np.arange(n)
         on = np.bincount(flat[keeps], minlength=c * n).reshape(c, n)
     over = np.flatnonzero((on > cap).any(axis=0))
     if over.size:
@@ -280,6 +321,31 @@ def _keep(current, chooses, standing, side, cap, target, count,
         target[i[keep], rows[keep]] = t[keep]
         count[t[keep], rows[keep]] += 1          # each trial once per slot: no repeats
     return over, order
+
+
+def _standing_foe(place: np.ndarray, standing: np.ndarray, side: np.ndarray) -> np.ndarray:
+    """(c, n) bool: is the place ``place`` (c, n; -1 reads as 0) of each place a standing
+    foe of it? Each trial's standing places of each side as the bits of one integer, shifted
+    by ``place``: a few whole-array operations in a narrow dtype rather than two gathers
+    through (c, n) flat indices (2-7 times faster, measured; c < 63)."""
+    c, n = standing.shape
+    wide = np.int16 if c < 15 else np.int32 if c < 31 else np.int64
+    sides = side.astype(wide)
+    n_sides = int(sides.max()) + 1
+    up = [np.zeros(n, dtype=wide) for _ in range(n_sides)]
+    for q in range(c):
+        for k in range(n_sides):
+            up[k] |= (standing[q] & (side[q] == k)) * wide(1 << q)
+    if n_sides == 2:
+        own = up[0] + (up[1] - up[0]) * sides
+    else:
+        own = np.zeros((c, n), dtype=wide)
+        for k in range(n_sides):
+            own += (sides == k) * up[k]
+    foe = sum(up[1:], up[0]) - own
+    foe >>= np.maximum(place, 0).astype(wide)
+    foe &= 1
+    return foe.astype(bool)
 
 
 class _Keys:

@@ -56,7 +56,7 @@ def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndar
         target, _ = groups.targets(state, s, standing, can_act, cols, rng)
     can = columns(can_act, cols)
     attacking = can & (target != NO_TARGET)
-    declared, defended, guard = declare_defences(
+    declared, defended, guard, exposed = declare_defences(
         columns(state.fixed_defences, cols), columns(state.max_defences, cols), can, target,
         attacking, s.groups is not None)
     state.target[:, cols] = target
@@ -65,6 +65,7 @@ def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndar
     state.defence_penalty[:, cols] = np.take(DEFENCE_PENALTY, declared)
     if guard is not None:
         state.guard[:, cols] = guard
+        state.exposed[:, cols] = exposed
 
 
 def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
@@ -76,7 +77,9 @@ def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
     never listing order, so who sits where is not read since issue 15).
     In a group fight (``group``) ``auto`` declares at least one whenever the fighter attacks,
     and a slot left over covers its own target (``guard``). Returns ``declared`` (c, n) int8,
-    ``defended`` (c, n) bool, indexed by attacker, and ``guard`` (None in a duel).
+    ``defended`` (c, n) bool, indexed by attacker, ``guard`` and ``exposed`` (None in a
+    duel): the attacks that draw a counter strike (seed 000, Free Strikes: the attacker
+    declared no defence against its target), read by every slot of the round's attacks.
     """
     c, n = target.shape
     two = c == 2   # each place's only foe is the other: one attacker at most, no order
@@ -99,16 +102,30 @@ def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
     if two:
         defended = attacking & (declared[::-1] > 0)
     else:
-        # Attackers of each place's target seated before it, and that target's declared
-        # number (one flat gather for all places).
-        earlier = np.zeros((c, n), dtype=np.int8)
-        for j in range(1, c):
-            for k in range(j):
-                earlier[j] += aim[k] == aim[j]
+        # Attackers of each place's target seated before it, against that target's declared
+        # number (one flat gather for all places); only in trials where some fighter
+        # declared fewer defences than it has attackers: elsewhere every attack is defended.
         flat = np.maximum(aim, 0).astype(np.intp) * n + np.arange(n)
-        defended = attacking & (earlier < np.take(declared, flat))
-    guard = attacking & (attackers_on < declared) if group else None
-    return declared, defended, guard
+        defended = attacking
+        short = np.flatnonzero((declared < attackers_on).any(axis=0))
+        if short.size:
+            mine = aim[:, short]
+            earlier = np.zeros(mine.shape, dtype=np.int8)
+            for j in range(1, c):
+                for k in range(j):
+                    earlier[j] += mine[k] == mine[j]
+            defended = attacking.copy()
+            defended[:, short] &= earlier < np.take(declared, flat[:, short])
+    if not group:
+        return declared, defended, None, None
+    guard = attacking & (attackers_on < declared)
+    # The target attacks the attacker and defends against it, or a spare defence covers it.
+    if two:
+        covered = attacking[::-1] & defended[::-1]
+    else:
+        covered = ((np.take(aim, flat) == np.arange(c, dtype=np.int8)[:, None])
+                   & np.take(defended, flat))
+    return declared, defended, guard, attacking & ~(covered | guard)
 
 
 # --- Detailed fights ------------------------------------------------------------------------

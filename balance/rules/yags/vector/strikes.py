@@ -129,12 +129,24 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     # Counter strike: the attacker declared no defence against its target; (detailed) an
     # unarmed attack well parried by a martial weapon; a failed unarmed disarm. One at most,
     # and a longer weapon ignores one strike.
+    if not s.on.any and s.groups is not None and att.flat is None and att.rows is None:
+        # A basic group fight: the declarations said which attacks draw one; the target
+        # must stand (and could act when the round began), on those trials only.
+        rows = np.flatnonzero(acting & state.exposed[att.row])
+        if rows.size:
+            t = tgt.sub(rows)
+            ok = (t.get(state.status) == STANDING) & t.get(ctx.can)
+            if s.on.exhaustion:
+                ok &= att.sub(rows).get(state.status) == STANDING
+            rows = rows[ok]
+            if rows.size:
+                attack(state, s, ctx, np.ones(rows.size, dtype=bool), tgt.sub(rows),
+                       att.sub(rows), np.zeros(rows.size, dtype=bool), rng)
+        return
     if not s.on.any and att.flat is None and att.rows is None:
         # ``declared_cover`` of the attacker (a slot's row) against its own target: the
-        # target declared a defence against it, or (group fights) a spare defence covers it.
+        # target declared a defence against it.
         covered = (tgt.get(state.target) == att.row) & tgt.get(state.defended)
-        if s.groups is not None:
-            covered |= att.get(state.guard)
         undefended = acting & ~covered
     else:
         undefended = acting & ~declared_cover(state, s, ctx, att, tgt)
