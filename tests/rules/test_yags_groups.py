@@ -75,9 +75,10 @@ def attackers_per_target(state) -> np.ndarray:
     """(c, n): how many places attack each place (front rank only)."""
     c, n = state.target.shape
     on = np.zeros((c, n), dtype=int)
+    rear = state.rear if state.rear.size else np.zeros((c, n), dtype=bool)  # (0, n): no ranks
     for i in range(c):
         for j in range(c):
-            on[j] += state.attacking[i] & (state.target[i] == j) & ~state.rear[i]
+            on[j] += state.attacking[i] & (state.target[i] == j) & ~rear[i]
     return on
 
 

@@ -44,7 +44,7 @@ class YagsState(TrialState):
     stuns: np.ndarray       # int8, held at 6 (beaten)
     fatigue: np.ndarray     # int16, points from fumbles and manoeuvres
     penalty: np.ndarray     # int16, wound + stun + fatigue (+ hold, limb) penalty, kept in step
-    slow_start: np.ndarray  # bool, fumbled initiative: no action in round 1
+    slow_start: np.ndarray  # bool, fumbled initiative: no action in round 1 (then unread)
     # This round's declarations; in a basic fight re-made only in trials where someone fell
     # (and in the first two rounds, when a fumbled initiative starts and ends).
     target: np.ndarray      # int8, place each place attacks (-1: none)
@@ -120,9 +120,10 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
         defended=np.zeros((c, n), dtype=bool),
         defence_penalty=np.zeros((c, n), dtype=np.int16),
         n_up=np.full(n, -1, dtype=np.int8),
-        guard=np.zeros((c, n), dtype=bool),
+        # (Arrays no rule of the fight reads are (0, n): nothing to fill or compact.)
+        guard=np.zeros((c if s.groups is not None else 0, n), dtype=bool),
         exposed=np.zeros((c if s.groups is not None else 0, n), dtype=bool),
-        rear=np.zeros((c, n), dtype=bool),
+        rear=np.zeros((c if s.on.any else 0, n), dtype=bool),
         more=np.zeros((len(gear.MORE) if s.on.any else 0, c, n), dtype=np.int16),
         pos=np.zeros((c if s.on.distance else 0, n)),
         inside=np.zeros((c, c, n) if s.on.reach and s.reach_closing else (0, 0, n), dtype=bool),
@@ -199,6 +200,8 @@ def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
     for me in slots:
         strikes.act(state, s, ctx, me, rng)
     end_of_round(state, s, ctx, rng)
+    if round_no == 2:   # a fumbled initiative is read in rounds 1 and 2 only: no more copies
+        state.slow_start = np.broadcast_to(np.False_, (c, n))
 
 
 def _check(status: np.ndarray, due: np.ndarray, health4: np.ndarray, fail: int,
