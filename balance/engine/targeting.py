@@ -112,7 +112,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     random_order = rng is not None and not _all_first(policy, chooses)
     draw = random_order                          # ``first`` never ties
     over = None
-    if current is not None:
+    if current is not None and (current >= 0).any():   # (round 1: nobody has a target yet)
         over = _keep(current, chooses, standing, side, cap, target, count,
                      rng if random_order else None)
     # The places still to choose, and the trials where any is: only there the order matters.
