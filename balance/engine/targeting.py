@@ -107,7 +107,11 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     # binds and the cap is held in the count's own (narrow) dtype.
     small = np.int8 if c < 127 else np.int16
     count = np.zeros(shape, dtype=small)
-    cap = np.full(shape, c, dtype=small) if cap is None else np.minimum(cap, c).astype(small)
+    if cap is None or not any(np.asarray(cap).strides):   # one number: kept a broadcast
+        cap = np.broadcast_to(small(c if cap is None else min(int(np.asarray(cap).flat[0]), c)),
+                              shape)
+    else:
+        cap = np.minimum(cap, c).astype(small)
     target = np.full(shape, NO_TARGET, dtype=np.int8)
     random_order = rng is not None and not _all_first(policy, chooses)
     draw = random_order                          # ``first`` never ties
@@ -130,11 +134,28 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     counts = n_need[by]
     m = by.size
     same = m == n and by is active                      # every trial, in order: views
-    pack = (lambda a: a) if same else (lambda a: None if a is None else
-                                       np.take(np.broadcast_to(a, shape), by, axis=-1))
+
+    def pack(a: np.ndarray | None) -> np.ndarray | None:
+        """``a`` (broadcast to (c, n)) on the trials ``by``: a gather, but none for an array
+        the same in every trial."""
+        if a is None or same:
+            return a
+        a = np.broadcast_to(a, shape)
+        if a.strides[-1] == 0:
+            return np.broadcast_to(a[:, :1], (c, m))
+        return np.take(a, by, axis=-1)
+
+    if same or c > 31:
+        up, sides, needs = pack(standing), pack(side), pack(need)
+    else:   # one gather for three (c, n) masks and codes: side, standing, still choosing
+        # (side < c <= 31: the code fits an int8)
+        code = pack((side.astype(np.int8, copy=False) << np.int8(2))
+                    | (standing.view(np.int8) << np.int8(1)) | need.view(np.int8))
+        up = ((code >> np.int8(1)) & np.int8(1)).view(bool)
+        sides, needs = code >> np.int8(2), code & np.int8(1)
     if over is None:
         # The choosers of each trial in place order, then (a random order) shuffled.
-        choosers = _choosers(pack(need), int(counts[0]))
+        choosers = _choosers(needs, int(counts[0]))
         if random_order:
             _shuffle(choosers, counts, rng)
     else:
@@ -147,7 +168,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
             if fresh.size:
                 order[:, fresh] = ascending(rng.random((c, fresh.size)))
         choosers = _in_order(need, order, by, pack)
-    up, sides, caps, tally, aim = (pack(a) for a in (standing, side, cap, count, target))
+    caps, tally, aim = (pack(a) for a in (cap, count, target))
     # A policy the same in every trial (a column) stays a column; ``who`` is read only by
     # ``first`` and ``fixed`` (each pack gathers c x m elements).
     if not same and policy.strides[-1] == 0:
@@ -228,7 +249,7 @@ def _choosers(need: np.ndarray, most: int) -> np.ndarray:
         # Every trial writes place k to its next row; one that does not choose is
         # overwritten by the next that does, or lies past the trial's choosers.
         out[seen] = k
-        seen += need[k] * m
+        seen += need[k] * np.intp(m)
     return out[:most * m].reshape(most, m)
 
 

@@ -50,9 +50,9 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
     if g.all_first and s.n_sides == 2 and taken is None and not g.rank2.any():
         return first_with_room(s, side, who, up, picks, columns(state.target, cols)), None
     wi = who.astype(np.intp)
-    cap = np.full(up.shape, g.max_attackers, dtype=np.int16)
+    cap = np.broadcast_to(np.int16(g.max_attackers), up.shape)   # (one number: no array)
     if taken is not None:
-        cap -= columns(taken, cols)
+        cap = cap - columns(taken, cols)
     kw = dict(current=columns(state.target, cols), priority=g.priority, rng=rng)
     # (Only what the fighters' policies read: each costs a gather over every place.)
     if (g.policy == WEAKEST).any():
