@@ -168,7 +168,12 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
             if fresh.size:
                 order[:, fresh] = ascending(rng.random((c, fresh.size)))
         choosers = _in_order(need, order, by, pack)
-    caps, tally, aim = (pack(a) for a in (cap, count, target))
+    caps = pack(cap)
+    if same or c > 127:
+        tally, aim = pack(count), pack(target)
+    else:   # one gather for both (int8 each): the attackers so far and the kept targets
+        both = pack(count.astype(np.int16) << np.int16(8) | target.view(np.uint8))
+        tally, aim = (both >> np.int16(8)).astype(np.int8), both.astype(np.int8)
     # A policy the same in every trial (a column) stays a column; ``who`` is read only by
     # ``first`` and ``fixed`` (each pack gathers c x m elements).
     if not same and policy.strides[-1] == 0:
