@@ -139,8 +139,11 @@ def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
     if two:
         covered = attacking[::-1] & defended[::-1]
     else:
-        covered = ((np.take(aim, flat) == np.arange(c, dtype=np.int8)[:, None])
-                   & np.take(defended, flat))
+        # (Both gathered at once: the target's aim in the low byte, its defence the high.)
+        theirs = np.take(aim.view(np.uint8) | (defended.view(np.uint8).astype(np.int16) << 8),
+                         flat)
+        covered = ((theirs.astype(np.int8) == np.arange(c, dtype=np.int8)[:, None])
+                   & (theirs >= 256))
     return declared, defended, guard, attacking & ~(covered | guard)
 
 
