@@ -144,13 +144,20 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
     second = u - first * np.int16(SIDES)
     hit = acting & (first - second >= tgt.get(state.defence) + tgt.get(rpen) - a_total)
     hit &= u >= SIDES
-    odd = (second == 0) | (u < SIDES)
-    if not defending.all():
-        odd |= ~defending
-    rows = np.flatnonzero(odd & acting)
-    if rows.size:
-        _odd(state, s, ctx, att.sub(rows), tgt.sub(rows), first[rows], second[rows],
-             a_total[rows], defending[rows], hit, rows)
+    # Places 0 and 1 attacking each other, each one row (a duel's declared attacks)?
+    two_rows = (att.flat is None and att.rows is None and tgt.flat is None
+                and tgt.rows is None and att.row + tgt.row == 1)
+    every_parry = defending.all()
+    if two_rows and every_parry and not t.skills_differ:
+        _tire_fumblers(state, s, ctx, att.row, tgt.row, u < SIDES, second == 0, acting)
+    else:
+        odd = (second == 0) | (u < SIDES)
+        if not every_parry:
+            odd |= ~defending
+        rows = np.flatnonzero(odd & acting)
+        if rows.size:
+            _odd(state, s, ctx, att.sub(rows), tgt.sub(rows), first[rows], second[rows],
+                 a_total[rows], defending[rows], hit, rows)
     if t.duel is not None and tgt.flat is None and tgt.rows is None:
         # A duel's target is one row: the blow and the track change in one lookup, on every
         # trial at once (a trial not hit takes the column of no blow).
@@ -175,6 +182,20 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
     harmed = np.flatnonzero(blow != 0)    # (flatnonzero of an int16 array costs ~15x)
     if harmed.size:
         harm(state, s, ctx, tgt.sub(harmed), blow[harmed], rng)
+
+
+def _tire_fumblers(state, s, ctx, att_row: int, tgt_row: int, attack_fumble: np.ndarray,
+                   defence_fumble: np.ndarray, acting: np.ndarray) -> None:
+    """``_odd`` where it only tires (places 0 and 1 attacking each other, every parry stands,
+    no foe more skilled): the fumblers by their dice alone, the flat indices of both rows by
+    one ``flatnonzero`` on a (2, n) mask, without gathers onto the odd trials
+    (``gear.tire_at`` does not depend on the indices' order)."""
+    fumbled = np.empty((2, acting.size), dtype=bool)
+    np.logical_and(attack_fumble, acting, out=fumbled[att_row])
+    np.logical_and(defence_fumble, acting, out=fumbled[tgt_row])
+    flat = np.flatnonzero(fumbled)
+    if flat.size:
+        gear.tire_at(state, s, ctx, flat)
 
 
 def _odd(state, s, ctx, att: Pick, tgt: Pick, first: np.ndarray, second: np.ndarray,
