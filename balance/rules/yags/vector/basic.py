@@ -33,7 +33,8 @@ SIDES = 20
 PAIRS = SIDES * SIDES        # one draw of 0..399: two d20s
 LEVELS = FATAL + 1           # track levels 0..6
 # ``tracks`` codes: the tracks held at 6, the checks due, the uncapped tracks the checks'
-# targets grow with, and the track penalty the blow adds (<= 0, stored negated).
+# targets grow with, and the track penalty the blow adds (<= 0, stored negated). The low byte
+# holds the capped tracks and the two check flags as its top bits (``apply`` reads it alone).
 WOUNDS_AT, STUNS_AT, CHECK_WOUNDS, CHECK_STUNS = 0, 3, 6, 7
 RAW_WOUNDS_AT, RAW_STUNS_AT, PENALTY_AT = 8, 16, 24
 CHECKS = (1 << CHECK_WOUNDS) | (1 << CHECK_STUNS)
@@ -235,18 +236,25 @@ def harm(state, s, ctx, tgt: Pick, blow: np.ndarray, rng: np.random.Generator) -
 
 def apply(state, s, ctx, tgt: Pick, code: np.ndarray, rng: np.random.Generator) -> None:
     """The track changes ``code`` (``Tables.tracks`` codes, one per trial of ``tgt``)."""
+    penalty = (code >> PENALTY_AT).astype(np.int16)     # (stored negated)
+    if tgt.flat is None and tgt.rows is None:
+        # One row (a duel): the tracks and the check flags from the codes' low byte (a
+        # quarter of the int32 codes' memory traffic), written into the rows in place; the
+        # checks read from their flags.
+        row = tgt.row
+        low = code.astype(np.uint8)     # wounds | stuns << 3 | the two check flags << 6
+        np.bitwise_and(low, 7, out=state.wounds[row], casting="unsafe")
+        np.bitwise_and(low >> STUNS_AT, 7, out=state.stuns[row], casting="unsafe")
+        np.subtract(state.penalty[row], penalty, out=state.penalty[row])
+        np.subtract(ctx.rpen[row], penalty, out=ctx.rpen[row])
+        checks = np.flatnonzero(low >= 1 << CHECK_WOUNDS)
+        if checks.size:
+            _row_checks(state, s, row, checks, code[checks], rng)
+        return
     w1 = (code & 7).astype(np.int8)
     s1 = ((code >> STUNS_AT) & 7).astype(np.int8)
-    penalty = -(code >> PENALTY_AT).astype(np.int16)
+    penalty = -penalty
     checks = np.flatnonzero((code & CHECKS) != 0)
-    if tgt.flat is None and tgt.rows is None:   # one row (a duel): the checks by their flags
-        tgt.put(state.wounds, w1)
-        tgt.put(state.stuns, s1)
-        tgt.add(state.penalty, penalty)
-        tgt.add(ctx.rpen, penalty)
-        if checks.size:
-            _row_checks(state, s, tgt.row, checks, code[checks], rng)
-        return
     t_ = tgt.sub(checks)
     before = t_.get(state.stuns)      # (before the stuns are written below)
     tgt.put(state.wounds, w1)
