@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance.engine.pick import Pick
+from balance.engine.sparse import padded, true_indices
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
 from balance.engine.streams import integers_at
 from balance.rules.yags.tactics import CRUSHING_KNOCKBACK, KNOCKDOWN_STRENGTH
@@ -193,10 +194,11 @@ def _tire_fumblers(state, s, ctx, att_row: int, tgt_row: int, attack_fumble: np.
     no foe more skilled): the fumblers by their dice alone, the flat indices of both rows by
     one ``flatnonzero`` on a (2, n) mask, without gathers onto the odd trials
     (``gear.tire_at`` does not depend on the indices' order)."""
-    fumbled = np.empty((2, acting.size), dtype=bool)
-    np.logical_and(attack_fumble, acting, out=fumbled[att_row])
-    np.logical_and(defence_fumble, acting, out=fumbled[tgt_row])
-    flat = np.flatnonzero(fumbled)
+    n = acting.size
+    fumbled = padded(2 * n)     # (a sparse mask: ``balance.engine.sparse``)
+    np.logical_and(attack_fumble, acting, out=fumbled[att_row * n:(att_row + 1) * n])
+    np.logical_and(defence_fumble, acting, out=fumbled[tgt_row * n:(tgt_row + 1) * n])
+    flat = true_indices(fumbled, 2 * n)
     if flat.size:
         gear.tire_at(state, s, ctx, flat)
 
@@ -247,7 +249,9 @@ def apply(state, s, ctx, tgt: Pick, code: np.ndarray, rng: np.random.Generator) 
         np.bitwise_and(low >> STUNS_AT, 7, out=state.stuns[row], casting="unsafe")
         np.subtract(state.penalty[row], penalty, out=state.penalty[row])
         np.subtract(ctx.rpen[row], penalty, out=ctx.rpen[row])
-        checks = np.flatnonzero(low >= 1 << CHECK_WOUNDS)
+        due = padded(code.size)     # (a sparse mask: ``balance.engine.sparse``)
+        np.greater_equal(low, 1 << CHECK_WOUNDS, out=due[:code.size])
+        checks = true_indices(due, code.size)
         if checks.size:
             _row_checks(state, s, row, checks, code[checks], rng)
         return
