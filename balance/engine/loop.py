@@ -102,9 +102,12 @@ def simulate_blocks(system, fight, sizes: list[int],
 
 
 # Stacked blocks go on in one set of arrays once they have this many trials left between them
-# (measured: 16,384-65,536 alike for the Yags duel; before that, each block's own arrays stay
-# in the processor's cache and run faster than one large set).
-MERGE_AT = 65_536
+# (before that, each block's own arrays stay in the processor's cache and run faster than one
+# large set). Measured for the Yags duel (16 blocks stacked): 16,384-65,536 alike at first;
+# once its rounds cost fewer operations (steps D1-D6), a round's fixed cost (~150-200 us, a
+# few hundred numpy calls) weighs more: 262,144 then ran 1.07-1.09x faster than 65,536 (best
+# of 131,072, 262,144 and 524,288).
+MERGE_AT = 262_144
 
 
 @dataclass
