@@ -75,10 +75,10 @@ def simulate_blocks(system, fight, sizes: list[int],
     ``generators[b]``, for a system whose ``stackable(fight)`` says so: the same outcomes as
     one block at a time, bit for bit. The blocks play their rounds side by side, each in its
     own arrays (small enough to stay in the processor's cache); once their open trials
-    together are few (``MERGE_AT``), they go on in one set of arrays, each block keeping its
-    own stream (``balance.engine.streams``), so that the last rounds' fixed cost (a few
-    hundred numpy calls a round) is paid once. Each block's trials are compacted when its
-    own would have been."""
+    together are few (``MERGE_AT``, ``MERGE_EACH``), they go on in one set of arrays, each
+    block keeping its own stream (``balance.engine.streams``), so that the last rounds' fixed
+    cost (a few hundred numpy calls a round) is paid once. Each block's trials are compacted
+    when its own would have been."""
     n = sum(sizes)
     offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.intp)
     out = _Outcomes(system, fight, n)
@@ -92,7 +92,8 @@ def simulate_blocks(system, fight, sizes: list[int],
         parts = [part for part in parts if part.rows.size]
         if not parts:
             break
-        if len(parts) > 1 and sum(part.rows.size for part in parts) <= MERGE_AT:
+        if len(parts) > 1 and (sum(part.rows.size for part in parts)
+                               <= max(MERGE_AT, MERGE_EACH * len(parts))):
             parts = [_merged(parts)]
     for part in parts:
         if part.open_.any():
@@ -101,13 +102,15 @@ def simulate_blocks(system, fight, sizes: list[int],
     return out.blocks(offsets)
 
 
-# Stacked blocks go on in one set of arrays once they have this many trials left between them
-# (before that, each block's own arrays stay in the processor's cache and run faster than one
-# large set). Measured for the Yags duel (16 blocks stacked): 16,384-65,536 alike at first;
-# once its rounds cost fewer operations (steps D1-D6), a round's fixed cost (~150-200 us, a
-# few hundred numpy calls) weighs more: 262,144 then ran 1.07-1.09x faster than 65,536 (best
-# of 131,072, 262,144 and 524,288).
-MERGE_AT = 262_144
+# Stacked blocks go on in one set of arrays once they have MERGE_AT trials left between them,
+# or MERGE_EACH a block on average if that is more (before that, each block's own arrays stay
+# in the processor's cache and run faster than one large set; after, a round's fixed cost,
+# ~150-200 us of a few hundred numpy calls, is paid once, not once a block). Measured for the
+# Yags duel: MERGE_AT 16,384-65,536 alike at first; once its rounds cost fewer operations
+# (steps D1-D6), 16 blocks merging at 262,144 ran 1.07-1.09x faster than at 65,536, but 4
+# blocks merging at 262,144 (at once) 1.12x slower.
+MERGE_AT = 65_536
+MERGE_EACH = 16_384
 
 
 @dataclass
