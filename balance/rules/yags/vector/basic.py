@@ -282,16 +282,19 @@ def _row_checks(state, s, row: int, cols: np.ndarray, code: np.ndarray,
     standing (fail falls unconscious)."""
     status = state.status[row]
     health = state.health4[row]
+    fixed = not any(health.strides)   # one number for both fighters: no gathers of it
     due = np.flatnonzero((code & (1 << CHECK_WOUNDS)) != 0)
     if due.size:
         at = cols[due]
         d = d20_at(rng, at)
-        margin = health[at] + d - health_target((code[due] >> RAW_WOUNDS_AT) & 255)
+        margin = ((health[0] if fixed else health[at]) + d
+                  - health_target((code[due] >> RAW_WOUNDS_AT) & 255))
         status[at] = np.where((d == 1) | (margin < 0), DEAD,
                               np.where(margin < s.success_step, UNCONSCIOUS, status[at]))
     due = np.flatnonzero(((code & (1 << CHECK_STUNS)) != 0) & (status[cols] == STANDING))
     if due.size:
         at = cols[due]
         d = d20_at(rng, at)
-        failed = (d == 1) | (health[at] + d < health_target((code[due] >> RAW_STUNS_AT) & 255))
+        failed = (d == 1) | ((health[0] if fixed else health[at]) + d
+                             < health_target((code[due] >> RAW_STUNS_AT) & 255))
         status[at[failed]] = UNCONSCIOUS
