@@ -181,16 +181,27 @@ class _Outcomes:
             done = np.flatnonzero(open_ & ~(standing[0] & standing[1]))
             if not done.size:
                 return
-            idx = rows[done]
-            m = standing.shape[1]
-            up0, up1 = standing[0, done], standing[1, done]
-            down = up0.astype(np.intp)          # the place down (place 1 if place 0 stands)
+            idx = np.take(rows, done)
+            # Both places' status, fighter and side on the decided trials, one gather each;
+            # a place's value by arithmetic on the pair (place 0's, plus the difference
+            # where it is place 1's).
+            status, who = np.take(state.status, done, axis=1), np.take(state.who, done, axis=1)
+            side = np.take(state.side, done, axis=1)
+            up0, up1 = status == STANDING
+            down = up0.view(np.int8)            # the place down (place 1 if place 0 stands)
             both = np.flatnonzero(~(up0 | up1))
             if both.size:       # both fell this round: one of them, at random
+                down = down.copy()
                 down[both] = integers_at(part.rng, done[both], 0, 2, dtype=np.int8)
-            self.first_down[idx] = state.who.ravel()[down * m + done]
+            self.first_down[idx] = who[0] + (who[1] - who[0]) * down
             alone = up0 ^ up1
-            self.winner[idx] = alone * state.side.ravel()[up1 * m + done] + ~alone * DRAW
+            self.winner[idx] = alone * (side[0] + (side[1] - side[0]) * up1) + ~alone * DRAW
+            if self.tracks is None:   # (the status recorded from the gathered pair)
+                self._record_pair(status, who, idx)
+                self.rounds[idx] = round_no
+                open_[done] = False
+                self._compact(part, done)
+                return
         else:
             fell = np.flatnonzero(part.nobody_down & ~standing.all(axis=0))
             if fell.size:
@@ -210,6 +221,21 @@ class _Outcomes:
         self.rounds[idx] = round_no
         _record(self.final, state, self.tracks, done, idx)
         open_[done] = False
+        self._compact(part, done)
+
+    def _record_pair(self, status: np.ndarray, who: np.ndarray, idx: np.ndarray) -> None:
+        """``_record`` of a duel's status, from both places' (2, k) status and fighter on
+        the decided trials ``idx``."""
+        n = self.final["n"]
+        if "status" not in self.final:
+            self.final["status"] = np.zeros((2, n), dtype=status.dtype)
+        out = self.final["status"].ravel()
+        for place in range(2):
+            out[who[place].astype(np.intp) * n + idx] = status[place]
+
+    def _compact(self, part: _Part, done: np.ndarray) -> None:
+        """Drop the decided rows of ``part`` when worth it (``_kept``)."""
+        rows, state, open_ = part.rows, part.state, part.open_
         keep = _kept(open_, done, part.starts)
         if keep is None:
             return
