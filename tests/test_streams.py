@@ -32,6 +32,7 @@ def test_stacked_blocks_give_the_same_numbers(name: str, monkeypatch) -> None:
     assert system.stackable(fight)
     trials, block = 6 * 512 + 37, 512
     monkeypatch.setattr(loop, "MERGE_AT", 700)      # merge while several blocks are open
+    monkeypatch.setattr(loop, "MERGE_EACH", 100)
     for blocks in (None, [5, 0, 1, 2, 6]):
         monkeypatch.setattr(run, "STACK_TRIALS", 1)
         alone = run.run_fight(system, fight, trials, seed=3, block_trials=block, blocks=blocks)

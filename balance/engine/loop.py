@@ -75,10 +75,10 @@ def simulate_blocks(system, fight, sizes: list[int],
     ``generators[b]``, for a system whose ``stackable(fight)`` says so: the same outcomes as
     one block at a time, bit for bit. The blocks play their rounds side by side, each in its
     own arrays (small enough to stay in the processor's cache); once their open trials
-    together are few (``MERGE_AT``), they go on in one set of arrays, each block keeping its
-    own stream (``balance.engine.streams``), so that the last rounds' fixed cost (a few
-    hundred numpy calls a round) is paid once. Each block's trials are compacted when its
-    own would have been."""
+    together are few (``MERGE_AT``, ``MERGE_EACH``), they go on in one set of arrays, each
+    block keeping its own stream (``balance.engine.streams``), so that the last rounds' fixed
+    cost (a few hundred numpy calls a round) is paid once. Each block's trials are compacted
+    when its own would have been."""
     n = sum(sizes)
     offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.intp)
     out = _Outcomes(system, fight, n)
@@ -92,7 +92,8 @@ def simulate_blocks(system, fight, sizes: list[int],
         parts = [part for part in parts if part.rows.size]
         if not parts:
             break
-        if len(parts) > 1 and sum(part.rows.size for part in parts) <= MERGE_AT:
+        if len(parts) > 1 and (sum(part.rows.size for part in parts)
+                               <= max(MERGE_AT, MERGE_EACH * len(parts))):
             parts = [_merged(parts)]
     for part in parts:
         if part.open_.any():
@@ -101,10 +102,15 @@ def simulate_blocks(system, fight, sizes: list[int],
     return out.blocks(offsets)
 
 
-# Stacked blocks go on in one set of arrays once they have this many trials left between them
-# (measured: 16,384-65,536 alike for the Yags duel; before that, each block's own arrays stay
-# in the processor's cache and run faster than one large set).
+# Stacked blocks go on in one set of arrays once they have MERGE_AT trials left between them,
+# or MERGE_EACH a block on average if that is more (before that, each block's own arrays stay
+# in the processor's cache and run faster than one large set; after, a round's fixed cost,
+# ~150-200 us of a few hundred numpy calls, is paid once, not once a block). Measured for the
+# Yags duel: MERGE_AT 16,384-65,536 alike at first; once its rounds cost fewer operations
+# (steps D1-D6), 16 blocks merging at 262,144 ran 1.07-1.09x faster than at 65,536, but 4
+# blocks merging at 262,144 (at once) 1.12x slower.
 MERGE_AT = 65_536
+MERGE_EACH = 16_384
 
 
 @dataclass
@@ -175,16 +181,27 @@ class _Outcomes:
             done = np.flatnonzero(open_ & ~(standing[0] & standing[1]))
             if not done.size:
                 return
-            idx = rows[done]
-            m = standing.shape[1]
-            up0, up1 = standing[0, done], standing[1, done]
-            down = up0.astype(np.intp)          # the place down (place 1 if place 0 stands)
+            idx = np.take(rows, done)
+            # Both places' status, fighter and side on the decided trials, one gather each;
+            # a place's value by arithmetic on the pair (place 0's, plus the difference
+            # where it is place 1's).
+            status, who = np.take(state.status, done, axis=1), np.take(state.who, done, axis=1)
+            side = np.take(state.side, done, axis=1)
+            up0, up1 = status == STANDING
+            down = up0.view(np.int8)            # the place down (place 1 if place 0 stands)
             both = np.flatnonzero(~(up0 | up1))
             if both.size:       # both fell this round: one of them, at random
+                down = down.copy()
                 down[both] = integers_at(part.rng, done[both], 0, 2, dtype=np.int8)
-            self.first_down[idx] = state.who.ravel()[down * m + done]
+            self.first_down[idx] = who[0] + (who[1] - who[0]) * down
             alone = up0 ^ up1
-            self.winner[idx] = alone * state.side.ravel()[up1 * m + done] + ~alone * DRAW
+            self.winner[idx] = alone * (side[0] + (side[1] - side[0]) * up1) + ~alone * DRAW
+            if self.tracks is None:   # (the status recorded from the gathered pair)
+                self._record_pair(status, who, idx)
+                self.rounds[idx] = round_no
+                open_[done] = False
+                self._compact(part, done)
+                return
         else:
             fell = np.flatnonzero(part.nobody_down & ~standing.all(axis=0))
             if fell.size:
@@ -204,6 +221,21 @@ class _Outcomes:
         self.rounds[idx] = round_no
         _record(self.final, state, self.tracks, done, idx)
         open_[done] = False
+        self._compact(part, done)
+
+    def _record_pair(self, status: np.ndarray, who: np.ndarray, idx: np.ndarray) -> None:
+        """``_record`` of a duel's status, from both places' (2, k) status and fighter on
+        the decided trials ``idx``."""
+        n = self.final["n"]
+        if "status" not in self.final:
+            self.final["status"] = np.zeros((2, n), dtype=status.dtype)
+        out = self.final["status"].ravel()
+        for place in range(2):
+            out[who[place].astype(np.intp) * n + idx] = status[place]
+
+    def _compact(self, part: _Part, done: np.ndarray) -> None:
+        """Drop the decided rows of ``part`` when worth it (``_kept``)."""
+        rows, state, open_ = part.rows, part.state, part.open_
         keep = _kept(open_, done, part.starts)
         if keep is None:
             return

@@ -50,7 +50,10 @@ class Pick:
         fixed number every fighter shares) is read without a gather: a broadcast of it."""
         if not any(arr.strides) and arr.size:
             size = self.n if self.rows is None else self.rows.size
-            return np.broadcast_to(arr[(0,) * (arr.ndim - 1)][:1], (size,))
+            row = arr[(0,) * (arr.ndim - 1)]
+            if size <= row.size:   # a slice of it (``np.broadcast_to`` costs ~7 us a call)
+                return row[:size]
+            return np.broadcast_to(row[:1], (size,))
         if self.flat is not None:
             return np.take(arr, self.flat)   # (~15% faster than ``arr.ravel()[flat]``)
         return arr[self.row] if self.rows is None else arr[self.row, self.rows]

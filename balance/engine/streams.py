@@ -19,6 +19,7 @@ block alone would have been compacted (``balance.engine.loop``).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import numpy as np
@@ -67,24 +68,31 @@ class Streams:
         """One ``integers(low, high)`` for each of the columns ``cols``, in that order: each
         segment's columns take the next numbers of its generator."""
         out = np.empty(cols.size, dtype=dtype)
-        for b, mine in self.segments_of(cols):
-            size = cols.size if isinstance(mine, slice) else mine.size
+        for b, mine, size in self.segments_of(cols):
             out[mine] = self.generators[b].integers(low, high, size=size, dtype=dtype)
         return out
 
     def segments_of(self, cols: np.ndarray):
-        """(block, the positions in ``cols`` of its columns, ascending) for each block with a
-        column in ``cols``, in block order. (Sorting, not ``np.unique``: ~25 us a call.)"""
+        """(block, the positions in ``cols`` of its columns, ascending, and their number) for
+        each block with a column in ``cols``, in block order: a slice where they are one run
+        (``cols`` ascending, as from ``flatnonzero``), else an index array. (Sorting, not
+        ``np.unique``: ~25 us a call.)"""
         seg = np.searchsorted(self.starts, cols, side="right") - 1
         if not seg.size:
             return
         if seg[0] == seg[-1] and (seg == seg[0]).all():
-            yield int(seg[0]), slice(None)
+            yield int(seg[0]), slice(None), seg.size
+            return
+        if (seg[1:] >= seg[:-1]).all():   # in block order already: runs, no sorting
+            bounds = np.searchsorted(seg, np.arange(len(self.generators) + 1)).tolist()
+            for b, (a, z) in enumerate(itertools.pairwise(bounds)):
+                if z > a:
+                    yield b, slice(a, z), z - a
             return
         order = np.argsort(seg, kind="stable")
         bounds = np.searchsorted(seg[order], np.arange(len(self.generators) + 1))
         for b in np.flatnonzero(np.diff(bounds)):
-            yield int(b), order[bounds[b]:bounds[b + 1]]
+            yield int(b), order[bounds[b]:bounds[b + 1]], int(bounds[b + 1] - bounds[b])
 
 
 def integers_at(rng: np.random.Generator | Streams, cols: np.ndarray | None, low, high,
@@ -102,7 +110,6 @@ def integers_at(rng: np.random.Generator | Streams, cols: np.ndarray | None, low
     k = int(np.prod(shape))
     # A (k, m) draw in C order gives each segment its k rows of its columns in turn.
     out = np.empty((k, cols.size), dtype=dtype)
-    for b, mine in rng.segments_of(cols):
-        size = (k, cols.size if isinstance(mine, slice) else mine.size)
-        out[:, mine] = rng.generators[b].integers(low, high, size=size, dtype=dtype)
+    for b, mine, size in rng.segments_of(cols):
+        out[:, mine] = rng.generators[b].integers(low, high, size=(k, size), dtype=dtype)
     return out.reshape(*shape, cols.size)

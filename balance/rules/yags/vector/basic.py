@@ -20,18 +20,22 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance.engine.pick import Pick
+from balance.engine.sparse import padded, true_indices
+from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
 from balance.engine.streams import integers_at
 from balance.rules.yags.tactics import CRUSHING_KNOCKBACK, KNOCKDOWN_STRENGTH
-from balance.rules.yags.tracks import FATAL, STUNS, TRACK_PENALTY, levels_caused
+from balance.rules.yags.tracks import FATAL, STUNS, TRACK_PENALTY, health_target, levels_caused
 from balance.rules.yags.vector import gear
 from balance.rules.yags.vector.blows import health_checks, tracks_after
+from balance.rules.yags.vector.rolls import d20_at
 from balance.rules.yags.vector.turns import trials_of
 
 SIDES = 20
 PAIRS = SIDES * SIDES        # one draw of 0..399: two d20s
 LEVELS = FATAL + 1           # track levels 0..6
 # ``tracks`` codes: the tracks held at 6, the checks due, the uncapped tracks the checks'
-# targets grow with, and the track penalty the blow adds (<= 0, stored negated).
+# targets grow with, and the track penalty the blow adds (<= 0, stored negated). The low byte
+# holds the capped tracks and the two check flags as its top bits (``apply`` reads it alone).
 WOUNDS_AT, STUNS_AT, CHECK_WOUNDS, CHECK_STUNS = 0, 3, 6, 7
 RAW_WOUNDS_AT, RAW_STUNS_AT, PENALTY_AT = 8, 16, 24
 CHECKS = (1 << CHECK_WOUNDS) | (1 << CHECK_STUNS)
@@ -144,13 +148,20 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
     second = u - first * np.int16(SIDES)
     hit = acting & (first - second >= tgt.get(state.defence) + tgt.get(rpen) - a_total)
     hit &= u >= SIDES
-    odd = (second == 0) | (u < SIDES)
-    if not defending.all():
-        odd |= ~defending
-    rows = np.flatnonzero(odd & acting)
-    if rows.size:
-        _odd(state, s, ctx, att.sub(rows), tgt.sub(rows), first[rows], second[rows],
-             a_total[rows], defending[rows], hit, rows)
+    # Places 0 and 1 attacking each other, each one row (a duel's declared attacks)?
+    two_rows = (att.flat is None and att.rows is None and tgt.flat is None
+                and tgt.rows is None and att.row + tgt.row == 1)
+    every_parry = defending.all()
+    if two_rows and every_parry and not t.skills_differ:
+        _tire_fumblers(state, s, ctx, att.row, tgt.row, u < SIDES, second == 0, acting)
+    else:
+        odd = (second == 0) | (u < SIDES)
+        if not every_parry:
+            odd |= ~defending
+        rows = np.flatnonzero(odd & acting)
+        if rows.size:
+            _odd(state, s, ctx, att.sub(rows), tgt.sub(rows), first[rows], second[rows],
+                 a_total[rows], defending[rows], hit, rows)
     if t.duel is not None and tgt.flat is None and tgt.rows is None:
         # A duel's target is one row: the blow and the track change in one lookup, on every
         # trial at once (a trial not hit takes the column of no blow).
@@ -175,6 +186,21 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
     harmed = np.flatnonzero(blow != 0)    # (flatnonzero of an int16 array costs ~15x)
     if harmed.size:
         harm(state, s, ctx, tgt.sub(harmed), blow[harmed], rng)
+
+
+def _tire_fumblers(state, s, ctx, att_row: int, tgt_row: int, attack_fumble: np.ndarray,
+                   defence_fumble: np.ndarray, acting: np.ndarray) -> None:
+    """``_odd`` where it only tires (places 0 and 1 attacking each other, every parry stands,
+    no foe more skilled): the fumblers by their dice alone, the flat indices of both rows by
+    one ``flatnonzero`` on a (2, n) mask, without gathers onto the odd trials
+    (``gear.tire_at`` does not depend on the indices' order)."""
+    n = acting.size
+    fumbled = padded(2 * n)     # (a sparse mask: ``balance.engine.sparse``)
+    np.logical_and(attack_fumble, acting, out=fumbled[att_row * n:(att_row + 1) * n])
+    np.logical_and(defence_fumble, acting, out=fumbled[tgt_row * n:(tgt_row + 1) * n])
+    flat = true_indices(fumbled, 2 * n)
+    if flat.size:
+        gear.tire_at(state, s, ctx, flat)
 
 
 def _odd(state, s, ctx, att: Pick, tgt: Pick, first: np.ndarray, second: np.ndarray,
@@ -212,9 +238,26 @@ def harm(state, s, ctx, tgt: Pick, blow: np.ndarray, rng: np.random.Generator) -
 
 def apply(state, s, ctx, tgt: Pick, code: np.ndarray, rng: np.random.Generator) -> None:
     """The track changes ``code`` (``Tables.tracks`` codes, one per trial of ``tgt``)."""
+    penalty = (code >> PENALTY_AT).astype(np.int16)     # (stored negated)
+    if tgt.flat is None and tgt.rows is None:
+        # One row (a duel): the tracks and the check flags from the codes' low byte (a
+        # quarter of the int32 codes' memory traffic), written into the rows in place; the
+        # checks read from their flags.
+        row = tgt.row
+        low = code.astype(np.uint8)     # wounds | stuns << 3 | the two check flags << 6
+        np.bitwise_and(low, 7, out=state.wounds[row], casting="unsafe")
+        np.bitwise_and(low >> STUNS_AT, 7, out=state.stuns[row], casting="unsafe")
+        np.subtract(state.penalty[row], penalty, out=state.penalty[row])
+        np.subtract(ctx.rpen[row], penalty, out=ctx.rpen[row])
+        due = padded(code.size)     # (a sparse mask: ``balance.engine.sparse``)
+        np.greater_equal(low, 1 << CHECK_WOUNDS, out=due[:code.size])
+        checks = true_indices(due, code.size)
+        if checks.size:
+            _row_checks(state, s, row, checks, code[checks], rng)
+        return
     w1 = (code & 7).astype(np.int8)
     s1 = ((code >> STUNS_AT) & 7).astype(np.int8)
-    penalty = -(code >> PENALTY_AT).astype(np.int16)
+    penalty = -penalty
     checks = np.flatnonzero((code & CHECKS) != 0)
     t_ = tgt.sub(checks)
     before = t_.get(state.stuns)      # (before the stuns are written below)
@@ -228,3 +271,30 @@ def apply(state, s, ctx, tgt: Pick, code: np.ndarray, rng: np.random.Generator) 
                                (c >> CHECK_WOUNDS) & 1, t_.get(state.status),
                                t_.get(state.health4), s.success_step, rng, trials_of(t_))
         t_.put(state.status, status)
+
+
+def _row_checks(state, s, row: int, cols: np.ndarray, code: np.ndarray,
+                rng: np.random.Generator) -> None:
+    """``blows.health_checks`` of the bodies in row ``row``, columns ``cols``, whose track
+    changes ``code`` call for one, read from the codes' flags (the same dice in the same
+    order, in fewer steps): reaching fatal wounds, a d20 each (seed 000: fail dies, success
+    falls unconscious, a good success fights on); then beaten stuns, among those still
+    standing (fail falls unconscious)."""
+    status = state.status[row]
+    health = state.health4[row]
+    fixed = not any(health.strides)   # one number for both fighters: no gathers of it
+    due = np.flatnonzero((code & (1 << CHECK_WOUNDS)) != 0)
+    if due.size:
+        at = cols[due]
+        d = d20_at(rng, at)
+        margin = ((health[0] if fixed else health[at]) + d
+                  - health_target((code[due] >> RAW_WOUNDS_AT) & 255))
+        status[at] = np.where((d == 1) | (margin < 0), DEAD,
+                              np.where(margin < s.success_step, UNCONSCIOUS, status[at]))
+    due = np.flatnonzero(((code & (1 << CHECK_STUNS)) != 0) & (status[cols] == STANDING))
+    if due.size:
+        at = cols[due]
+        d = d20_at(rng, at)
+        failed = (d == 1) | ((health[0] if fixed else health[at]) + d
+                             < health_target((code[due] >> RAW_STUNS_AT) & 255))
+        status[at[failed]] = UNCONSCIOUS

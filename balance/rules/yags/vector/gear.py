@@ -282,7 +282,9 @@ def tire_at(state, s: Static, ctx, flat: np.ndarray) -> None:
     step = np.take(s.fatigue_step, after)
     state.penalty.ravel()[flat] += step
     ctx.rpen.ravel()[flat] += step
-    if s.on.exhaustion:
+    # (Looked up only when some fatigue reached the lowest threshold: a reduction of the few
+    # levels here, instead of gathers of who and status.)
+    if s.on.exhaustion and after.max() >= s.fighter["exhausted_at"].min():
         status = state.status.ravel()
         at = per_place(s, "exhausted_at", state.who.ravel()[flat])
         status[flat[(after >= at) & (status[flat] == STANDING)]] = YIELDED

@@ -200,8 +200,20 @@ def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
     for me in slots:
         strikes.act(state, s, ctx, me, rng)
     end_of_round(state, s, ctx, rng)
-    if round_no == 2:   # a fumbled initiative is read in rounds 1 and 2 only: no more copies
-        state.slow_start = np.broadcast_to(np.False_, (c, n))
+    if round_no == 2:
+        _after_round_two(state, s)
+
+
+def _after_round_two(state: YagsState, s) -> None:
+    """From round 3 nothing reads who fumbled initiative (it costs round 1 and re-makes round
+    2's declarations), nor, where declarations are never re-made after round 2 (a basic duel:
+    the first fall decides it) or are made afresh each round (the detailed rules), how many
+    were up when they were last made: both become read-only broadcasts of one number, which
+    compaction fills instead of gathering (``TrialState.take``)."""
+    c, n = state.status.shape
+    state.slow_start = np.broadcast_to(np.False_, (c, n))
+    if s.on.any or (s.groups is None and c == 2):
+        state.n_up = np.broadcast_to(np.int8(-1), (n,))
 
 
 def _check(status: np.ndarray, due: np.ndarray, health4: np.ndarray, fail: int,
