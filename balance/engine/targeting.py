@@ -178,7 +178,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     # ``first`` and ``fixed`` (each pack gathers c x m elements).
     if not same and policy.strides[-1] == 0:
         policies, column = np.broadcast_to(policy[:, :1], (c, m)), policy[:, 0]
-        who_m = (pack(np.broadcast_to(who, shape)) if np.isin(column, (FIRST, FIXED)).any()
+        who_m = (pack(np.broadcast_to(who, shape)) if ((column == FIRST) | (column == FIXED)).any()
                  else np.broadcast_to(np.zeros((c, 1), dtype=np.int8), (c, m)))
     else:
         policies, who_m = pack(policy), pack(np.broadcast_to(who, shape))

@@ -49,7 +49,10 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
         return np.where(picks, first, NO_TARGET).astype(np.int8), None
     if g.all_first and s.n_sides == 2 and taken is None and not g.rank2.any():
         return first_with_room(s, side, who, up, picks, columns(state.target, cols)), None
-    wi = who.astype(np.intp)
+    mixed = bool((g.policy != g.policy[0]).any())
+    # (Fighter indices only for what reads per-fighter numbers: a (c, m) intp array.)
+    wi = (who.astype(np.intp) if mixed or g.rank2.any()
+          or ((g.policy == DANGEROUS) | (g.policy == NEAREST)).any() else None)
     cap = np.broadcast_to(np.int16(g.max_attackers), up.shape)   # (one number: no array)
     if taken is not None:
         cap = cap - columns(taken, cols)
@@ -64,7 +67,7 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
     if s.on.distance:
         kw.update(position=columns(state.pos, cols))
     # One policy for all: a column that broadcasts, not a gather.
-    policy = g.policy[wi] if (g.policy != g.policy[0]).any() else g.policy[:1, None]
+    policy = g.policy[wi] if mixed else g.policy[:1, None]
     if not g.rank2.any():
         return choose_targets(policy, side, who, up, picks, cap=cap, **kw), None
     rank2 = g.rank2[wi]
