@@ -29,11 +29,6 @@ from balance.rules.yags.vector.gear import fighter, helpless, refresh
 from balance.rules.yags.vector.static import Static
 from balance.rules.yags.vector.turns import Round
 
-# A basic group fight re-makes the declarations on the whole arrays when at least this share
-# of its trials needs them re-made (measured: gathering and scattering the changed trials'
-# columns costs more than the whole arrays' cheap operations).
-WHOLE_AT = 0.5
-
 
 def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndarray,
                         round_no: int, rng: np.random.Generator) -> None:
@@ -48,7 +43,6 @@ def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndar
         changed |= state.slow_start.any(axis=0)
     changed &= n_up >= 2   # a lone survivor has no one to fight
     state.n_up = n_up
-    kept, chooses = None, can_act
     if round_no == 1:
         cols = slice(None)
     else:
@@ -57,19 +51,11 @@ def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndar
             return
         if cols.size == n_up.size:
             cols = slice(None)
-        elif s.groups is not None and cols.size >= WHOLE_AT * n_up.size:
-            # Most trials change: re-make them on the whole arrays rather than gather and
-            # scatter the changed ones; nobody chooses elsewhere, whose targets are kept
-            # (the rest is worked out again, the same as before: nothing changed there).
-            cols, kept = slice(None), ~changed
-            chooses = can_act & changed
     if s.groups is None:
         target = first_standing_foe(columns(state.side, cols), columns(state.who, cols),
                                     columns(standing, cols), s.n_sides)
     else:
-        target, _ = groups.targets(state, s, standing, chooses, cols, rng)
-    if kept is not None:   # (arithmetic: np.where on a random mask is slow)
-        target += (state.target - target) * kept
+        target, _ = groups.targets(state, s, standing, can_act, cols, rng)
     can = columns(can_act, cols)
     attacking = can & (target != NO_TARGET)
     declared, defended, guard, exposed = declare_defences(
