@@ -41,16 +41,14 @@ def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndar
     changed = n_up != state.n_up
     if round_no == 2:  # fighters who fumbled initiative act from now on
         changed |= state.slow_start.any(axis=0)
-    changed &= n_up >= 2   # a lone survivor has no one to fight
+    changed = np.flatnonzero(changed & (n_up >= 2))  # a lone survivor has no one to fight
     state.n_up = n_up
-    if round_no == 1:
+    if round_no == 1 or changed.size == n_up.size:
         cols = slice(None)
+    elif changed.size:
+        cols = changed
     else:
-        cols = np.flatnonzero(changed)
-        if not cols.size:
-            return
-        if cols.size == n_up.size:
-            cols = slice(None)
+        return
     if s.groups is None:
         target = first_standing_foe(columns(state.side, cols), columns(state.who, cols),
                                     columns(standing, cols), s.n_sides)
