@@ -26,9 +26,8 @@ from balance.engine.streams import integers_at
 from balance.rules.yags.tactics import CRUSHING_KNOCKBACK, KNOCKDOWN_STRENGTH
 from balance.rules.yags.tracks import FATAL, STUNS, TRACK_PENALTY, health_target, levels_caused
 from balance.rules.yags.vector import gear
-from balance.rules.yags.vector.blows import health_checks, tracks_after
+from balance.rules.yags.vector.blows import tracks_after
 from balance.rules.yags.vector.rolls import d20_at
-from balance.rules.yags.vector.turns import trials_of
 
 SIDES = 20
 PAIRS = SIDES * SIDES        # one draw of 0..399: two d20s
@@ -253,48 +252,46 @@ def apply(state, s, ctx, tgt: Pick, code: np.ndarray, rng: np.random.Generator) 
         np.greater_equal(low, 1 << CHECK_WOUNDS, out=due[:code.size])
         checks = true_indices(due, code.size)
         if checks.size:
-            _row_checks(state, s, row, checks, code[checks], rng)
+            _checks(state.status[row], state.health4[row], checks, checks, code[checks],
+                    s.success_step, rng)
         return
     w1 = (code & 7).astype(np.int8)
     s1 = ((code >> STUNS_AT) & 7).astype(np.int8)
     penalty = -penalty
     checks = np.flatnonzero((code & CHECKS) != 0)
-    t_ = tgt.sub(checks)
-    before = t_.get(state.stuns)      # (before the stuns are written below)
     tgt.put(state.wounds, w1)
     tgt.put(state.stuns, s1)
     tgt.add(state.penalty, penalty)
     tgt.add(ctx.rpen, penalty)
-    if checks.size:
-        c = code[checks]
-        status = health_checks((c >> RAW_WOUNDS_AT) & 255, (c >> RAW_STUNS_AT) & 255, before,
-                               (c >> CHECK_WOUNDS) & 1, t_.get(state.status),
-                               t_.get(state.health4), s.success_step, rng, trials_of(t_))
-        t_.put(state.status, status)
+    if checks.size:   # (the places' flat indices into the (c, n) arrays, and their trials)
+        health = state.health4 if not any(state.health4.strides) else state.health4.ravel()
+        _checks(state.status.ravel(), health, tgt.flat_at(checks),
+                checks if tgt.rows is None else tgt.rows[checks], code[checks],
+                s.success_step, rng)
 
 
-def _row_checks(state, s, row: int, cols: np.ndarray, code: np.ndarray,
-                rng: np.random.Generator) -> None:
-    """``blows.health_checks`` of the bodies in row ``row``, columns ``cols``, whose track
+def _checks(status: np.ndarray, health: np.ndarray, at: np.ndarray, cols: np.ndarray,
+            code: np.ndarray, step: int, rng: np.random.Generator) -> None:
+    """``blows.health_checks`` of the bodies at ``at`` (indices into ``status`` and
+    ``health``, 1-d views: a row, or the flat (c, n) arrays; a health every fighter shares
+    may be a broadcast of one number), in the trials (state columns) ``cols``, whose track
     changes ``code`` call for one, read from the codes' flags (the same dice in the same
     order, in fewer steps): reaching fatal wounds, a d20 each (seed 000: fail dies, success
     falls unconscious, a good success fights on); then beaten stuns, among those still
     standing (fail falls unconscious)."""
-    status = state.status[row]
-    health = state.health4[row]
-    fixed = not any(health.strides)   # one number for both fighters: no gathers of it
+    fixed = not any(health.strides)   # one number for every fighter: no gathers of it
     due = np.flatnonzero((code & (1 << CHECK_WOUNDS)) != 0)
     if due.size:
-        at = cols[due]
-        d = d20_at(rng, at)
-        margin = ((health[0] if fixed else health[at]) + d
+        where = at[due]
+        d = d20_at(rng, where if cols is at else cols[due])
+        margin = ((health.flat[0] if fixed else health[where]) + d
                   - health_target((code[due] >> RAW_WOUNDS_AT) & 255))
-        status[at] = np.where((d == 1) | (margin < 0), DEAD,
-                              np.where(margin < s.success_step, UNCONSCIOUS, status[at]))
-    due = np.flatnonzero(((code & (1 << CHECK_STUNS)) != 0) & (status[cols] == STANDING))
+        status[where] = np.where((d == 1) | (margin < 0), DEAD,
+                                 np.where(margin < step, UNCONSCIOUS, status[where]))
+    due = np.flatnonzero(((code & (1 << CHECK_STUNS)) != 0) & (status[at] == STANDING))
     if due.size:
-        at = cols[due]
-        d = d20_at(rng, at)
-        failed = (d == 1) | ((health[0] if fixed else health[at]) + d
+        where = at[due]
+        d = d20_at(rng, where if cols is at else cols[due])
+        failed = (d == 1) | ((health.flat[0] if fixed else health[where]) + d
                              < health_target((code[due] >> RAW_STUNS_AT) & 255))
-        status[at[failed]] = UNCONSCIOUS
+        status[where[failed]] = UNCONSCIOUS
