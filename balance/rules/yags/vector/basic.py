@@ -21,12 +21,12 @@ import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.sparse import padded, true_indices
-from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
+from balance.engine.status import STANDING, UNCONSCIOUS
 from balance.engine.streams import integers_at
 from balance.rules.yags.tactics import CRUSHING_KNOCKBACK, KNOCKDOWN_STRENGTH
-from balance.rules.yags.tracks import FATAL, STUNS, TRACK_PENALTY, health_target, levels_caused
+from balance.rules.yags.tracks import FATAL, STUNS, TRACK_PENALTY, levels_caused
 from balance.rules.yags.vector import gear
-from balance.rules.yags.vector.blows import tracks_after
+from balance.rules.yags.vector.blows import beaten_check, fatal_check, tracks_after
 from balance.rules.yags.vector.rolls import d20_at
 
 SIDES = 20
@@ -284,14 +284,12 @@ def _checks(status: np.ndarray, health: np.ndarray, at: np.ndarray, cols: np.nda
     if due.size:
         where = at[due]
         d = d20_at(rng, where if cols is at else cols[due])
-        margin = ((health.flat[0] if fixed else health[where]) + d
-                  - health_target((code[due] >> RAW_WOUNDS_AT) & 255))
-        status[where] = np.where((d == 1) | (margin < 0), DEAD,
-                                 np.where(margin < step, UNCONSCIOUS, status[where]))
+        status[where] = fatal_check(status[where], health.flat[0] if fixed else health[where],
+                                    d, (code[due] >> RAW_WOUNDS_AT) & 255, step)
     due = np.flatnonzero(((code & (1 << CHECK_STUNS)) != 0) & (status[at] == STANDING))
     if due.size:
         where = at[due]
         d = d20_at(rng, where if cols is at else cols[due])
-        failed = (d == 1) | ((health.flat[0] if fixed else health[where]) + d
-                             < health_target((code[due] >> RAW_STUNS_AT) & 255))
+        failed = beaten_check(health.flat[0] if fixed else health[where], d,
+                              (code[due] >> RAW_STUNS_AT) & 255)
         status[where[failed]] = UNCONSCIOUS

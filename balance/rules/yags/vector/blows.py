@@ -277,15 +277,26 @@ def health_checks(w1, s1, s0, add_wounds, status, health, step, rng, cols=None):
     health = np.broadcast_to(health, status.shape)
     due = np.flatnonzero((add_wounds > 0) & (w1 >= FATAL))
     if due.size:
-        d = d20_for(rng, due, cols)
-        margin = health[due] + d - health_target(w1[due])
-        dead = (d == 1) | (margin < 0)
-        status[due] = np.where(dead, DEAD, np.where(margin < step, UNCONSCIOUS, status[due]))
+        status[due] = fatal_check(status[due], health[due], d20_for(rng, due, cols), w1[due],
+                                  step)
     due = np.flatnonzero((s1 > s0) & (s1 >= FATAL) & (status == STANDING))
     if due.size:
-        d = d20_for(rng, due, cols)
-        status[due[(d == 1) | (health[due] + d < health_target(s1[due]))]] = UNCONSCIOUS
+        status[due[beaten_check(health[due], d20_for(rng, due, cols), s1[due])]] = UNCONSCIOUS
     return status
+
+
+def fatal_check(status, health, d, wounds, step: int):
+    """The health check on reaching fatal wounds (seed 000): health x 4 + the d20 ``d``
+    against ``wounds``' target; a fumble or a failure dies, a success falls unconscious, a
+    good success (by ``step``) fights on. Returns the status after it."""
+    margin = health + d - health_target(wounds)
+    return np.where((d == 1) | (margin < 0), DEAD, np.where(margin < step, UNCONSCIOUS, status))
+
+
+def beaten_check(health, d, stuns):
+    """The health check on reaching beaten stuns (seed 000): a fumble or a failure of health
+    x 4 + the d20 ``d`` against ``stuns``' target falls unconscious. Returns who failed."""
+    return (d == 1) | (health + d < health_target(stuns))
 
 
 def harm(state, s: Static, ctx, tgt: Pick, kind, levels, rng) -> np.ndarray:
@@ -329,9 +340,8 @@ def fall_from_vital_strike(state, s: Static, ctx, t: Pick, rng: np.random.Genera
     gear.knock_down(state, s, t)
     t.put(state.wounds, np.full(size, FATAL, dtype=np.int8))
     d = d20(rng, size)
-    margin = t.get(state.health4) + _vitals(state, s, t) + d - health_target(FATAL)
-    status = np.where((d == 1) | (margin < 0), DEAD,
-                      np.where(margin < s.success_step, UNCONSCIOUS, STANDING))
+    status = fatal_check(STANDING, t.get(state.health4) + _vitals(state, s, t), d, FATAL,
+                         s.success_step)
     t.put(state.status, status.astype(np.int8))
     gear.sync_penalty(state, s, ctx.rpen)
 
