@@ -14,6 +14,8 @@ from balance.engine.targeting import (
     RANDOM,
     SPREAD,
     WEAKEST,
+    _choosers,
+    _shuffle,
     attacker_rank,
     choose_targets,
     first_standing_foe,
@@ -223,3 +225,24 @@ def test_the_scalar_helpers_read_the_same_way() -> None:
     assert set(picks) == {7, 8, 9}
     assert engage_key(0, 0, 3) < engage_key(0, None, 0) < engage_key(0, 5, 0)
     assert sorted(attacker_ranks(4, rng)) == [0, 1, 2, 3]
+
+
+def test_the_choosers_are_shuffled_uniformly_within_each_trial() -> None:
+    """``_choosers`` lists each trial's choosing places in place order and ``_shuffle`` puts
+    them in a uniformly random order (Fisher-Yates on the trials with more than j choosers):
+    with places 1, 3 and 4 choosing, each of the 3! = 6 orders comes 1/6 of the time, and a
+    trial with one chooser keeps it. Within 4.9 standard errors (alpha ~1e-6 per cell)."""
+    n = 60_000
+    need = np.zeros((5, n + 1), dtype=bool)
+    need[[1, 3, 4], :n] = True
+    need[2, n] = True                         # the last trial: one chooser
+    counts = need.sum(axis=0)
+    choosers = _choosers(need, 3)
+    assert (choosers[:, 0] == [1, 3, 4]).all() and choosers[0, n] == 2
+    _shuffle(choosers, counts, np.random.default_rng(12))
+    assert choosers[0, n] == 2
+    orders = choosers[:, :n].T @ np.array([25, 5, 1])
+    assert (np.sort(choosers[:, :n], axis=0) == [[1], [3], [4]]).all()
+    _, freq = np.unique(orders, return_counts=True)
+    assert freq.size == 6
+    assert (abs(freq / n - 1 / 6) < 4.9 * np.sqrt(5 / 36 / n)).all()
