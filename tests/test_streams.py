@@ -8,15 +8,19 @@ grouping of the blocks asked for.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from balance import load_scenario
 from balance.engine import loop, run
 from balance.engine.streams import Streams
 from balance.rules import get
 from balance.rules.yags.fighters import YagsFight, YagsRules
 from tests.rules.test_yags_agreement import BASIC
 
+ROOT = Path(__file__).resolve().parent.parent
 FIELDS = ("wins", "rounds", "status", "standing", "first_down")
 DUELS = ["mirror", "aggressive_mixed_vs_defensive", "all_out_attack", "yielding_fumbly",
          "stuns_vs_wounds"]
@@ -41,6 +45,58 @@ def test_stacked_blocks_give_the_same_numbers(name: str, monkeypatch) -> None:
                                 blocks=blocks)
         for field in FIELDS:
             assert np.array_equal(getattr(alone, field), getattr(stacked, field)), field
+
+
+def group(policies: tuple[str, str], cap: int | None = None, counts=(3, 3)) -> YagsFight:
+    """A basic group fight: two sides of veterans of the two target policies."""
+    def member(policy: str, count: int) -> dict:
+        return {"attributes": {"dexterity": 3, "agility": 3, "strength": 3},
+                "skills": {"single_weapon": 3}, "weapon": "long_sword",
+                "armour": ["soft_leather_jacket"], "count": count,
+                "policy": {"target": policy}}
+    scenario = {"name": "group", "ruleset": "yags", "max_rounds": 40,
+                "sides": [{"name": f"s{k}", "members": [member(p, n)]}
+                          for k, (p, n) in enumerate(zip(policies, counts, strict=True))]}
+    if cap is not None:
+        scenario["rules"] = {"max_attackers": cap}
+    loaded = load_scenario(scenario)
+    return get("yags").compile(loaded.model, loaded.tables)
+
+
+GROUPS = {
+    "engage": group(("engage", "engage")),
+    "spread_vs_weakest": group(("spread", "weakest"), counts=(4, 3)),
+    "random_vs_dangerous_cap": group(("random", "dangerous"), cap=1, counts=(2, 4)),
+    "first_cap": group(("first", "first"), cap=2, counts=(4, 2)),
+}
+
+
+@pytest.mark.parametrize("name", list(GROUPS))
+def test_stacked_group_fights_give_the_same_numbers(name: str, monkeypatch) -> None:
+    """Basic group fights draw every number for named columns (the choosers' order, ties
+    between foes, the attacks' dice, health checks), so their blocks stack too."""
+    system, fight = get("yags"), GROUPS[name]
+    assert system.stackable(fight)
+    trials, block = 5 * 256 + 19, 256
+    monkeypatch.setattr(loop, "MERGE_AT", 300)      # merge while several blocks are open
+    monkeypatch.setattr(loop, "MERGE_EACH", 60)
+    for blocks in (None, [4, 0, 1, 2, 5]):
+        monkeypatch.setattr(run, "STACK_TRIALS", 1)
+        alone = run.run_fight(system, fight, trials, seed=5, block_trials=block, blocks=blocks)
+        monkeypatch.setattr(run, "STACK_TRIALS", 4 * block)
+        stacked = run.run_fight(system, fight, trials, seed=5, block_trials=block,
+                                blocks=blocks)
+        for field in FIELDS:
+            assert np.array_equal(getattr(alone, field), getattr(stacked, field)), field
+
+
+def test_group_fights_with_morale_or_mixed_first_are_not_stacked() -> None:
+    """A broken side's run draws over whole sides, and a mix of ``first`` with other
+    policies shuffles choosers only where some chooser's policy is not ``first``."""
+    system = get("yags")
+    assert not system.stackable(group(("first", "engage")))
+    loaded = load_scenario(str(ROOT / "scenarios" / "groups" / "yags_bridge_hold.yaml"))
+    assert not system.stackable(system.compile(loaded.model, loaded.tables))
 
 
 def test_a_draw_must_name_its_columns() -> None:

@@ -239,7 +239,7 @@ def test_the_choosers_are_shuffled_uniformly_within_each_trial() -> None:
     counts = need.sum(axis=0)
     choosers = _choosers(need, 3)
     assert (choosers[:, 0] == [1, 3, 4]).all() and choosers[0, n] == 2
-    _shuffle(choosers, counts, np.random.default_rng(12))
+    _shuffle(choosers, counts, np.random.default_rng(12), np.arange(choosers.shape[1]))
     assert choosers[0, n] == 2
     orders = choosers[:, :n].T @ np.array([25, 5, 1])
     assert (np.sort(choosers[:, :n], axis=0) == [[1], [3], [4]]).all()

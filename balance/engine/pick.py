@@ -2,7 +2,29 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
+
+
+@functools.lru_cache(maxsize=16)
+def trial_numbers(n: int) -> np.ndarray:
+    """``np.arange(n)`` (intp), read-only and kept for the next call with the same ``n``."""
+    out = np.arange(n, dtype=np.intp)
+    out.setflags(write=False)
+    return out
+
+
+def flat_of(place: np.ndarray, n: int) -> np.ndarray:
+    """Flat indices into (c, n) arrays of ``place`` (..., n) (-1 read as place 0): the same
+    numbers as ``np.maximum(place, 0).astype(np.intp) * n + np.arange(n)``, computed in one
+    intp array in place (each temporary of that expression is a fresh n-element intp array,
+    and the arange is kept)."""
+    flat = place.astype(np.intp)
+    np.maximum(flat, 0, out=flat)
+    flat *= n
+    flat += trial_numbers(n)
+    return flat
 
 
 class Pick:
@@ -26,7 +48,7 @@ class Pick:
             self.row, self.flat = max(hi, 0), None
         else:
             self.row = None
-            self.flat = np.maximum(place, 0).astype(np.intp) * n + np.arange(n)
+            self.flat = flat_of(place, n)
             if rows is not None:
                 self.flat = self.flat[rows]
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.engine.streams import random_at
+
 
 def first_true(mask: np.ndarray) -> np.ndarray:
     """(n,) intp: the first place where ``mask`` (c, n) holds in each trial; 0 where none
@@ -53,14 +55,16 @@ def ascending(key: np.ndarray) -> np.ndarray:
     return order.reshape(c, n)
 
 
-def uniform_true(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def uniform_true(mask: np.ndarray, rng, cols: np.ndarray | None = None) -> np.ndarray:
     """(n,) intp: in each trial, one of the places where ``mask`` (c, n) holds, uniformly at
     random (0 where none does). One uniform draw per trial picks the k-th of the t places,
     k = floor(u t): no float is compared with another, and the bias of a 53-bit u is below
-    2^-45 for t <= 255."""
+    2^-45 for t <= 255. ``cols``: the state columns of the trials, for stacked blocks'
+    streams (``balance.engine.streams``)."""
     n = mask.shape[1]
     total = mask.sum(axis=0, dtype=np.int16)
-    return kth_true(mask, (rng.random(n) * total).astype(np.int16))
+    u = rng.random(n) if cols is None else random_at(rng, cols)
+    return kth_true(mask, (u * total).astype(np.int16))
 
 
 def kth_true(mask: np.ndarray, k: np.ndarray) -> np.ndarray:

@@ -11,8 +11,8 @@ the next numbers of its generator. Results are therefore the same bit for bit, s
 not (``tests/test_streams.py``).
 
 Two conditions fall on the rule system, which opts in per fight (``stackable``): every draw
-in such a fight goes through ``integers``/``random`` over all columns or through ``at``
-(anything else raises), and no draw over all columns depends on the other columns (e.g.
+in such a fight goes through ``integers``/``random`` over all columns or names its columns
+(``at``, ``integers_at``, ``random_at``; anything else raises), and no draw over all columns depends on the other columns (e.g.
 skipped when no trial of the whole array needs it). The loop compacts each segment when its
 block alone would have been compacted (``balance.engine.loop``).
 """
@@ -112,4 +112,19 @@ def integers_at(rng: np.random.Generator | Streams, cols: np.ndarray | None, low
     out = np.empty((k, cols.size), dtype=dtype)
     for b, mine, size in rng.segments_of(cols):
         out[:, mine] = rng.generators[b].integers(low, high, size=(k, size), dtype=dtype)
+    return out.reshape(*shape, cols.size)
+
+
+def random_at(rng: np.random.Generator | Streams, cols: np.ndarray | None,
+              shape: tuple[int, ...] = ()) -> np.ndarray:
+    """``integers_at`` for uniform floats in [0, 1): shape ``(*shape, len(cols))`` for the
+    state columns ``cols``, or ``shape`` over all columns when ``cols`` is None."""
+    if cols is None:
+        return rng.random(shape)
+    if not isinstance(rng, Streams):
+        return rng.random((*shape, cols.size))
+    k = int(np.prod(shape))
+    out = np.empty((k, cols.size))
+    for b, mine, size in rng.segments_of(cols):
+        out[:, mine] = rng.generators[b].random((k, size))
     return out.reshape(*shape, cols.size)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.places import ascending, first_true, uniform_true
+from balance.engine.streams import random_at
 
 NO_TARGET = -1
 
@@ -72,7 +73,8 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
                    position: np.ndarray | None = None, priority: np.ndarray | None = None,
                    line: np.ndarray | None = None,
                    rng: np.random.Generator | None = None,
-                   prefer: np.ndarray | None = None) -> np.ndarray:
+                   prefer: np.ndarray | None = None,
+                   trials: np.ndarray | None = None) -> np.ndarray:
     """Each place's target under its policy, with at most ``cap`` attackers on any fighter.
 
     All arrays are (c, n) by place (or broadcast to it), except ``priority`` (fighters x
@@ -97,7 +99,9 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     place. A place with no foe left under its cap waits (-1). ``prefer`` (c, c, n) bool,
     optional: the foes each place prefers (e.g. those already within its reach); a place
     picks among its preferred foes under their caps first, and among the others only when
-    there are none.
+    there are none. ``trials`` (n,): the state columns the arrays' columns are (None: the
+    same), for stacked blocks' streams (``balance.engine.streams``): every draw names the
+    columns it is for.
     """
     c, n = standing.shape
     shape = (c, n)
@@ -118,7 +122,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     over = None
     if current is not None and (current >= 0).any():   # (round 1: nobody has a target yet)
         over = _keep(current, chooses, standing, side, cap, target, count,
-                     rng if random_order else None)
+                     rng if random_order else None, trials)
     # The places still to choose, and the trials where any is: only there the order matters.
     need = chooses & (target == NO_TARGET)
     n_need = need.view(np.int8).sum(axis=0, dtype=np.int16)
@@ -157,7 +161,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
         # The choosers of each trial in place order, then (a random order) shuffled.
         choosers = _choosers(needs, int(counts[0]))
         if random_order:
-            _shuffle(choosers, counts, rng)
+            _shuffle(choosers, counts, rng, _at(trials, by))
     else:
         # Some trials kept one at a time (a cap bound the keepers): there the choosing
         # goes on in the keeping's order; elsewhere in a random one (or place order).
@@ -166,7 +170,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
         if random_order:
             fresh = np.setdiff1d(active[n_need[active] >= 2], over[0], assume_unique=True)
             if fresh.size:
-                order[:, fresh] = ascending(rng.random((c, fresh.size)))
+                order[:, fresh] = ascending(random_at(rng, _at(trials, fresh), (c,)))
         choosers = _in_order(need, order, by, pack)
     caps = pack(cap)
     if same or c > 127:
@@ -187,6 +191,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     liked_by = prefer if prefer is None or same else np.take(prefer, by, axis=-1)
     sides_flat, aim_flat, tally_flat = sides.ravel(), aim.ravel(), tally.ravel()
     cols = np.arange(m)
+    drawn = _at(trials, by) if draw else None       # (the state columns of ``by``)
     for j in range(int(counts[0])):
         mj = m if j < counts[-1] else int(np.count_nonzero(counts > j))
         i, rows = choosers[j, :mj], cols[:mj]
@@ -202,7 +207,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
             key = _beyond(key, best)
             best = best & (key == key.min(axis=0))
         # A random one of the best (argmax(axis=0) would cost ~30 ns a trial), or the lowest.
-        pick = uniform_true(best, rng) if draw else first_true(best)
+        pick = uniform_true(best, rng, drawn[:mj]) if draw else first_true(best)
         chosen = np.flatnonzero(ok.any(axis=0))   # (selections on a random mask cost ~20x)
         if chosen.size < mj:
             pick, at, rows = pick[chosen], at[chosen], rows[chosen]
@@ -258,11 +263,16 @@ def _choosers(need: np.ndarray, most: int) -> np.ndarray:
     return out[:most * m].reshape(most, m)
 
 
-def _shuffle(choosers: np.ndarray, counts: np.ndarray, rng: np.random.Generator) -> None:
+def _at(trials: np.ndarray | None, idx: np.ndarray) -> np.ndarray:
+    """The state columns of the arrays' columns ``idx`` (``choose_targets``' ``trials``)."""
+    return idx if trials is None else trials[idx]
+
+
+def _shuffle(choosers: np.ndarray, counts: np.ndarray, rng, where: np.ndarray) -> None:
     """Put each trial's choosers (its first ``counts`` rows of ``choosers``, trials sorted
     by ``counts``, most first) in a uniformly random order, in place: Fisher-Yates, row j
     swapped with a uniform row of 0..j, over the trials with more than j choosers (a
-    prefix). Trials with one chooser draw nothing."""
+    prefix). Trials with one chooser draw nothing. ``where``: the trials' state columns."""
     most, m = choosers.shape
     flat = choosers.ravel()
     cols = np.arange(m)
@@ -270,7 +280,7 @@ def _shuffle(choosers: np.ndarray, counts: np.ndarray, rng: np.random.Generator)
         mj = int(np.count_nonzero(counts > j))
         if not mj:
             continue
-        other = (rng.random(mj) * (j + 1)).astype(np.intp) * m + cols[:mj]
+        other = (random_at(rng, where[:mj]) * (j + 1)).astype(np.intp) * m + cols[:mj]
         mine = choosers[j, :mj].copy()
         choosers[j, :mj] = flat[other]
         flat[other] = mine
@@ -298,7 +308,8 @@ KEEP_BY_COMPARING = 16
 
 
 def _keep(current, chooses, standing, side, cap, target, count,
-          rng: np.random.Generator | None) -> tuple[np.ndarray, np.ndarray] | None:
+          rng: np.random.Generator | None,
+          trials: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """Places keep their ``current`` target while it is a standing foe under its cap (fills
     ``target`` and ``count`` in place), in a uniformly random order of the places (place order
     without ``rng``). Where no target would have more keepers than its cap the order cannot
@@ -336,7 +347,7 @@ def _keep(current, chooses, standing, side, cap, target, count,
     if rng is None:
         order = np.broadcast_to(np.arange(c)[:, None], (c, over.size)).copy()
     else:
-        order = ascending(rng.random((c, over.size)))
+        order = ascending(random_at(rng, _at(trials, over), (c,)))
     for k in range(c):
         i = order[k]
         t = current[i, over].astype(np.intp)

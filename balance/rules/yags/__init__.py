@@ -33,9 +33,9 @@ class YagsSystem:
 
     def stackable(self, fight: YagsFight) -> bool:
         """Can blocks of this fight be played stacked (``balance.engine.streams``)? Basic
-        two-fighter fights, whose every draw names its columns (``vector/basic.py``)."""
-        s = static_of(fight)
-        return not s.on.any and s.groups is None and not fight.explosions
+        fights whose every draw names its columns (``vector/static.stackable``: duels, and
+        group fights without morale or a mix of ``first`` and other target policies)."""
+        return static_of(fight).stackable and not fight.explosions
 
     def tracks(self, state: kernel.YagsState) -> dict[str, np.ndarray]:
         """Wound and stun tracks, by place, for the after-battle rules."""

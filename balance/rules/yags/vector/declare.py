@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.engine.pick import flat_of
 from balance.engine.state import columns
 from balance.engine.targeting import NO_TARGET, first_standing_foe
 from balance.rules.yags.fighters import AUTO
@@ -105,7 +106,7 @@ def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
         # Attackers of each place's target seated before it, against that target's declared
         # number (one flat gather for all places); only in trials where some fighter
         # declared fewer defences than it has attackers: elsewhere every attack is defended.
-        flat = np.maximum(aim, 0).astype(np.intp) * n + np.arange(n)
+        flat = flat_of(aim, n)
         defended = attacking
         short = np.flatnonzero((declared < attackers_on).any(axis=0))
         if short.size:

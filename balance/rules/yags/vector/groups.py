@@ -56,7 +56,8 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
     cap = np.broadcast_to(np.int16(g.max_attackers), up.shape)   # (one number: no array)
     if taken is not None:
         cap = cap - columns(taken, cols)
-    kw = dict(current=columns(state.target, cols), priority=g.priority, rng=rng)
+    kw = dict(current=columns(state.target, cols), priority=g.priority, rng=rng,
+              trials=None if isinstance(cols, slice) else cols)
     # (Only what the fighters' policies read: each costs a gather over every place.)
     if (g.policy == WEAKEST).any():
         kw.update(weakness=columns(state.wounds, cols) + columns(state.stuns, cols))

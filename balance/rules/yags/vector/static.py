@@ -87,6 +87,8 @@ class Static:
     start: np.ndarray | None = None  # (n,) float: positions at the start (fights at a distance)
     blasts: tuple = ()             # per fighter: its thrown explosive's blast (or None)
     basic: Any = None              # basic fights: the outcome tables (basic.Tables)
+    # Can blocks of it be played stacked (``balance.engine.streams``)? See ``stackable``.
+    stackable: bool = False
 
 
 @dataclass(frozen=True)
@@ -134,9 +136,24 @@ def static_of(fight: YagsFight) -> Static:
         if not static.on.any:
             from balance.rules.yags.vector.basic import tables_of  # basic.py reads static's
 
-            static = dataclasses.replace(static, basic=tables_of(static))
+            static = dataclasses.replace(static, basic=tables_of(static),
+                                         stackable=stackable(static))
         fight.derived["static"] = static
     return fight.derived["static"]
+
+
+def stackable(s: Static) -> bool:
+    """Does every draw of this basic fight name the state columns it is for, and does no
+    draw over all columns hang on the other columns (``balance.engine.streams``)? Duels, and
+    group fights without morale (a broken side's run draws over whole sides) whose target
+    policies are all ``first`` or none is (``targeting.choose_targets`` shuffles the choosers
+    where any chooser's is not). Such a fight draws an attack's dice in every trial of the
+    slot even when no trial acts (``strikes.attack_action``)."""
+    g = s.groups
+    if g is None:
+        return True
+    first = g.policy == FIRST
+    return not g.morale and not g.rank2.any() and bool(first.all() or not first.any())
 
 
 def _static(fight: YagsFight) -> Static:

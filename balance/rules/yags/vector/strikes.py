@@ -72,8 +72,9 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     """A declared attack (or manoeuvre): the strikes it draws before, the attack, the counter
     strike after (seed 000, Free Strikes). A basic duel draws its attack's dice even when no
     trial acts (its blocks may be stacked, ``balance.engine.streams``: a draw over all
-    trials must not hang on the others)."""
-    stackable = not s.on.any and s.groups is None
+    trials must not hang on the others); so does a basic group fight that can be stacked
+    (``static.stackable``)."""
+    stackable = s.stackable
     if not stackable and not acting.any():
         return
     x = state.x
