@@ -236,7 +236,9 @@ def harm(state, s, ctx, tgt: Pick, blow: np.ndarray, rng: np.random.Generator) -
 
 
 def apply(state, s, ctx, tgt: Pick, code: np.ndarray, rng: np.random.Generator) -> None:
-    """The track changes ``code`` (``Tables.tracks`` codes, one per trial of ``tgt``)."""
+    """The track changes ``code`` (``Tables.tracks`` codes, one per trial of ``tgt``). The
+    live penalty ``ctx.rpen`` takes the penalty they add; ``state.penalty`` is made from it
+    at the end of the round (``kernel.play_round``)."""
     penalty = (code >> PENALTY_AT).astype(np.int16)     # (stored negated)
     if tgt.flat is None and tgt.rows is None:
         # One row (a duel): the tracks and the check flags from the codes' low byte (a
@@ -246,7 +248,6 @@ def apply(state, s, ctx, tgt: Pick, code: np.ndarray, rng: np.random.Generator) 
         low = code.astype(np.uint8)     # wounds | stuns << 3 | the two check flags << 6
         np.bitwise_and(low, 7, out=state.wounds[row], casting="unsafe")
         np.bitwise_and(low >> STUNS_AT, 7, out=state.stuns[row], casting="unsafe")
-        np.subtract(state.penalty[row], penalty, out=state.penalty[row])
         np.subtract(ctx.rpen[row], penalty, out=ctx.rpen[row])
         due = padded(code.size)     # (a sparse mask: ``balance.engine.sparse``)
         np.greater_equal(low, 1 << CHECK_WOUNDS, out=due[:code.size])
@@ -261,7 +262,6 @@ def apply(state, s, ctx, tgt: Pick, code: np.ndarray, rng: np.random.Generator) 
     checks = np.flatnonzero((code & CHECKS) != 0)
     tgt.put(state.wounds, w1)
     tgt.put(state.stuns, s1)
-    tgt.add(state.penalty, penalty)
     tgt.add(ctx.rpen, penalty)
     if checks.size:   # (the places' flat indices into the (c, n) arrays, and their trials)
         health = state.health4 if not any(state.health4.strides) else state.health4.ravel()

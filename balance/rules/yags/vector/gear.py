@@ -275,12 +275,14 @@ def tire_at(state, s: Static, ctx, flat: np.ndarray) -> None:
     """A level of fatigue for the places at ``flat`` (distinct flat indices into the (c, n)
     arrays); one who becomes exhausted rests at once (seed 000: "If a character becomes
     Exhausted then they must immediately rest"), leaving the fight as yielded, even in the
-    middle of the round."""
+    middle of the round. (In a basic fight ``state.penalty`` is made from the live penalty
+    ``ctx.rpen`` at the end of the round, ``kernel.play_round``.)"""
     fatigue = state.fatigue.ravel()
     after = fatigue[flat] + 1
     fatigue[flat] = after
     step = np.take(s.fatigue_step, after)
-    state.penalty.ravel()[flat] += step
+    if s.on.any:
+        state.penalty.ravel()[flat] += step
     ctx.rpen.ravel()[flat] += step
     # (Looked up only when some fatigue reached the lowest threshold: a reduction of the few
     # levels here, instead of gathers of who and status.)

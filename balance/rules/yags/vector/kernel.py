@@ -199,6 +199,11 @@ def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
             slots = [Pick(order[k], n) for k in range(c)]
     for me in slots:
         strikes.act(state, s, ctx, me, rng)
+    if not s.on.any:
+        # The basic rules keep only the round's live penalty in step as wounds, stuns and
+        # fatigue change (``basic.apply``, ``gear.tire_at``; nothing reads the fighter's own
+        # penalty during the round): the penalty is the live one less the declared defences'.
+        np.subtract(ctx.rpen, state.defence_penalty, out=state.penalty)
     end_of_round(state, s, ctx, rng)
     if round_no == 2:
         _after_round_two(state, s)
