@@ -27,18 +27,18 @@ def first_true(mask: np.ndarray) -> np.ndarray:
     return out
 
 
-def ascending(key: np.ndarray) -> np.ndarray:
-    """(c, n) intp: the place holding the k-th smallest ``key`` in each trial (keys in a
+def ascending(key: np.ndarray, dtype=np.intp) -> np.ndarray:
+    """(c, n) ``dtype``: the place holding the k-th smallest ``key`` in each trial (keys in a
     trial are distinct, e.g. random draws), as ``argsort(key, axis=0)``. Few places: ranks by
     pairwise comparison (one a pair), much faster than a sort along a short axis (measured:
     1.6x at 10 places, 5x at 4, before the pairs' symmetry saved another ~17%); two: one
     comparison."""
     c, n = key.shape
     if c == 2:
-        second_first = (key[1] < key[0]).astype(np.intp)
+        second_first = (key[1] < key[0]).astype(dtype)
         return np.stack([second_first, 1 - second_first])
     if c > 16:
-        return np.argsort(key, axis=0)
+        return np.argsort(key, axis=0).astype(dtype, copy=False)
     # One comparison a pair: with distinct keys, place i's rank is i, plus the later places
     # with a smaller key, less the earlier places with a larger one.
     rank = np.empty((c, n), dtype=np.int8)
@@ -48,11 +48,15 @@ def ascending(key: np.ndarray) -> np.ndarray:
             later_smaller = key[j] < key[i]
             rank[i] += later_smaller
             rank[j] -= later_smaller
-    order = np.empty(c * n, dtype=np.intp)
-    cols = np.arange(n)
-    for i in range(c):
-        order[rank[i].astype(np.intp) * n + cols] = i
-    return order.reshape(c, n)
+    # The place of each rank by comparisons in int8 (c * c byte operations a trial), not
+    # scattering each place to its rank through intp flat indices (measured at (10, 65,536):
+    # 0.7 against 2.4 ms).
+    order = np.zeros((c, n), dtype=np.int8)
+    for i in range(1, c):
+        ranked = rank[i]
+        for k in range(c):
+            order[k] += (ranked == k) * np.int8(i)
+    return order.astype(dtype, copy=False)
 
 
 def uniform_true(mask: np.ndarray, rng, cols: np.ndarray | None = None) -> np.ndarray:

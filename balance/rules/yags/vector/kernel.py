@@ -20,7 +20,7 @@ from functools import partial
 
 import numpy as np
 
-from balance.engine.pick import Pick
+from balance.engine.pick import Pick, flat_of
 from balance.engine.places import ascending
 from balance.engine.state import TrialState, gather
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
@@ -104,8 +104,7 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
         slow_start = np.stack([fumbled[0] ^ flips, fumbled[1] ^ flips])
     else:
         # where each place's fighter is in a (c, n) fighter array
-        flat = order * n + np.arange(n)
-        slow_start = fumbled.ravel()[flat]
+        slow_start = fumbled.ravel()[flat_of(order, n)]
     state = YagsState(
         status=status,
         side=seat(s.side_of),
@@ -138,9 +137,9 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
 
 
 def acting_order(key: np.ndarray) -> np.ndarray:
-    """(c, n) intp: the place acting k-th in each trial, by ascending ``key`` (keys never tie:
+    """(c, n) int8: the place acting k-th in each trial, by ascending ``key`` (keys never tie:
     they carry a random tie-break)."""
-    return ascending(key)
+    return ascending(key, np.int8)
 
 
 def seat_table(table: np.ndarray, order: np.ndarray, fixed: bool = False) -> np.ndarray:
