@@ -135,8 +135,12 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
     """
     t = s.basic
     n = acting.size
-    # attack/defence and damage/soak pairs, for every trial of the picks (their state columns)
-    u, v = integers_at(rng, att.rows, 0, PAIRS, (2,) if att.rows is not None else (2, n))
+    # attack/defence and damage/soak pairs, for every trial of the picks (their state columns);
+    # a group fight draws the damage/soak pair only for the attacks that hit (below)
+    if s.groups is None:
+        u, v = integers_at(rng, att.rows, 0, PAIRS, (2,) if att.rows is not None else (2, n))
+    else:
+        u, v = integers_at(rng, att.rows, 0, PAIRS, () if att.rows is not None else (n,)), None
     rpen = ctx.rpen
     a_total = att.get(state.attack) + att.get(rpen)
     # The dice by arithmetic, not a lookup (int16 division by a constant is vectorised and
@@ -171,6 +175,9 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
             at = at + att.get(state.who).astype(np.int32) * (LEVELS * LEVELS * (PAIRS + 1))
         apply(state, s, ctx, tgt, np.take(t.duel, at), rng)
         return
+    if v is None:   # a group fight: the damage and soak pair for the hits alone
+        _hits(state, s, ctx, att, tgt, hit, rng)
+        return
     if t.alike:    # every fighter's blow on every other alike: no gather of who is who
         blow = np.take(t.damage, v) * hit
     elif t.n == 2:   # (the target is the other fighter, pair 1 or 2)
@@ -185,6 +192,28 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
     harmed = np.flatnonzero(blow != 0)    # (flatnonzero of an int16 array costs ~15x)
     if harmed.size:
         harm(state, s, ctx, tgt.sub(harmed), blow[harmed], rng)
+
+
+def _hits(state, s, ctx, att: Pick, tgt: Pick, hit: np.ndarray,
+          rng: np.random.Generator) -> None:
+    """The damage and soak pair of each attack that hit (``hit``, one per trial of the picks),
+    drawn for those trials alone in order, and the blows that do something. (A group fight
+    hits in a third of its slot's trials or fewer: the pairs of the misses, their lookup and
+    the test of their blows are spared.)"""
+    t = s.basic
+    rows = np.flatnonzero(hit)
+    if not rows.size:
+        return
+    v = integers_at(rng, rows if att.rows is None else att.rows[rows], 0, PAIRS)
+    if t.alike:    # every fighter's blow on every other alike: no gather of who is who
+        blow = np.take(t.damage, v)
+    else:
+        a, b = att.sub(rows), tgt.sub(rows)
+        fighters = (a.get(state.who).astype(np.int32) * t.n + b.get(state.who)) * PAIRS
+        blow = np.take(t.damage, fighters + v)
+    harmed = np.flatnonzero(blow != 0)    # (flatnonzero of an int16 array costs ~15x)
+    if harmed.size:
+        harm(state, s, ctx, tgt.sub(rows[harmed]), blow[harmed], rng)
 
 
 def _tire_fumblers(state, s, ctx, att_row: int, tgt_row: int, attack_fumble: np.ndarray,
