@@ -401,6 +401,10 @@ class _Keys:
         # is below 2c: an integer key as narrow as c allows orders the foes alike (and the
         # same foes tie), in half or a quarter of the float32 key's memory traffic.
         c = who.shape[0]
+        # One policy for every chooser (a broadcast): no gather of it a step.
+        column = policy[:, 0] if policy.strides[-1] == 0 else None
+        self.single = (int(column[0]) if column is not None and (column == column[0]).all()
+                       else None)
         if c <= 15:
             self.engage_scale = (np.int8(32), np.int8)
         elif c <= 4000:
@@ -411,6 +415,8 @@ class _Keys:
     def keys(self, i: np.ndarray, rows: np.ndarray, sel) -> list[np.ndarray]:
         """``rows`` the trials (index array), ``sel`` the same as a column selector (a
         slice when they are all the trials)."""
+        if self.single is not None:
+            return self._of(self.single, i, rows, sel)
         pol = self.policy[i, rows]
         first = pol[0]
         if (pol == first).all():
@@ -455,7 +461,7 @@ class _Keys:
         first, dtype = self.engage_scale
         k1 = other.view(np.int8) * first
         count = self.count[:, sel]
-        k1 += count.astype(dtype) * dtype(2)
+        k1 += count.astype(dtype, copy=False) * dtype(2)
         k1 += ((aim >= 0) & other).view(np.int8)
         return [k1] if self.position is None else [k1, self._distance(i, rows, sel)]
 
