@@ -4,6 +4,7 @@ order-free default ``engage`` with its random choosing order and tie-breaks."""
 import numpy as np
 import pytest
 
+from balance.engine import targeting
 from balance.engine.targeting import (
     DANGEROUS,
     ENGAGE,
@@ -225,6 +226,23 @@ def test_the_scalar_helpers_read_the_same_way() -> None:
     assert set(picks) == {7, 8, 9}
     assert engage_key(0, 0, 3) < engage_key(0, None, 0) < engage_key(0, 5, 0)
     assert sorted(attacker_ranks(4, rng)) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("most", [1, 2, 3])
+def test_the_choosers_counted_in_bytes_are_the_scattered_ones(most: int, monkeypatch) -> None:
+    """``_choosers`` for few choosers a trial (counting in bytes) lists the same places in
+    each trial's first ``counts`` rows as the general way (scattering each place to its
+    trial's next row); rows past a trial's choosers are not read."""
+    rng = np.random.default_rng(most)
+    need = np.zeros((10, 2_000), dtype=bool)
+    for t in range(need.shape[1]):
+        need[rng.choice(10, rng.integers(0, most + 1), replace=False), t] = True
+    counts = need.sum(axis=0)
+    fast = _choosers(need, most)
+    monkeypatch.setattr(targeting, "FEW_CHOOSERS", 0)
+    slow = _choosers(need, most)
+    for j in range(most):
+        assert (fast[j][counts > j] == slow[j][counts > j]).all()
 
 
 def test_the_choosers_are_shuffled_uniformly_within_each_trial() -> None:

@@ -12,9 +12,10 @@ not (``tests/test_streams.py``).
 
 Two conditions fall on the rule system, which opts in per fight (``stackable``): every draw
 in such a fight goes through ``integers``/``random`` over all columns or names its columns
-(``at``, ``integers_at``, ``random_at``; anything else raises), and no draw over all columns depends on the other columns (e.g.
-skipped when no trial of the whole array needs it). The loop compacts each segment when its
-block alone would have been compacted (``balance.engine.loop``).
+(``at``, ``integers_at``, ``random_at``; anything else raises), and no draw over all columns
+depends on the other columns (e.g. skipped when no trial of the whole array needs it). The
+loop compacts each segment when its block alone would have been compacted
+(``balance.engine.loop``).
 """
 
 from __future__ import annotations
