@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.pick import Pick
+from balance.engine.sparse import padded, true_indices
 from balance.engine.status import STANDING
 from balance.rules.yags.tactics import (
     ATTACK,
@@ -133,7 +134,9 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     if not s.on.any and s.groups is not None and att.flat is None and att.rows is None:
         # A basic group fight: the declarations said which attacks draw one; the target
         # must stand (and could act when the round began), on those trials only.
-        rows = np.flatnonzero(acting & state.exposed[att.row])
+        due = padded(n)     # (a sparse mask: ``balance.engine.sparse``)
+        np.logical_and(acting, state.exposed[att.row], out=due[:n])
+        rows = true_indices(due, n)
         if rows.size:
             t = tgt.sub(rows)
             ok = (t.get(state.status) == STANDING) & t.get(ctx.can)
