@@ -382,8 +382,18 @@ def _standing_foe(place: np.ndarray, standing: np.ndarray, side: np.ndarray) -> 
     through (c, n) flat indices (2-7 times faster, measured; c < 63)."""
     c, n = standing.shape
     wide = np.int16 if c < 15 else np.int32 if c < 31 else np.int64
+    n_sides = int(side.max()) + 1
+    if n_sides <= 2:
+        # Two sides: the standing places and side 1's places as two integers; the target's
+        # bit of each says whether it stands and whose side it is on.
+        up, ones = np.zeros(n, dtype=wide), np.zeros(n, dtype=wide)
+        for q in range(c):
+            bit = wide(1 << q)
+            up += standing[q] * bit
+            ones += side[q] * bit
+        at = np.maximum(place, 0).astype(wide)
+        return ((up >> at) & (((ones >> at) & 1) ^ side)).astype(bool)
     sides = side.astype(wide)
-    n_sides = int(sides.max()) + 1
     up = [np.zeros(n, dtype=wide) for _ in range(n_sides)]
     for q in range(c):
         for k in range(n_sides):

@@ -95,7 +95,8 @@ def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
         for i in range(c):
             (aim == i).view(np.int8).sum(axis=0, dtype=np.int8, out=attackers_on[i])
     wanted = np.maximum(attackers_on, attacking) if group else attackers_on
-    if (fixed_defences == AUTO).all():
+    if (fixed_defences.flat[0] == AUTO if fixed_defences.size and not any(fixed_defences.strides)
+            else (fixed_defences == AUTO).all()):   # (a broadcast of one number: read once)
         declared = wanted
     else:
         declared = np.where(fixed_defences == AUTO, wanted, fixed_defences)
