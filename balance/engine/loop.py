@@ -142,11 +142,14 @@ def _first_down(down: np.ndarray, rng, cols: np.ndarray) -> np.ndarray:
     one of them uniformly at random (drawn from the trial's own stream), never listing
     order; one draw per such trial (the bias of k = u mod t, u < 2^30, is below 2^-25)."""
     place = first_true(down)
-    many = np.flatnonzero(np.count_nonzero(down, axis=0) > 1)
+    # (Counts in the places' own narrow dtype: ``np.count_nonzero`` on an axis sums in intp.)
+    small = np.int8 if down.shape[0] < 128 else np.intp
+    how_many = down.sum(axis=0, dtype=small)
+    many = np.flatnonzero(how_many > 1)
     if many.size:
         some = down[:, many]
         k = integers_at(rng, cols[many], 0, 1 << 30, dtype=np.int32)
-        place[many] = kth_true(some, k % np.count_nonzero(some, axis=0))
+        place[many] = kth_true(some, k % how_many[many])
     return place
 
 

@@ -16,15 +16,16 @@ def first_true(mask: np.ndarray) -> np.ndarray:
     """(n,) intp: the first place where ``mask`` (c, n) holds in each trial; 0 where none
     does (as ``mask.argmax(axis=0)``)."""
     c, n = mask.shape
-    out = np.zeros(n, dtype=np.intp)
     if c < 2:
-        return out
+        return np.zeros(n, dtype=np.intp)
+    small = np.int8 if c < 128 else np.intp     # (counted in bytes where the places fit)
+    out = np.zeros(n, dtype=small)
     seen = mask[0].copy()
     for i in range(1, c):
         new = mask[i] & ~seen
-        out += new * i
+        out += new * small(i)
         seen |= new
-    return out
+    return out.astype(np.intp, copy=False)
 
 
 def ascending(key: np.ndarray, dtype=np.intp) -> np.ndarray:

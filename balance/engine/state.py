@@ -54,6 +54,8 @@ def _take(values: np.ndarray, idx: np.ndarray) -> np.ndarray:
         return np.broadcast_to(values[..., :1], (*values.shape[:-1], idx.size))
     if values.size == 0 or values.ndim == 1:
         return np.take(values, idx, axis=-1)
+    if (values[..., 0] != values[..., -1]).any():   # (two columns differ: not one number)
+        return np.take(values, idx, axis=-1)
     lo, hi = values.min(axis=-1), values.max(axis=-1)
     if not (lo == hi).all():
         return np.take(values, idx, axis=-1)
