@@ -228,7 +228,7 @@ def test_the_scalar_helpers_read_the_same_way() -> None:
     assert sorted(attacker_ranks(4, rng)) == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize("most", [1, 2, 3])
+@pytest.mark.parametrize("most", [1, 2, 3, 10])
 def test_the_choosers_counted_in_bytes_are_the_scattered_ones(most: int, monkeypatch) -> None:
     """``_choosers`` for few choosers a trial (counting in bytes) lists the same places in
     each trial's first ``counts`` rows as the general way (scattering each place to its

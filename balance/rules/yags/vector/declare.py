@@ -111,13 +111,20 @@ def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
         defended = attacking
         short = np.flatnonzero((declared < attackers_on).any(axis=0))
         if short.size:
-            mine = aim[:, short]
+            # (On the whole arrays when most trials are short, as in round 1: elsewhere no
+            # attacker has as many seated before it as its target declared, the same answer
+            # without the two-dimensional selections.)
+            whole = 2 * short.size > n
+            mine = aim if whole else aim[:, short]
             earlier = np.zeros(mine.shape, dtype=np.int8)
             for j in range(1, c):
                 for k in range(j):
                     earlier[j] += mine[k] == mine[j]
-            defended = attacking.copy()
-            defended[:, short] &= earlier < np.take(declared, flat[:, short])
+            if whole:
+                defended = attacking & (earlier < np.take(declared, flat))
+            else:
+                defended = attacking.copy()
+                defended[:, short] &= earlier < np.take(declared, flat[:, short])
     if not group:
         return declared, defended, None, None
     guard = attacking & (attackers_on < declared)
