@@ -50,12 +50,12 @@ def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndar
         cols = changed
     else:
         return
+    can = columns(can_act, cols)
     if s.groups is None:
         target = first_standing_foe(columns(state.side, cols), columns(state.who, cols),
                                     columns(standing, cols), s.n_sides)
     else:
-        target, _ = groups.targets(state, s, standing, can_act, cols, rng)
-    can = columns(can_act, cols)
+        target, _ = groups.targets(state, s, standing, can_act, cols, rng, picks=can)
     attacking = can & (target != NO_TARGET)
     declared, defended, guard, exposed = declare_defences(
         columns(state.fixed_defences, cols), columns(state.max_defences, cols), can, target,

@@ -16,6 +16,8 @@ from balance.engine.state import columns
 from balance.engine.status import STANDING
 from balance.engine.targeting import (
     DANGEROUS,
+    FIRST,
+    FIXED,
     NEAREST,
     NO_TARGET,
     WEAKEST,
@@ -31,7 +33,8 @@ from balance.rules.yags.vector.turns import can_strike
 
 def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
             rng: np.random.Generator,
-            taken: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+            taken: np.ndarray | None = None,
+            picks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
     """The target of every place in trials ``cols`` (a slice or index array) that
     ``chooses``, and which of them attack from the second rank (None when nobody can).
 
@@ -40,10 +43,17 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
     standing front cannot be attacked, does not count against the limit and attacks only a
     foe its thrusting weapon out-reaches by two. Weakness is wound + stun level, danger the
     fighter's attack, nearness the distance on the line at a distance, then between places in
-    the two sides' lines."""
+    the two sides' lines. ``picks``: ``chooses`` on the trials ``cols``, if the caller has it."""
     g = s.groups
-    side, who = columns(state.side, cols), columns(state.who, cols)
-    up, picks = columns(standing, cols), columns(chooses, cols)
+    side, up = columns(state.side, cols), columns(standing, cols)
+    if picks is None:
+        picks = columns(chooses, cols)
+    # Who sits where only for what reads it (``first``, ``fixed``, per-fighter numbers, the
+    # second rank): a gather over every place; the others see a broadcast.
+    reads_who = (not g.choosing or g.all_first or g.rank2.any() or bool(np.isin(
+        g.policy, (FIRST, FIXED, DANGEROUS, NEAREST)).any()) or (g.policy != g.policy[0]).any())
+    who = (columns(state.who, cols) if reads_who
+           else np.broadcast_to(np.zeros((1, 1), dtype=np.int8), up.shape))
     if not g.choosing:
         first = first_standing_foe(side, who, up, s.n_sides)
         return np.where(picks, first, NO_TARGET).astype(np.int8), None
