@@ -220,15 +220,14 @@ def _after_round_two(state: YagsState, s) -> None:
         state.n_up = np.broadcast_to(np.int8(-1), (n,))
 
 
-def _check(status: np.ndarray, due: np.ndarray, health4: np.ndarray, fail: int,
+def _check(status: np.ndarray, flat: np.ndarray, health4: np.ndarray, fail: int,
            rng: np.random.Generator) -> None:
-    """Health checks at 20 where ``due`` (seed 000, End of Round): a fumble or health x 4 +
-    d20 below 20 sets ``fail``. The dice go to the places due in C order, as ``d20_where``
-    would give them, but only those places are looked at."""
-    flat = np.flatnonzero(due)
+    """Health checks at 20 of the places at ``flat`` (flat indices into the (c, n) arrays,
+    ascending; seed 000, End of Round): a fumble or health x 4 + d20 below 20 sets ``fail``.
+    The dice go to those places in C order, as ``d20_where`` would give them."""
     if not flat.size:
         return
-    d = d20_at(rng, flat % due.shape[1])
+    d = d20_at(rng, flat % status.shape[1])
     failed = flat[(d == 1) | (gather(health4, flat) + d < HEALTH_CHECK_BASE)]
     status.ravel()[failed] = fail
 
@@ -243,13 +242,20 @@ def end_of_round(state: YagsState, s, ctx, rng: np.random.Generator) -> None:
     # sets it: a boolean assignment on a random mask costs ~20 times more.
     status = state.status
     standing = status == STANDING
-    _check(status, standing & (state.wounds >= FATAL), state.health4, DEAD, rng)
-    _check(status, (status == STANDING) & (state.stuns >= FATAL), state.health4, UNCONSCIOUS,
-           rng)
+    worst = np.maximum(state.wounds, state.stuns)
+    # The places still up at fatal wounds or beaten stuns (few), then each check among them:
+    # fatal wounds first, then beaten stuns among those still standing.
+    due = np.flatnonzero(standing & (worst >= FATAL))
+    if due.size:
+        _check(status, due[state.wounds.ravel()[due] >= FATAL], state.health4, DEAD, rng)
+        still = status.ravel()[due] == STANDING
+        _check(status, due[still & (state.stuns.ravel()[due] >= FATAL)], state.health4,
+               UNCONSCIOUS, rng)
+        standing.ravel()[due] = status.ravel()[due] == STANDING
     if s.on.mounted:
         gear.mount_end_of_round(state, s, rng)
-    standing = status == STANDING
-    yields = standing & (np.maximum(state.wounds, state.stuns) >= state.yield_at)
+        standing = status == STANDING
+    yields = standing & (worst >= state.yield_at)
     if s.on.exhaustion:   # lab's option: exhausted fighters must rest (they leave the fight)
         yields |= standing & (state.fatigue >= gear.per_place(s, "exhausted_at", state.who))
     status += yields * YIELDED8
