@@ -215,9 +215,10 @@ class _Outcomes:
             small = np.int8 if c < 128 else np.int32
             n_up = standing.sum(axis=0, dtype=small)
             fell = np.flatnonzero(part.nobody_down & (n_up < c))
-            if fell.size:
-                place = _first_down(~standing[:, fell], part.rng, fell)
-                self.first_down[rows[fell]] = state.who[place, fell]
+            if fell.size:   # (``np.take``, not fancy indexing: a gather on the last axis)
+                place = _first_down(~np.take(standing, fell, axis=1), part.rng, fell)
+                self.first_down[rows[fell]] = np.take(state.who, place * standing.shape[1]
+                                                      + fell)
                 part.nobody_down[fell] = False
             if self.n_sides == 2:
                 # Two sides: side 1's standing fighters counted, side 0's are the rest (the

@@ -256,7 +256,10 @@ def end_of_round(state: YagsState, s, ctx, rng: np.random.Generator) -> None:
         gear.mount_end_of_round(state, s, rng)
         standing = status == STANDING
     yields = standing & (worst >= state.yield_at)
-    if s.on.exhaustion:   # lab's option: exhausted fighters must rest (they leave the fight)
+    if s.on.exhaustion and s.on.any:
+        # Lab's option: exhausted fighters must rest (they leave the fight). (In a basic fight
+        # fatigue grows only by ``gear.tire_at``, which sends one exhausted to rest at once,
+        # and one exhausted before the fight never stands: nobody standing is exhausted here.)
         yields |= standing & (state.fatigue >= gear.per_place(s, "exhausted_at", state.who))
     status += yields * YIELDED8
     if s.groups is not None and s.groups.morale:
