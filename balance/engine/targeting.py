@@ -119,8 +119,9 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     target = np.full(shape, NO_TARGET, dtype=np.int8)
     random_order = rng is not None and not _all_first(policy, chooses)
     draw = random_order                          # ``first`` never ties
-    over = None
+    over, kept = None, False
     if current is not None and (current >= 0).any():   # (round 1: nobody has a target yet)
+        kept = True
         over = _keep(current, chooses, standing, side, cap, target, count,
                      rng if random_order else None, trials)
     # The places still to choose, and the trials where any is: only there the order matters.
@@ -175,6 +176,9 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     caps = pack(cap)
     if same or c > 127:
         tally, aim = pack(count), pack(target)
+    elif not kept:   # nobody kept a target: no attackers yet, no targets (nothing to gather)
+        tally = np.zeros((c, m), dtype=count.dtype)
+        aim = np.full((c, m), NO_TARGET, dtype=np.int8)
     else:   # one gather for both (int8 each): the attackers so far and the kept targets
         both = pack(count.astype(np.int16) << np.int16(8) | target.view(np.uint8))
         tally, aim = (both >> np.int16(8)).astype(np.int8), both.astype(np.int8)
@@ -208,8 +212,9 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
             best = best & (key == key.min(axis=0))
         # A random one of the best (argmax(axis=0) would cost ~30 ns a trial), or the lowest.
         pick = uniform_true(best, rng, drawn[:mj]) if draw else first_true(best)
-        chosen = np.flatnonzero(ok.any(axis=0))   # (selections on a random mask cost ~20x)
-        if chosen.size < mj:
+        can = ok.any(axis=0)
+        if not can.all():   # some wait: no foe left under its cap
+            chosen = np.flatnonzero(can)    # (selections on a random mask cost ~20x)
             pick, at, rows = pick[chosen], at[chosen], rows[chosen]
         aim_flat[at] = pick
         tally_flat[pick * m + rows] += 1       # (one chooser per trial: no repeats)
