@@ -196,7 +196,10 @@ def test_auto_declares_one_defence_against_its_own_target_in_groups() -> None:
     state = kernel.start(f, 100, rng)
     kernel.play_round(f, state, rng, 2)
     wi = state.who.astype(int)
-    assert state.guard[wi == 1].all() and (state.defence_penalty[wi == 1] == 0).all()
+    # The friend attacks g2, which attacks the hero: its one defence covers g2, so its attack
+    # draws no counter strike (without the cover it would: seed 000, Free Strikes).
+    assert state.attacking[wi == 1].all() and not state.exposed[wi == 1].any()
+    assert (state.defence_penalty[wi == 1] == 0).all()
 
 
 def test_bad_target_lists_are_clear_errors() -> None:

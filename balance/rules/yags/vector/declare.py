@@ -57,15 +57,14 @@ def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndar
     else:
         target, _ = groups.targets(state, s, standing, can_act, cols, rng, picks=can)
     attacking = can & (target != NO_TARGET)
-    declared, defended, guard, exposed = declare_defences(
+    declared, defended, exposed = declare_defences(
         columns(state.fixed_defences, cols), columns(state.max_defences, cols), can, target,
         attacking, s.groups is not None)
     state.target[:, cols] = target
     state.attacking[:, cols] = attacking
     state.defended[:, cols] = defended
     state.defence_penalty[:, cols] = np.take(DEFENCE_PENALTY, declared)
-    if guard is not None:
-        state.guard[:, cols] = guard
+    if exposed is not None:
         state.exposed[:, cols] = exposed
 
 
@@ -77,8 +76,8 @@ def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
     both capped at the maximum; slots go to attackers in seat order (initiative, random ties:
     never listing order, so who sits where is not read since issue 15).
     In a group fight (``group``) ``auto`` declares at least one whenever the fighter attacks,
-    and a slot left over covers its own target (``guard``). Returns ``declared`` (c, n) int8,
-    ``defended`` (c, n) bool, indexed by attacker, ``guard`` and ``exposed`` (None in a
+    and a slot left over covers its own target. Returns ``declared`` (c, n) int8,
+    ``defended`` (c, n) bool, indexed by attacker, and ``exposed`` (None in a
     duel): the attacks that draw a counter strike (seed 000, Free Strikes: the attacker
     declared no defence against its target), read by every slot of the round's attacks.
     """
@@ -126,8 +125,8 @@ def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
                 defended = attacking.copy()
                 defended[:, short] &= earlier < np.take(declared, flat[:, short])
     if not group:
-        return declared, defended, None, None
-    guard = attacking & (attackers_on < declared)
+        return declared, defended, None
+    guard = attacking & (attackers_on < declared)   # a slot left over covers its own target
     # The target attacks the attacker and defends against it, or a spare defence covers it.
     if two:
         covered = attacking[::-1] & defended[::-1]
@@ -137,7 +136,7 @@ def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
                          flat)
         covered = ((theirs.astype(np.int8) == np.arange(c, dtype=np.int8)[:, None])
                    & (theirs >= 256))
-    return declared, defended, guard, attacking & ~(covered | guard)
+    return declared, defended, attacking & ~(covered | guard)
 
 
 # --- Detailed fights ------------------------------------------------------------------------

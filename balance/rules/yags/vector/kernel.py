@@ -52,8 +52,8 @@ class YagsState(TrialState):
     defended: np.ndarray    # bool, indexed by attacker: its target defends against it
     defence_penalty: np.ndarray  # int16, the multiple-defence penalty of `declared`
     n_up: np.ndarray        # (n,) int8, fighters standing when declarations were last made
-    guard: np.ndarray       # bool, group fights: a spare defence covers its own target
-    exposed: np.ndarray     # bool, group fights: its target strikes back when it attacks
+    exposed: np.ndarray     # bool, group fights: its target strikes back when it attacks (it
+                            # declared no defence against it, and no spare one covers it)
     rear: np.ndarray        # bool, group fights: it attacks from the second rank
     attack: np.ndarray      # the seated fighter's fixed numbers (Static, stance folded in)
     defence: np.ndarray
@@ -120,7 +120,6 @@ def start(fight: YagsFight, n: int, rng: np.random.Generator) -> YagsState:
         defence_penalty=np.zeros((c, n), dtype=np.int16),
         n_up=np.full(n, -1, dtype=np.int8),
         # (Arrays no rule of the fight reads are (0, n): nothing to fill or compact.)
-        guard=np.zeros((c if s.groups is not None else 0, n), dtype=bool),
         exposed=np.zeros((c if s.groups is not None else 0, n), dtype=bool),
         rear=np.zeros((c if s.on.any else 0, n), dtype=bool),
         more=np.zeros((len(gear.MORE) if s.on.any else 0, c, n), dtype=np.int16),

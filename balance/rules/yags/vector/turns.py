@@ -62,12 +62,11 @@ def declared_cover(state, s: Static, ctx: Round, victim: Pick, striker: Pick) ->
     """Did ``victim`` declare a defence (or have a free one) against ``striker``?"""
     size = victim.rows.size if victim.rows is not None else victim.n
     if ctx.cover is None:
-        # Basic fights: only an attacker's own target can be covered, and ``defended`` says so.
+        # Basic duels: only an attacker's own target can be covered, and ``defended`` says so.
+        # (A basic group fight never asks: its declarations say which attacks draw a counter
+        # strike, ``exposed``, a spare defence covering its own target included.)
         place = victim.row if victim.flat is None else victim.flat // victim.n
-        ok = (striker.get(state.target) == place) & striker.get(state.defended)
-        if s.groups is not None:   # a spare defence covers its own target
-            ok |= victim.get(state.guard) & (victim.get(state.target) == place_of(striker, size))
-        return ok
+        return (striker.get(state.target) == place) & striker.get(state.defended)
     c = state.status.shape[0]
     flat = (place_of(victim, size) * c + place_of(striker, size)) * victim.n + trials_of(victim)
     return ctx.cover.ravel()[flat]
