@@ -2,9 +2,10 @@
 
 Run with ``make bench`` (or ``python benchmarks/bench_ratios.py``). Machines here differ about
 2x in absolute speed, so each fight rate is divided by the rate at which numpy draws d20s
-(``rng.integers(1, 21, n, dtype=np.int8)``, PCG64) in the same run, timed before and after the
-fights and averaged. Prints one JSON line per benchmark and a summary line. Pins numpy's thread
-pools to one core: the figures are per core. Speed is measured here, never asserted in a test.
+(``rng.integers(1, 21, n, dtype=np.int8)``, PCG64) in the same run: the best of five timings
+of each, the d20 timings taken alternately with the fight's and about as long (``rates``).
+Prints one JSON line per benchmark and a summary line. Pins numpy's thread pools to one core:
+the figures are per core. Speed is measured here, never asserted in a test.
 
 Goals (issue 19): the Yags reference duel >= 6 per 1,000 d20 (long-term 13), the percentile
 sword-and-shield duel >= 1.5, a Yags 5 v 5 of veterans >= 0.45.
@@ -46,51 +47,63 @@ BENCHMARKS = [
 ]
 
 
-def best_rate(fn: Callable[[int], object], n: int, repeat: int) -> float:
-    """Best of ``repeat`` timings of ``fn(n)``, in items per second."""
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn(n)
-        best = min(best, time.perf_counter() - t0)
-    return n / best
+CHUNK = 1 << 22     # d20s a numpy call
 
 
-def d20_rate(repeat: int) -> float:
-    """d20s per second numpy draws on this core, as int8 in calls of 2^22."""
+def timed(fn: Callable[[], object]) -> float:
+    """Seconds ``fn()`` takes."""
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def rates(fight: Callable[[], object], n: int, repeat: int) -> tuple[float, float]:
+    """(fights, d20s) a second: the best of ``repeat`` timings of each, taken alternately and
+    each d20 timing about as long as a fight's (int8 d20s in numpy calls of 2^22), so that
+    both see the machine alike: a run slowed by other work only ever reads slower, and a
+    short timing would catch the machine's fastest moments more often than a long one."""
     rng = np.random.Generator(np.random.PCG64(1))
-    return best_rate(lambda n: rng.integers(1, 21, n, dtype=np.int8), 1 << 22, repeat * 3)
+
+    def draw(calls: int) -> None:
+        for _ in range(calls):
+            rng.integers(1, 21, CHUNK, dtype=np.int8)
+
+    warm = timed(fight)                              # warm-up: sets the d20 timing's length
+    calls = max(1, round(warm / timed(lambda: draw(1))))
+    best_fight = best_d20 = float("inf")
+    for _ in range(repeat):
+        best_d20 = min(best_d20, timed(lambda: draw(calls)))
+        best_fight = min(best_fight, timed(fight))
+    return n / best_fight, calls * CHUNK / best_d20
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    # Best of five: on a machine shared with other work the fastest of several timings is
-    # the most reproducible figure of the code's own speed (a run slowed by a neighbour only
-    # ever reads slower); the d20 rate is the best of three times as many.
+    # Best of five (``rates``): on a machine shared with other work the fastest of several
+    # timings is the most reproducible figure of the code's own speed.
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every trial count")
     ap.add_argument("--only", nargs="*", metavar="NAME", choices=[b[0] for b in BENCHMARKS],
                     help="run only these benchmarks")
     args = ap.parse_args()
     chosen = [b for b in BENCHMARKS if not args.only or b[0] in args.only]
-    before = d20_rate(args.repeat)
-    rates = {}
-    for name, scenario, trials, _goal in chosen:
+    met, d20s = {}, []
+    for name, scenario, trials, goal in chosen:
         loaded = balance.load_scenario(scenario)
         system = rules.get(loaded.ruleset)
         fight = system.compile(loaded.model, loaded.tables)
         n = max(1024, int(trials * args.scale))
-        rates[name] = best_rate(lambda k, s=system, f=fight: run_fight(s, f, k, seed=1),
-                                n, args.repeat)
-    d20 = (before + d20_rate(args.repeat)) / 2
-    met = {}
-    for name, _scenario, _trials, goal in chosen:
-        per_1000 = rates[name] / d20 * 1000
+        fights, d20 = rates(lambda s=system, f=fight, k=n: run_fight(s, f, k, seed=1), n,
+                            args.repeat)
+        d20s.append(d20)
+        per_1000 = fights / d20 * 1000
         met[name] = per_1000 >= goal
         print(json.dumps({"benchmark": name, "per_1000_d20": round(per_1000, 3),
                           "goal": goal, "meets_goal": met[name]}))
     print(json.dumps({"benchmark": "summary", "all_goals_met": all(met.values()),
-                      "d20_spread": round(abs(before - d20) / d20, 3),
+                      # (how much the d20 rate moved between the benchmarks: the machine's
+                      # steadiness over the run)
+                      "d20_spread": round((max(d20s) - min(d20s)) / np.mean(d20s), 3),
                       "numpy": np.__version__, "python": platform.python_version(),
                       "machine": platform.machine()}))
 
