@@ -5,10 +5,10 @@ ref's ``balance`` package is exported (``git archive``) into a temporary directo
 repeat times every case once with the base and once with this checkout, alternating, in
 fresh processes pinned to one thread. Each timing is CPU time (the shared machine
 deschedules long runs more than short ones, so wall clock reads 10-20% low) and is divided
-by the rate at which the same process draws d20s (``bench_ratios.d20_rate``): fights per
-1,000 d20. Prints one JSON line: per case, the median of each side and the median of the
-per-repeat ratios (this / base; 1.0 is no change). Speed is measured here, never asserted
-in a test.
+by the rate at which the same process draws d20s (int8, in calls of 2^22 as
+``bench_ratios`` draws them): fights per 1,000 d20. Prints one JSON line: per case, the
+median of each side and the median of the per-repeat ratios (this / base; 1.0 is no
+change). Speed is measured here, never asserted in a test.
 """
 
 from __future__ import annotations
