@@ -32,17 +32,26 @@ def duel(name: str) -> YagsFight:
 
 @pytest.mark.parametrize("name", DUELS)
 def test_stacked_blocks_give_the_same_numbers(name: str, monkeypatch) -> None:
-    system, fight = get("yags"), duel(name)
+    assert_stacked_same(duel(name), 6 * 512 + 37, 512, 3, [5, 0, 1, 2, 6], (700, 100),
+                        monkeypatch)
+
+
+def assert_stacked_same(fight: YagsFight, trials: int, block: int, seed: int,
+                        blocks: list[int], merge: tuple[int, int], monkeypatch) -> None:
+    """The tallies of ``fight`` stacked (four blocks at most, merging at ``merge``:
+    ``MERGE_AT``, ``MERGE_EACH``, so that several blocks are open when they merge) equal
+    those of its blocks played one at a time, for all blocks and for ``blocks``."""
+    system = get("yags")
     assert system.stackable(fight)
-    trials, block = 6 * 512 + 37, 512
-    monkeypatch.setattr(loop, "MERGE_AT", 700)      # merge while several blocks are open
-    monkeypatch.setattr(loop, "MERGE_EACH", 100)
-    for blocks in (None, [5, 0, 1, 2, 6]):
+    monkeypatch.setattr(loop, "MERGE_AT", merge[0])
+    monkeypatch.setattr(loop, "MERGE_EACH", merge[1])
+    for chosen in (None, blocks):
         monkeypatch.setattr(run, "STACK_TRIALS", 1)
-        alone = run.run_fight(system, fight, trials, seed=3, block_trials=block, blocks=blocks)
+        alone = run.run_fight(system, fight, trials, seed=seed, block_trials=block,
+                              blocks=chosen)
         monkeypatch.setattr(run, "STACK_TRIALS", 4 * block)
-        stacked = run.run_fight(system, fight, trials, seed=3, block_trials=block,
-                                blocks=blocks)
+        stacked = run.run_fight(system, fight, trials, seed=seed, block_trials=block,
+                                blocks=chosen)
         for field in FIELDS:
             assert np.array_equal(getattr(alone, field), getattr(stacked, field)), field
 
@@ -75,19 +84,8 @@ GROUPS = {
 def test_stacked_group_fights_give_the_same_numbers(name: str, monkeypatch) -> None:
     """Basic group fights draw every number for named columns (the choosers' order, ties
     between foes, the attacks' dice, health checks), so their blocks stack too."""
-    system, fight = get("yags"), GROUPS[name]
-    assert system.stackable(fight)
-    trials, block = 5 * 256 + 19, 256
-    monkeypatch.setattr(loop, "MERGE_AT", 300)      # merge while several blocks are open
-    monkeypatch.setattr(loop, "MERGE_EACH", 60)
-    for blocks in (None, [4, 0, 1, 2, 5]):
-        monkeypatch.setattr(run, "STACK_TRIALS", 1)
-        alone = run.run_fight(system, fight, trials, seed=5, block_trials=block, blocks=blocks)
-        monkeypatch.setattr(run, "STACK_TRIALS", 4 * block)
-        stacked = run.run_fight(system, fight, trials, seed=5, block_trials=block,
-                                blocks=blocks)
-        for field in FIELDS:
-            assert np.array_equal(getattr(alone, field), getattr(stacked, field)), field
+    assert_stacked_same(GROUPS[name], 5 * 256 + 19, 256, 5, [4, 0, 1, 2, 5], (300, 60),
+                        monkeypatch)
 
 
 def test_group_fights_with_morale_or_mixed_first_are_not_stacked() -> None:

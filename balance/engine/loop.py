@@ -230,21 +230,17 @@ class _Outcomes:
                 idx = rows[done]
                 one = n_up[done] > 0                  # one side standing, else nobody
                 self.winner[idx] = one * (n_one[done] > 0) + ~one * DRAW
-                self.rounds[idx] = round_no
-                _record(self.final, state, self.tracks, done, idx)
-                open_[done] = False
-                self._compact(part, done)
-                return
-            alive = sides_standing(state, self.n_sides, standing)
-            n_alive = alive[0].astype(np.int8)
-            for side in alive[1:]:
-                n_alive += side
-            done = np.flatnonzero(open_ & (n_alive <= 1))
-            if not done.size:
-                return
-            idx = rows[done]
-            one = n_alive[done] == 1
-            self.winner[idx] = one * first_true(alive[:, done]) + ~one * DRAW
+            else:
+                alive = sides_standing(state, self.n_sides, standing)
+                n_alive = alive[0].astype(np.int8)
+                for side in alive[1:]:
+                    n_alive += side
+                done = np.flatnonzero(open_ & (n_alive <= 1))
+                if not done.size:
+                    return
+                idx = rows[done]
+                one = n_alive[done] == 1
+                self.winner[idx] = one * first_true(alive[:, done]) + ~one * DRAW
         self.rounds[idx] = round_no
         _record(self.final, state, self.tracks, done, idx)
         open_[done] = False

@@ -180,14 +180,7 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
     if v is None:   # a group fight: the damage and soak pair for the hits alone
         _hits(state, s, ctx, att, tgt, hit, rng)
         return
-    if t.alike:    # every fighter's blow on every other alike: no gather of who is who
-        blow = np.take(t.damage, v) * hit
-    elif t.n == 2:   # (the target is the other fighter, pair 1 or 2)
-        fighters = (att.get(state.who) * np.int16(PAIRS)) + np.int16(PAIRS)
-        blow = np.take(t.damage, fighters + v) * hit
-    else:
-        fighters = (att.get(state.who).astype(np.int32) * t.n + tgt.get(state.who)) * PAIRS
-        blow = np.take(t.damage, fighters + v) * hit
+    blow = _blows(state, t, att, tgt, v) * hit
     if tgt.flat is None and tgt.rows is None:   # one row: every trial at once, no gathers
         harm(state, s, ctx, tgt, blow, rng)
         return
@@ -207,15 +200,22 @@ def _hits(state, s, ctx, att: Pick, tgt: Pick, hit: np.ndarray,
     if not rows.size:
         return
     v = integers_at(rng, rows if att.rows is None else att.rows[rows], 0, PAIRS)
-    if t.alike:    # every fighter's blow on every other alike: no gather of who is who
-        blow = np.take(t.damage, v)
-    else:
-        a, b = att.sub(rows), tgt.sub(rows)
-        fighters = (a.get(state.who).astype(np.int32) * t.n + b.get(state.who)) * PAIRS
-        blow = np.take(t.damage, fighters + v)
+    blow = _blows(state, t, att.sub(rows), tgt.sub(rows), v)
     harmed = np.flatnonzero(blow != 0)    # (flatnonzero of an int16 array costs ~15x)
     if harmed.size:
         harm(state, s, ctx, tgt.sub(rows[harmed]), blow[harmed], rng)
+
+
+def _blows(state, t: Tables, att: Pick, tgt: Pick, v: np.ndarray) -> np.ndarray:
+    """``Tables.damage`` codes of the blows of ``att`` on ``tgt`` by the damage and soak pairs
+    ``v`` (one per trial of the picks)."""
+    if t.alike:    # every fighter's blow on every other alike: no gather of who is who
+        return np.take(t.damage, v)
+    if t.n == 2:   # (the target is the other fighter, pair 1 or 2)
+        fighters = (att.get(state.who) * np.int16(PAIRS)) + np.int16(PAIRS)
+    else:
+        fighters = (att.get(state.who).astype(np.int32) * t.n + tgt.get(state.who)) * PAIRS
+    return np.take(t.damage, fighters + v)
 
 
 def _tire_fumblers(state, s, ctx, att_row: int, tgt_row: int, attack_fumble: np.ndarray,
