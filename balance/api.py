@@ -16,7 +16,10 @@ if TYPE_CHECKING:
     from balance.io.scenario import LoadedScenario
     from balance.result import RunResult
 
-ENGINES = ("vector", "reference")
+ENGINES = ("vector", "reference", "exact", "auto")
+"""``vector``: the Monte Carlo engine; ``reference``: the scalar reference (slow, for
+checking); ``exact``: a duel solved as a Markov chain (balance.exact), an error when the
+scenario uses something it does not model; ``auto``: exact when it can, else vector."""
 
 
 def compile_scenario(loaded: LoadedScenario):
@@ -43,7 +46,10 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
 
     ``scenario`` is a loaded scenario, a path to a YAML file or a dict with the same keys.
     ``trials`` and ``seed`` override the scenario's own. ``engine="reference"`` plays the
-    trials with the readable scalar reference instead (slow; for checking). ``progress``
+    trials with the readable scalar reference instead (slow; for checking);
+    ``engine="exact"`` solves a duel exactly (no trials, no seed: docs/exact.md), and
+    ``engine="auto"`` does so when the exact engine covers the scenario, else runs the
+    vector engine (``RunResult.engine`` and ``engine_note`` say which and why). ``progress``
     shows a progress bar on stderr for runs longer than a second (a line every ~10 s when
     stderr is not a terminal).
     """
@@ -60,6 +66,21 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
     if engine not in ENGINES:
         raise OptionError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     system, fight = compile_scenario(loaded)
+    note = ""
+    if engine in ("exact", "auto"):
+        from balance.exact.run import exact_or_reason
+
+        tally, reason = exact_or_reason(system, fight)
+        if tally is not None:
+            return RunResult(scenario=model.name, ruleset=loaded.ruleset, seed=seed,
+                             side_names=fight.side_names, fighter_names=fight.fighter_names,
+                             tally=tally, side_of=fight.side_of, engine="exact",
+                             engine_note="exact engine" if engine == "auto" else "")
+        if engine == "exact":
+            raise OptionError(f"{model.name}: the exact engine cannot play this scenario: "
+                              f"{reason} (use --engine auto to fall back to Monte Carlo)")
+        note = f"Monte Carlo: the exact engine does not cover this scenario ({reason})"
+        engine = "vector"
     bar = progress_bar(total=trials, unit="trial", desc=model.name[:30]) if progress else None
     driver = run_fight if engine == "vector" else run_reference
     try:
@@ -76,4 +97,5 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
         tally=tally,
         side_of=fight.side_of,
         engine=engine,
+        engine_note=note,
     )

@@ -32,10 +32,24 @@ class RunResult:
     tally: Tally
     side_of: np.ndarray
     engine: str = "vector"
+    engine_note: str = ""     # why ``engine="auto"`` chose the engine it did
 
     @property
     def trials(self) -> int:
         return self.tally.trials
+
+    @property
+    def exact(self) -> bool:
+        """Probabilities from the exact engine (no sampling error; intervals of width 0)."""
+        return self.tally.exact
+
+    def _about(self) -> str:
+        """What the numbers rest on: trials and seed, or the exact chain's size."""
+        if self.exact:
+            t = self.tally
+            return (f"{self.ruleset}, exact: {t.states:,} states, {t.transitions:,} "
+                    "transitions")
+        return f"{self.ruleset}, {self.trials:,} trials, seed {self.seed}"
 
     @property
     def outcome_names(self) -> tuple[str, ...]:
@@ -49,7 +63,9 @@ class RunResult:
 
     @property
     def ci95(self) -> dict[str, tuple[float, float]]:
-        """Wilson 95% interval of each outcome's probability."""
+        """Wilson 95% interval of each outcome's probability (the point itself when exact)."""
+        if self.exact:
+            return {k: (p, p) for k, p in self.outcomes.items()}
         wins = zip(self.outcome_names, self.tally.wins, strict=True)
         return {k: wilson(c, self.trials) for k, c in wins}
 
@@ -118,11 +134,16 @@ class RunResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The ``balance run --json`` object."""
+        exact = ({"exact": {"states": self.tally.states,
+                            "transitions": self.tally.transitions,
+                            "rounds_stepped": self.tally.rounds_played}}
+                 if self.exact else {})
         return {
             "scenario": self.scenario,
             "ruleset": self.ruleset,
-            "trials": self.trials,
-            "seed": self.seed,
+            "trials": None if self.exact else self.trials,
+            "seed": None if self.exact else self.seed,
+            **exact,
             "outcomes": self.outcomes,
             "ci95": {k: list(v) for k, v in self.ci95.items()},
             "rounds": {**self.rounds, "survival": self.survival, "hazard": self.hazard},
@@ -131,6 +152,7 @@ class RunResult:
             **({"alive_after": self.alive_after} if self.alive_after is not None else {}),
             "fighters": self.fighter_status,
             "engine": self.engine,
+            **({"engine_note": self.engine_note} if self.engine_note else {}),
             "block_trials": BLOCK_TRIALS,
         }
 
@@ -144,12 +166,14 @@ class RunResult:
         ci = self.ci95
         return pd.DataFrame({
             "outcome": list(self.outcome_names),
-            "wins": self.tally.wins.astype(np.int64),
+            "wins": (np.full(len(self.outcome_names), np.nan) if self.exact
+                     else self.tally.wins.astype(np.int64)),
             "p": [self.outcomes[k] for k in self.outcome_names],
             "ci_low": [ci[k][0] for k in self.outcome_names],
             "ci_high": [ci[k][1] for k in self.outcome_names],
-            "trials": self.trials,
-            "seed": self.seed,
+            "trials": np.nan if self.exact else self.trials,
+            "seed": np.nan if self.exact else self.seed,
+            "exact": self.exact,
             "scenario": self.scenario,
         })
 
@@ -157,8 +181,8 @@ class RunResult:
         ci = self.ci95
         parts = ", ".join(f"{k} {100 * p:.1f}% [{100 * ci[k][0]:.1f}, {100 * ci[k][1]:.1f}]"
                           for k, p in self.outcomes.items())
-        return (f"<RunResult {self.scenario!r} ({self.ruleset}, {self.trials:,} trials, seed "
-                f"{self.seed}): {parts}; mean rounds {self.rounds['mean']:.2f}>")
+        return (f"<RunResult {self.scenario!r} ({self._about()}): {parts}; mean rounds "
+                f"{self.rounds['mean']:.2f}>")
 
     def __str__(self) -> str:
         return self.to_text()
@@ -173,7 +197,7 @@ class RunResult:
             for k, p in self.outcomes.items())
         r = self.rounds
         return (f"<table><caption style='text-align:left'><b>{e(self.scenario)}</b> "
-                f"({e(self.ruleset)}, {self.trials:,} trials, seed {self.seed})</caption>"
+                f"({e(self._about())})</caption>"
                 "<thead><tr><th style='text-align:left'>outcome</th><th>p</th>"
                 f"<th>95% interval</th></tr></thead><tbody>{rows}</tbody></table>"
                 f"<p>rounds: mean {r['mean']:.2f}, median {r['p50']}, 95th percentile "
@@ -181,11 +205,16 @@ class RunResult:
 
     def to_text(self) -> str:
         """A readable table for the terminal."""
-        lines = [f"{self.scenario}  ({self.ruleset}, {self.trials:,} trials, seed {self.seed})",
-                 "",
-                 f"  {'outcome':<24} {'p':>8}   95% interval"]
+        lines = [f"{self.scenario}  ({self._about()})", ""]
+        if self.engine_note:
+            lines += [f"  ({self.engine_note})", ""]
         ci = self.ci95
-        for k, p in self.outcomes.items():
+        if self.exact:
+            lines.append(f"  {'outcome':<24} {'p':>8}   (exact)")
+            lines += [f"  {k:<24} {100 * p:7.3f}%" for k, p in self.outcomes.items()]
+        else:
+            lines.append(f"  {'outcome':<24} {'p':>8}   95% interval")
+        for k, p in ([] if self.exact else self.outcomes.items()):
             lo, hi = ci[k]
             lines.append(f"  {k:<24} {100 * p:7.2f}%   [{100 * lo:6.2f}%, {100 * hi:6.2f}%]")
         r = self.rounds

@@ -12,12 +12,26 @@ from __future__ import annotations
 
 import numpy as np
 
+# An exact (probability) histogram's entries below this are taken as empty: the chain carries
+# masses like 1e-40 out to the round limit, which no report should show as "the longest
+# fight lasted 60 rounds".
+NEGLIGIBLE_MASS = 1e-15
+
+
+def _hist(hist: np.ndarray) -> np.ndarray:
+    """Integer counts as they are; an exact histogram (float masses) with negligible
+    entries set to 0."""
+    hist = np.asarray(hist)
+    if np.issubdtype(hist.dtype, np.integer):
+        return hist.astype(np.int64)
+    return np.where(hist > NEGLIGIBLE_MASS, hist, 0.0)
+
 
 def survival(hist: np.ndarray) -> list[float]:
     """``[S(0), S(1), ...]`` up to the last round any trial lasted (S of that round is 0
     and left out, so the list sums to the mean length)."""
-    hist = np.asarray(hist, dtype=np.int64)
-    n = int(hist.sum())
+    hist = _hist(hist)
+    n = hist.sum()
     if n == 0:
         return []
     last = int(np.flatnonzero(hist).max())
@@ -28,15 +42,15 @@ def survival(hist: np.ndarray) -> list[float]:
 def hazard(hist: np.ndarray) -> list[float | None]:
     """``[h(1), h(2), ...]``: the share of fights still open after round r - 1 that are
     decided in round r, up to the last round any trial lasted (None where none was open)."""
-    hist = np.asarray(hist, dtype=np.int64)
-    n = int(hist.sum())
+    hist = _hist(hist)
+    n = hist.sum()
     if n == 0:
         return []
     last = int(np.flatnonzero(hist).max())
     open_after = n - np.cumsum(hist)                  # open after round r
     out: list[float | None] = []
     for r in range(1, last + 1):
-        before = int(open_after[r - 1])
+        before = open_after[r - 1]
         out.append(float(hist[r]) / before if before > 0 else None)
     return out
 

@@ -44,6 +44,12 @@ COMPACT_AT = 2 / 3
 COMPACT_AT_GROUPS = 0.9
 
 
+def has_aftermath(fight) -> bool:
+    """Does the compiled fight carry an aftermath (``RuleSystem.after_battle``)? (A data
+    attribute of the fight; a fight without one need not define it.)"""
+    return getattr(fight, "aftermath", None) is not None
+
+
 def sides_standing(state, n_sides: int, standing: np.ndarray | None = None) -> np.ndarray:
     """(n_sides, n) bool: does each side still have a fighter standing in each trial."""
     if standing is None:
@@ -177,8 +183,7 @@ class _Outcomes:
         self.first_down = np.full(n, -1, dtype=np.int8)
         self.final: dict = {"n": n}
         # Rule-specific tracks are only kept when something reads them (an aftermath).
-        wanted = getattr(fight, "aftermath", None) is not None
-        self.tracks = getattr(system, "tracks", None) if wanted else None
+        self.tracks = system.tracks if has_aftermath(fight) else None
 
     def decide(self, part: _Part, round_no: int) -> None:
         """Record the trials of ``part`` decided this round (at most one side standing);

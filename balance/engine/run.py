@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
-from balance.engine.loop import BlockOutcome, simulate_blocks
+from balance.engine.loop import BlockOutcome, has_aftermath, simulate_blocks
 from balance.engine.status import DRAW, STANDING, STATUS_NAMES
 
 BLOCK_TRIALS = 65_536
@@ -37,6 +38,8 @@ def block_sizes(trials: int, block_trials: int = BLOCK_TRIALS) -> list[int]:
 @dataclass
 class Tally:
     """Integer counts of a run's outcomes; adding two tallies merges their trials."""
+
+    exact: ClassVar[bool] = False   # counts, not the exact engine's probabilities
 
     n_sides: int
     n_fighters: int
@@ -121,10 +124,9 @@ def run_fight(system, fight, trials: int, seed: int, *, cell: tuple[int, ...] = 
     """
     sizes = block_sizes(trials, block_trials)
     tally = Tally(len(fight.side_names), len(fight.side_of), fight.max_rounds)
-    after = getattr(fight, "aftermath", None) is not None
+    after = has_aftermath(fight)
     order = list(range(len(sizes)) if blocks is None else blocks)
-    stackable = getattr(system, "stackable", None)
-    most = STACK_TRIALS if stackable is not None and stackable(fight) else 1
+    most = STACK_TRIALS if system.stackable(fight) else 1
     for chunk in _stacks(order, sizes, most):
         generators = [block_rng(seed, b, cell) for b in chunk]
         outs = simulate_blocks(system, fight, [sizes[b] for b in chunk], generators)

@@ -1,9 +1,9 @@
 """The registry of rulesets: scenario model, resolved-tables model and row models by name.
 
-A new ruleset is one line in :data:`RULESETS`; the loader, the ``schema`` and ``tables``
-commands and the tests pick it up from here. Each ruleset's module (pydantic models of a few
-hundred fields) is imported the first time one of its models is asked for, so loading a Yags
-scenario never builds the Ymlad or percentile models.
+The rulesets are listed once, in :data:`balance.registry.RULESETS`; the loader, the
+``schema`` and ``tables`` commands and the tests pick them up from here. Each ruleset's
+module (pydantic models of a few hundred fields) is imported the first time one of its
+models is asked for, so loading a Yags scenario never builds the Ymlad or percentile models.
 """
 
 from __future__ import annotations
@@ -13,10 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from balance.errors import closest
-
-RULESETS: dict[str, str] = {"yags": "YagsScenario", "ymlad": "YmladScenario",
-                            "percentile": "PercentileScenario"}
-"""Ruleset name -> the scenario model's class name in ``balance.models.<ruleset>``."""
+from balance.registry import RULESETS
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -25,13 +22,13 @@ class _ByRuleset(Mapping[str, Any]):
     """A read-only ``{ruleset: <a module attribute>}`` that imports each module on first use."""
 
     def __init__(self, attribute: str | None):
-        self._attribute = attribute      # None: the scenario model named in RULESETS
+        self._attribute = attribute      # None: the ruleset's scenario model (RULESETS)
 
     def __getitem__(self, ruleset: str) -> Any:
         if ruleset not in RULESETS:
             raise KeyError(ruleset)
         module = importlib.import_module(f"balance.models.{ruleset}")
-        return getattr(module, self._attribute or RULESETS[ruleset])
+        return getattr(module, self._attribute or RULESETS[ruleset].scenario)
 
     def __iter__(self) -> Iterator[str]:
         return iter(RULESETS)

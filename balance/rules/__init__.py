@@ -9,11 +9,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator, Mapping
 
+from balance.registry import RULESETS
 from balance.rules.base import RuleSystem
-
-SYSTEMS: dict[str, str] = {"yags": "YagsSystem", "ymlad": "YmladSystem",
-                           "percentile": "PercentileSystem"}
-"""Ruleset name -> the system's class name in ``balance.rules.<ruleset>``."""
 
 
 class _Registry(Mapping[str, RuleSystem]):
@@ -24,17 +21,17 @@ class _Registry(Mapping[str, RuleSystem]):
 
     def __getitem__(self, ruleset: str) -> RuleSystem:
         if ruleset not in self._built:
-            if ruleset not in SYSTEMS:
+            if ruleset not in RULESETS:
                 raise KeyError(ruleset)
             module = importlib.import_module(f"balance.rules.{ruleset}")
-            self._built[ruleset] = getattr(module, SYSTEMS[ruleset])()
+            self._built[ruleset] = getattr(module, RULESETS[ruleset].system)()
         return self._built[ruleset]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(SYSTEMS)
+        return iter(RULESETS)
 
     def __len__(self) -> int:
-        return len(SYSTEMS)
+        return len(RULESETS)
 
 
 REGISTRY: Mapping[str, RuleSystem] = _Registry()

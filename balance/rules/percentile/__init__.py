@@ -8,14 +8,15 @@ from typing import Any
 import numpy as np
 
 from balance.engine.status import TrialOutcome
+from balance.rules.base import RuleSystem
 from balance.rules.percentile.fighters import PercentileFight, compile_fight
 
 
-class PercentileSystem:
+class PercentileSystem(RuleSystem):
     """The percentile rule system behind the shared protocol (``balance.rules.base``)."""
 
     ruleset = "percentile"
-    tags = frozenset({"melee", "missiles", "distance", "situations", "hit_points", "groups"})
+    has_distance = True
 
     def compile(self, scenario: Any, tables: Any) -> PercentileFight:
         return compile_fight(scenario, tables)

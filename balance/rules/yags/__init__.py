@@ -7,17 +7,19 @@ from typing import Any
 import numpy as np
 
 from balance.engine.status import TrialOutcome
+from balance.rules.base import RuleSystem
 from balance.rules.yags.after import FightWithAftermath, alive_after, plan_of
 from balance.rules.yags.fighters import YagsFight, compile_fight
 from balance.rules.yags.vector import kernel
 from balance.rules.yags.vector.static import static_of
 
 
-class YagsSystem:
+class YagsSystem(RuleSystem):
     """The Yags rule system behind the shared protocol (``balance.rules.base.RuleSystem``)."""
 
     ruleset = "yags"
-    tags = frozenset({"melee", "stances", "wounds_and_stuns", "groups"})
+    has_distance = True
+    has_aftermath = True
 
     def compile(self, scenario: Any, tables: Any) -> YagsFight:
         fight = compile_fight(scenario, tables)

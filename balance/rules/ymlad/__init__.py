@@ -8,16 +8,16 @@ from typing import Any
 import numpy as np
 
 from balance.engine.status import TrialOutcome
+from balance.rules.base import RuleSystem
 from balance.rules.ymlad import kernel
 from balance.rules.ymlad.fighters import YmladFight, compile_fight
 
 
-class YmladSystem:
+class YmladSystem(RuleSystem):
     """The Ymlad rule system behind the shared protocol (``balance.rules.base.RuleSystem``)."""
 
     ruleset = "ymlad"
-    tags = frozenset({"melee", "missile", "formation", "close", "distance", "groups",
-                      "harm_threshold", "drift_die"})
+    has_distance = True
 
     def compile(self, scenario: Any, tables: Any) -> YmladFight:
         return compile_fight(scenario, tables)

@@ -1,0 +1,43 @@
+"""The exact engine's driver: a compiled fight to an exact tally, or the reason it cannot.
+
+Both ``balance.run(..., engine="exact" | "auto")`` and the analysis commands come here, so
+every caller gets the same coverage rules and the same messages.
+"""
+
+from __future__ import annotations
+
+from balance.exact.chain import MAX_STATES, ChainTooLarge
+from balance.exact.duel import ExactTally, Unsupported, solve_duel
+
+
+def why_not_exact(fight) -> list[str]:
+    """What makes a fight more than a duel the exact engine can take (empty: nothing)."""
+    reasons = []
+    if len(fight.side_of) != 2 or len(fight.side_names) != 2:
+        reasons.append(f"{len(fight.side_of)} fighters on {len(fight.side_names)} sides (the "
+                       "exact engine plays duels: one fighter a side)")
+    if getattr(fight, "aftermath", None) is not None:
+        reasons.append("an aftermath (who survives the hours after the fight)")
+    return reasons
+
+
+def exact_tally(system, fight, max_states: int = MAX_STATES) -> ExactTally:
+    """The fight's exact tally; raises :class:`Unsupported` (naming the features) when the
+    exact engine does not cover it, or when its chain passes the size limits."""
+    reasons = why_not_exact(fight)
+    if reasons:
+        raise Unsupported(reasons)
+    model = system.exact_duel(fight)
+    try:
+        return solve_duel(model, fight.side_of, len(fight.side_names), fight.max_rounds,
+                          max_states=max_states)
+    except ChainTooLarge as err:
+        raise Unsupported(f"its state space is too large ({err})") from None
+
+
+def exact_or_reason(system, fight) -> tuple[ExactTally | None, str]:
+    """``(tally, "")`` when the exact engine covers the fight, else ``(None, reason)``."""
+    try:
+        return exact_tally(system, fight), ""
+    except Unsupported as err:
+        return None, str(err)
