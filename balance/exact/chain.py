@@ -97,6 +97,19 @@ def then(*steps: Step) -> Step:
     return run
 
 
+def mix(*weighted: tuple[float, Step]) -> Step:
+    """With probability ``w`` play step ``s``, for each ``(w, s)`` (the ``w`` sum to 1): a
+    round whose order of action is itself a die roll."""
+
+    def run(codes: np.ndarray) -> Branches:
+        parts = [(w, step(codes)) for w, step in weighted if w > 0]
+        return Branches(np.concatenate([br.src for _, br in parts]),
+                        np.concatenate([br.dst for _, br in parts]),
+                        np.concatenate([w * br.p for w, br in parts]))
+
+    return run
+
+
 def only(where: Callable[[np.ndarray], np.ndarray], step: Step) -> Step:
     """``step`` for the states where ``where(codes)`` holds; the others stay as they are."""
 

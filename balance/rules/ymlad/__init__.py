@@ -18,6 +18,7 @@ class YmladSystem(RuleSystem):
 
     ruleset = "ymlad"
     has_distance = True
+    has_exact_duels = True
 
     def compile(self, scenario: Any, tables: Any) -> YmladFight:
         return compile_fight(scenario, tables)
@@ -28,6 +29,12 @@ class YmladSystem(RuleSystem):
     def play_round(self, fight: YmladFight, state: kernel.YmladState,
                    rng: np.random.Generator, round_no: int) -> None:
         kernel.play_round(fight, state, rng, round_no)
+
+    def exact_duel(self, fight: YmladFight):
+        """A duel in contact as a Markov chain (``exact.py``; docs/exact.md)."""
+        from balance.rules.ymlad.exact import duel_model
+
+        return duel_model(fight)
 
     def reference_trial(self, fight: YmladFight, rng: np.random.Generator) -> TrialOutcome:
         from balance.rules.ymlad.reference import reference_trial
