@@ -68,6 +68,10 @@ class RuleSystem:
         """One whole fight, played by the readable scalar reference."""
         raise NotImplementedError
 
+    def examples(self):
+        """The :class:`balance.rules.testing.Examples` the conformance suite plays."""
+        raise NotImplementedError
+
     # --- optional ---------------------------------------------------------------------------
     def stackable(self, fight: Any) -> bool:
         """Can consecutive blocks of this fight be played stacked (``engine.streams``: every

@@ -32,6 +32,11 @@ class PercentileSystem(RuleSystem):
 
         kernel.play_round(fight, state, rng, round_no)
 
+    def examples(self):
+        from balance.rules.percentile.examples import EXAMPLES
+
+        return EXAMPLES
+
     def reference_trial(self, fight: PercentileFight, rng: np.random.Generator) -> TrialOutcome:
         from balance.rules.percentile.reference import reference_trial
 

@@ -47,6 +47,11 @@ class YagsSystem(RuleSystem):
         """Who is alive after the scenario's aftermath (seed 000, untended wounds)."""
         return alive_after(fight, out, rng)
 
+    def examples(self):
+        from balance.rules.yags.examples import EXAMPLES
+
+        return EXAMPLES
+
     def reference_trial(self, fight: YagsFight, rng: np.random.Generator) -> TrialOutcome:
         from balance.rules.yags.reference.fight import reference_trial
 

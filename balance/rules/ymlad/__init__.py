@@ -36,6 +36,11 @@ class YmladSystem(RuleSystem):
 
         return duel_model(fight)
 
+    def examples(self):
+        from balance.rules.ymlad.examples import EXAMPLES
+
+        return EXAMPLES
+
     def reference_trial(self, fight: YmladFight, rng: np.random.Generator) -> TrialOutcome:
         from balance.rules.ymlad.reference import reference_trial
 
