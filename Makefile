@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 LAB    := $(VENV)/.installed-lab
 
-.PHONY: demo test lint bench lab clean
+.PHONY: demo test test-fast lint bench lab clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,11 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check balance tests benchmarks
 	$(BIN)/python -m pytest -n auto
+
+# The inner loop: everything but the tests marked slow (tests/tiers.py), under 90 s.
+test-fast: $(STAMP)
+	$(BIN)/ruff check balance tests benchmarks
+	$(BIN)/python -m pytest -n auto -m "not slow"
 
 lint: $(STAMP)
 	$(BIN)/ruff check balance tests benchmarks
