@@ -33,6 +33,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check balance tests benchmarks
 
 bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_suite.py
 	$(BIN)/python benchmarks/bench_ratios.py
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_duel.py
