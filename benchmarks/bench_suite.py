@@ -173,7 +173,7 @@ def main() -> int:
             runs["base"].append(child(base, files, args.trials, args.repeat))
             runs["new"].append(child(HERE, files, args.trials, args.repeat))
     out = []
-    for k, f in enumerate(files):
+    for k in range(len(files)):
         ratios = [n[k]["per_1000_d20"] / b[k]["per_1000_d20"]
                   for b, n in zip(runs["base"], runs["new"], strict=True)]
         new = statistics.median(n[k]["per_1000_d20"] for n in runs["new"])
