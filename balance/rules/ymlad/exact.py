@@ -223,32 +223,34 @@ class YmladDuel:
                 self._free(moved, g, back)
             outs.append(self.pack(moved))
             probs.append(np.where(closing | leaving, p_ok, 0.0))
-            # A harmful success: harm h = max(margin + drift, 0), h = 0 .. h_max (the last
-            # branch holds every h >= h_max).
+            # A harmful success: harm h = max(margin + drift, 0), h = 1 .. h_max (the last
+            # column holds every h >= h_max; h = 0 changes nothing), all h at once as columns.
             margin = s.margin[style, 0, f, t].astype(np.int64)
             kind = s.kind[style, f, t]
             hit = acting & harmful
-            for h in range(0, self.h_max + 1):
-                p_h = self._harm_p(margin, h)
-                if h == 0:        # a success that does no harm: nothing changes
-                    probs[0] = probs[0] + np.where(hit, p_ok * p_h, 0.0)
-                    continue
-                w = {k: a.copy() for k, a in v.items()}
-                self._inflict(w, t, kind, np.full(codes.shape, h), hit)
-                outs.append(self.pack(w))
-                probs.append(np.where(hit, p_ok * p_h, 0.0))
-            return Branches.table(np.stack(outs, axis=1), np.stack(probs, axis=1))
+            h = np.arange(1, self.h_max + 1)
+            p_h = self._harm_p(margin[:, None], h[None, :])             # (m, h_max)
+            probs[0] = probs[0] + np.where(hit, p_ok * self._harm_p(margin, 0), 0.0)
+            w = {k: np.repeat(a[:, None], h.size, axis=1) for k, a in v.items()}
+            self._inflict(w, t, kind[:, None], np.broadcast_to(h, p_h.shape),
+                          np.broadcast_to(hit[:, None], p_h.shape))
+            dst = np.concatenate([np.stack(outs, axis=1), self.pack(w)], axis=1)
+            p = np.concatenate([np.stack(probs, axis=1),
+                                np.where(hit[:, None], p_ok[:, None] * p_h, 0.0)], axis=1)
+            return Branches.table(dst, p)
 
         return step
 
-    def _harm_p(self, margin: np.ndarray, h: int) -> np.ndarray:
-        """P(harm = h) (h < h_max), P(harm >= h_max) at h_max, for each margin."""
+    def _harm_p(self, margin: np.ndarray, h) -> np.ndarray:
+        """P(harm = h) for 0 < h < h_max, P(harm >= h_max) at h_max, P(harm = 0) at 0, for
+        each margin (broadcast against ``h``)."""
         d = self.drift
-        if h == 0:
+        h = np.asarray(h)
+        if h.ndim == 0 and h == 0:
             return _cdf(d, -margin)                      # drift <= -margin
-        if h == self.h_max:
-            return 1 - _cdf(d, h - margin - 1)           # drift >= h - margin
-        return _pmf(d, h - margin)
+        exact = _pmf(d, h - margin)
+        tail = 1 - _cdf(d, h - margin - 1)               # drift >= h - margin
+        return np.where(h == self.h_max, tail, exact)
 
     def react(self, codes: np.ndarray) -> Branches:
         """After a group of equal initiative: a standing fighter whose harm reached its
