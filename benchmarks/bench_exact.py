@@ -50,7 +50,7 @@ def main() -> int:
     for f in fight_files(args.paths):
         loaded = balance.load_scenario(f)
         system, fight = compile_scenario(loaded)
-        tally, reason = exact_or_reason(system, fight)
+        tally, _ = exact_or_reason(system, fight)
         if tally is None:
             continue
         t_exact = t_mc = float("inf")
