@@ -55,8 +55,8 @@ def main() -> int:
             continue
         t_exact = t_mc = float("inf")
         for _ in range(args.repeat):     # alternating: both see the machine alike
-            t_exact = min(t_exact, best(lambda: exact_or_reason(system, fight), 1))
-            t_mc = min(t_mc, best(lambda: run_fight(system, fight, args.trials, 1), 1))
+            t_exact = min(t_exact, best(lambda s=system, f=fight: exact_or_reason(s, f), 1))
+            t_mc = min(t_mc, best(lambda s=system, f=fight: run_fight(s, f, args.trials, 1), 1))
         rows.append({"scenario": str(Path(f).relative_to(HERE)), "states": tally.states,
                      "transitions": tally.transitions, "exact_s": t_exact, "mc_s": t_mc,
                      "speedup": t_mc / t_exact})
