@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from balance.engine.places import first_true, kth_true
+from balance.engine.prepared import prepared
 from balance.engine.status import DRAW, STANDING
 from balance.engine.streams import Streams, integers_at
 
@@ -93,12 +94,13 @@ def simulate_blocks(system, fight, sizes: list[int],
     n = sum(sizes)
     offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.intp)
     out = _Outcomes(system, fight, n)
-    parts = [_Part(system.start(fight, size, g), g, offsets[b] + np.arange(size), [g],
+    kernel_fight = prepared(system, fight)
+    parts = [_Part(system.start(kernel_fight, size, g), g, offsets[b] + np.arange(size), [g],
                    np.array([0, size], dtype=np.intp))
              for b, (size, g) in enumerate(zip(sizes, generators, strict=True))]
     for round_no in range(1, fight.max_rounds + 1):
         for part in parts:
-            system.play_round(fight, part.state, part.rng, round_no)
+            system.play_round(kernel_fight, part.state, part.rng, round_no)
             out.decide(part, round_no)
         parts = [part for part in parts if part.rows.size]
         if not parts:

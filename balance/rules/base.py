@@ -56,7 +56,8 @@ class RuleSystem:
         raise NotImplementedError
 
     def start(self, fight: Any, n: int, rng: np.random.Generator) -> TrialState:
-        """The state of ``n`` fresh trials (initiative and the like rolled here)."""
+        """The state of ``n`` fresh trials (initiative and the like rolled here); ``fight``
+        is what ``prepare`` returned."""
         raise NotImplementedError
 
     def play_round(self, fight: Any, state: Any, rng: np.random.Generator,
@@ -73,6 +74,12 @@ class RuleSystem:
         raise NotImplementedError
 
     # --- optional ---------------------------------------------------------------------------
+    def prepare(self, fight: Any) -> Any:
+        """What the kernel builds once per compiled fight (its arrays and outcome tables);
+        the engine passes it to ``start`` and ``play_round`` in place of the fight and keeps
+        it while the fight lives (``balance.engine.prepared``). Default: the fight itself."""
+        return fight
+
     def stackable(self, fight: Any) -> bool:
         """Can consecutive blocks of this fight be played stacked (``engine.streams``: every
         draw names its columns)? Default: no, each block is played alone."""

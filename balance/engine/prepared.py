@@ -1,0 +1,31 @@
+"""What a rule system's kernel builds once per compiled fight, kept while the fight lives.
+
+``RuleSystem.prepare(fight)`` turns a compiled fight into the arrays and tables its kernel
+reads (per-fighter numbers stacked by place, outcome tables built from the rule functions).
+The kernel owns that step, so the compiled fight never imports or caches kernel modules
+(that habit made import circles between a system's fighters and its kernel). The engine
+asks :func:`prepared` for it; a fight prepared once is not prepared again while it lives
+(a sweep's cell or a question's variant is prepared once, not once a block).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+_CACHE: dict[int, tuple[weakref.ref, Any, Any]] = {}
+
+
+def prepared(system, fight) -> Any:
+    """``system.prepare(fight)``, computed once per live fight object."""
+    key = id(fight)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0]() is fight and hit[1] is system:
+        return hit[2]
+    value = system.prepare(fight)
+    try:
+        ref = weakref.ref(fight, lambda _, key=key: _CACHE.pop(key, None))
+    except TypeError:       # a fight that cannot be weakly referenced: not cached
+        return value
+    _CACHE[key] = (ref, system, value)
+    return value
