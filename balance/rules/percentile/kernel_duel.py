@@ -31,7 +31,15 @@ import numpy as np
 from balance.engine.status import STANDING
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.damage import CountTable, PmfTable, at_least_zero
-from balance.rules.percentile.fighters import AUTO, DODGE, OFF, PARRY, PercentileFight
+from balance.rules.percentile.fighters import (
+    AUTO,
+    DODGE,
+    MAIN,
+    OFF,
+    PARRY,
+    PercentileFight,
+)
+from balance.rules.percentile.fighters import STAND as STAND_POLICY
 from balance.rules.percentile.kernel_strike import (
     LEVEL_HI,
     LEVEL_LO,
@@ -43,7 +51,7 @@ from balance.rules.percentile.kernel_strike import (
     melee_attack,
     raw_harm,
 )
-from balance.rules.percentile.rows import get, put
+from balance.rules.percentile.rows import get, put, some
 
 # An outcome (int16) is bits: the damage pmf of a blow that lands (0: none) and what else
 # happens first: the attacker stands up; fumbles its attack; the target fumbles its parry
@@ -123,8 +131,10 @@ class DuelTable:
         S, rules, t = self.S, self.fight.rules, 1 - p
         slot, down, forfeit = ar & 3, bool(ar & 4), bool(ar & 8)
         t_slot, t_down, off_whole, no_parry = dr & 3, bool(dr & 4), bool(dr & 8), bool(dr & 16)
-        if down and S.stand_up[p]:       # its action is to get up: a Dodge roll
+        if down and S.when_down[p] == STAND_POLICY:     # its action is to get up: a Dodge roll
             return ("stand", int(tb.success_range(S.dodge[p], self.fight.levels)))
+        # (a fighter getting up by ``stand_and_fight`` plays its round by the general steps,
+        # ``actions``; down here, it went down this round and fights from the ground)
         if forfeit or (down and S.item_two_handed[slot, p]):
             return ("none",)
         chance = int(S.item_attack[slot, p] + tb.down_modifier(down, t_down))
@@ -154,7 +164,7 @@ class DuelTable:
             landed.append(pmf)
             breaks.append(defence == "parry" and most > holds)
         return ("blow", clip(chance), defence, clip(skill), not rules.critical_needs_critical,
-                tuple(landed), tuple(breaks), slot, max(parry_slot, 0))
+                tuple(landed), tuple(breaks), slot, max(parry_slot, 0), rules.parry_matrix)
 
     def _landed(self, p: int, slot: int, down: bool, level: int) -> tuple[int, int]:
         """(pmf index of the damage after armour, the most damage rolled before it) of a
@@ -191,18 +201,19 @@ def outcome_row(key: tuple, levels: tb.Levels) -> np.ndarray:
     if key[0] == "stand":
         out[:] = np.where(first <= key[1], STAND, 0)
     elif key[0] == "blow":
-        _, chance, defence, skill, lenient, landed, breaks, slot, parry_slot = key
+        _, chance, defence, skill, lenient, landed, breaks, slot, parry_slot, matrix = key
         level = tb.success_level(first, chance, levels)
         got = tb.success_level(second, skill, levels) if defence != "none" else \
             np.full_like(second, tb.FAILURE)
-        stopped = (got >= tb.SUCCESS) & ((level < tb.CRITICAL) | (got == tb.CRITICAL)
-                                         | lenient)
+        # the parry matrix (rules.parry_matrix), the rule kernel_strike.defend plays
+        after = np.where(level >= tb.SUCCESS,
+                         tb.blow_after_defence(level, got, matrix, lenient), level)
+        stopped = after == tb.FAILURE
         fumbled = got == tb.FUMBLE
         for k, lv in enumerate((tb.SUCCESS, tb.SPECIAL, tb.CRITICAL)):
-            at = level == lv
-            out += np.where(at & ~stopped, landed[k], 0).astype(np.int16)
+            out += np.where(after == lv, landed[k], 0).astype(np.int16)
             if breaks[k]:
-                out[np.broadcast_to(at & stopped, out.shape)] = GENERAL
+                out[(level == lv) & stopped] = GENERAL
         if defence == "parry":
             out += np.where((level >= tb.SUCCESS) & fumbled,
                             PARRY_FUMBLE | parry_slot << SLOT_AT, 0).astype(np.int16)
@@ -219,7 +230,7 @@ def codes(st) -> np.ndarray:
     code += st.wield
     code += st.item_ok[OFF].view(np.int8) * np.int8(8)
     code += st.no_parry.view(np.int8) * np.int8(16)
-    code += st.forfeit.view(np.int8) * np.int8(32)
+    code += (st.forfeit | st.stunned).view(np.int8) * np.int8(32)   # (no attack either way)
     return code
 
 
@@ -252,6 +263,9 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
     against the other. (A fighter whose foe fell earlier in the round does not act: the
     trial is decided, and standing up then changes nothing recorded.)"""
     st, table = cx.st, cx.fight.duel_table
+    general = by_the_steps(cx, by_1, go)
+    if general is not None:
+        go = go & ~general
     code = codes(st)
     row = by_1.view(np.int8) * np.int8(CODES)
     row += code[0]
@@ -273,6 +287,38 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
         target = 1 - by_1.take(rows).view(np.int8)
         damage = table.damage.sample(outcome.take(rows) & DAMAGE, cx.rng)
         raw_harm(cx, target, rows, damage)
+
+
+def by_the_steps(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> np.ndarray | None:
+    """Play the actions the table cannot by the general steps (``kernel.take_action``, the
+    same rules), and return their rows' mask (None: none): a fighter getting up
+    (``when_down: stand_and_fight``, ``kernel.rise_intents``) acts, or is attacked without
+    a defence; a longer weapon may hold the shorter off (seed 004, ``rules.hold_off``)
+    until the shorter one has got inside it."""
+    st, S = cx.st, cx.S
+    general = None
+    if cx.any_rising:
+        general = go & (st.rising[0] | st.rising[1])
+    if cx.fight.rules.hold_off:
+        other = (st.wield[0] != MAIN) | (st.wield[1] != MAIN) if S.mains_one_length else go
+        if some(other):
+            cols = (go & other).nonzero()[0]
+            len0 = S.melee_length[:, 0].take(st.wield[0].take(cols))
+            len1 = S.melee_length[:, 1].take(st.wield[1].take(cols))
+            out0 = (len0 < len1) & (st.inside[0].take(cols) != 1)
+            out1 = (len1 < len0) & (st.inside[1].take(cols) != 0)
+            holding = np.zeros(go.size, dtype=bool)
+            holding[cols[out0 | out1]] = True
+            general = holding if general is None else general | holding
+    if general is None or not some(general):
+        return None
+    from balance.rules.percentile import kernel
+
+    for p in (0, 1):
+        rows = (general & (by_1 == bool(p))).nonzero()[0]
+        if rows.size:
+            kernel.take_action(cx, p, rows)
+    return general
 
 
 def before_damage(cx: Ctx, a: np.ndarray, rows: np.ndarray, what: np.ndarray,
