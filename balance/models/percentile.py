@@ -396,10 +396,10 @@ class Policy(Targeting):
     brace: bool = False           # kneel behind the shield against missiles; set a spear
     pounce: bool = False          # start aloft and dive onto the target (pouncing stick)
     # down (seed 004: -20 to hit, "a successful Dodge roll gets the downed adventurer back
-    # on their feet"): ``stand_and_fight`` (default) spends the round's defence on the Dodge
-    # to stand and still attacks, on its feet or from the ground; ``fight_down`` stays down
-    # and attacks at -20, keeping its parry; ``stand``: the Dodge is the round's action
-    when_down: Literal["stand_and_fight", "fight_down", "stand"] | None = None
+    # on their feet"): ``stand`` (default) makes the Dodge the round's action, the parry
+    # kept; ``stand_and_fight`` spends the round's defence on it and still attacks, on its
+    # feet or from the ground; ``fight_down`` stays down and attacks at -20, parry kept
+    when_down: Literal["stand", "stand_and_fight", "fight_down"] | None = None
     stand_up: bool | None = None  # older spelling: true is ``stand``, false ``fight_down``
     retrieve: bool = True         # disarmed, bare-handed: pick the weapon up (the action)
     break_off_at: HpOrMajor = 0   # try to leave at <= this HP (or "major_wound")
@@ -414,13 +414,10 @@ class Policy(Targeting):
 
     @property
     def down_policy(self) -> str:
-        """``when_down`` with the older ``stand_up`` read into it (default
-        ``stand_and_fight``)."""
+        """``when_down`` with the older ``stand_up`` read into it (default ``stand``)."""
         if self.when_down is not None:
             return self.when_down
-        if self.stand_up is None:
-            return "stand_and_fight"
-        return "stand" if self.stand_up else "fight_down"
+        return "fight_down" if self.stand_up is False else "stand"
 
 
 class Member(Strict):
@@ -516,10 +513,10 @@ class Rules(Strict):
     # shorter cannot strike it until a blow of the longer one fails (``until_missed``)
     hold_off: Literal["until_missed", "none"] = "until_missed"
     # a weapon on the ground while a foe presses its owner (seed 004's disarm "keeps them
-    # from drawing a second one"): picking it up is the action and a DEX against DEX roll
-    # on the Resistance Table (``contested``), impossible (``never``) or the action only
-    # (``free``)
-    rearm_when_pressed: Literal["contested", "never", "free"] = "contested"
+    # from drawing a second one" by force or threat): it cannot be picked up (``never``),
+    # or picking it up is the action and a DEX against DEX roll on the Resistance Table
+    # (``contested``), or the action only (``free``)
+    rearm_when_pressed: Literal["never", "contested", "free"] = "never"
     # seed 004: "knock-backs, falls, and similar jolts can incidentally stun": a fall to the
     # ground (not a major wound's) calls for the CON x 5 roll
     falls_stun: bool = True

@@ -46,11 +46,9 @@ def p_at_least(pmf: Pmf, x: int) -> float:
 
 
 # A target that stands and takes the blow: it tries to slip away by a Dodge of 0 (so it
-# never attacks and never succeeds), makes no defence and wears no armour; knocked down, it
-# spends its action trying to stand (``when_down: stand``), so it never attacks from the
-# ground either.
+# never attacks and never succeeds), makes no defence and wears no armour.
 PASSIVE = {"movement": "hold", "defence": "none", "break_off_at": 100,
-           "break_off_by": "dodge", "when_down": "stand"}
+           "break_off_by": "dodge"}
 
 
 def sitting_duck(hit_points: int, **kw) -> dict:

@@ -219,7 +219,7 @@ class FightRules:
     up_close: bool = True         # at close quarters the shorter weapon strikes first
     parry_matrix: int = 0         # tables.ELRIC or tables.BRP (rules.parry_matrix)
     hold_off: bool = True         # a longer weapon holds a shorter one off until it misses
-    rearm_when_pressed: int = REARM_CONTESTED
+    rearm_when_pressed: int = REARM_NEVER
     falls_stun: bool = True       # a fall calls for the stun roll (CON x 5)
     # which states are "unable to resist" (hit automatically): exhausted, surprised, held
     helpless: tuple[bool, bool, bool] = (True, True, False)

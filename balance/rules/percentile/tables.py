@@ -397,12 +397,12 @@ def holds_off(holder_length, foe_length, ready, inside):
 REARM_CONTESTED, REARM_NEVER, REARM_FREE = 0, 1, 2
 
 
-def rearm_chance(dex, presser_dex, pressed, mode=REARM_CONTESTED, **table):
+def rearm_chance(dex, presser_dex, pressed, mode=REARM_NEVER, **table):
     """Percent chance that a fighter picking its weapon up off the ground (its action)
     gets it back. Seed 004's disarm "keeps them from drawing a second one" by force or
-    threat; while a foe ``pressed`` it (``rules.rearm_when_pressed``): ``contested``
-    (default), its DEX against the presser's on the Resistance Table (``table``: its
-    numbers); ``never``; ``free``, always. Unpressed, it always gets it."""
+    threat; while a foe ``pressed`` it (``rules.rearm_when_pressed``): ``never`` (default);
+    ``contested``, its DEX against the presser's on the Resistance Table (``table``: its
+    numbers); ``free``, always. Unpressed, it always gets it."""
     contested = resistance_chance(dex, presser_dex, **table)
     when_pressed = contested if mode == REARM_CONTESTED else (0 if mode == REARM_NEVER else 100)
     return np.where(pressed, when_pressed, 100)
