@@ -175,7 +175,10 @@ def rise_intents(cx: Ctx) -> None:
     family's Dodge is a defence): it neither parries nor dodges this round, and still
     attacks (see reference ``rise_intents``)."""
     st, S = cx.st, cx.S
-    rising = (st.status == STANDING) & st.down & (S.when_down == STAND_AND_FIGHT)[:, None]
+    policy = S.when_down == STAND_AND_FIGHT
+    if not policy.any():
+        return
+    rising = (st.status == STANDING) & st.down & policy[:, None]
     if cx.uses("entangle"):
         rising &= ~st.entangled
     if cx.fight.rules.fatigue:

@@ -34,7 +34,6 @@ from balance.rules.percentile.damage import CountTable, PmfTable, at_least_zero
 from balance.rules.percentile.fighters import (
     AUTO,
     DODGE,
-    MAIN,
     OFF,
     PARRY,
     PercentileFight,
@@ -48,6 +47,8 @@ from balance.rules.percentile.kernel_strike import (
     Ctx,
     fall,
     fumble,
+    held_off,
+    let_inside,
     melee_attack,
     raw_harm,
 )
@@ -92,6 +93,9 @@ class DuelTable:
         base = np.stack([np.concatenate([by_0, idle], axis=1),
                          np.concatenate([by_1, idle], axis=1)])      # (2, 64, 128)
         self.base = base.reshape(-1).astype(np.int32) * ROLLS
+        # does a fighter of each code strike a blow (rather than stand up or do nothing)?
+        self.blows = np.stack([
+            np.array([self._key(p, int(r), 0)[0] == "blow" for r in a_role]) for p in (0, 1)])
         self.outcomes = np.concatenate(self._vectors)
         self.order = self._order()
         # the landed damage by one integer draw and one lookup (exact), where the dice allow
@@ -263,10 +267,12 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
     against the other. (A fighter whose foe fell earlier in the round does not act: the
     trial is decided, and standing up then changes nothing recorded.)"""
     st, table = cx.st, cx.fight.duel_table
-    general = by_the_steps(cx, by_1, go)
-    if general is not None:
-        go = go & ~general
+    if cx.any_rising:
+        go = go & ~by_the_steps(cx, by_1, go & (st.rising[0] | st.rising[1]))
     code = codes(st)
+    blowers = None
+    if cx.fight.rules.hold_off:
+        go, blowers = hold_off(cx, by_1, go, code)
     row = by_1.view(np.int8) * np.int8(CODES)
     row += code[0]
     sit = row.astype(np.int16)
@@ -280,38 +286,28 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
     outcome = table.outcomes.take(at)
     # (masks as bool: numpy's nonzero of an int array costs ten times as much)
     rows = (outcome > DAMAGE).nonzero()[0]
+    landed = None
     if rows.size:
-        before_damage(cx, by_1.take(rows).view(np.int8), rows, outcome.take(rows), rolls)
+        landed = before_damage(cx, by_1.take(rows).view(np.int8), rows, outcome.take(rows),
+                               rolls)
     rows = ((outcome & DAMAGE) != 0).nonzero()[0]
     if rows.size:
         target = 1 - by_1.take(rows).view(np.int8)
         damage = table.damage.sample(outcome.take(rows) & DAMAGE, cx.rng)
         raw_harm(cx, target, rows, damage)
+    if blowers is not None:
+        # seed 004: a blow of the longer weapon that fails lets the shorter one inside it
+        hit = (outcome & DAMAGE) != 0
+        if landed is not None:
+            hit[landed] = True
+        for p, r, slot in blowers:
+            let_inside(cx, p, 1 - p, r, slot, hit.take(r))
 
 
-def by_the_steps(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> np.ndarray | None:
+def by_the_steps(cx: Ctx, by_1: np.ndarray, general: np.ndarray) -> np.ndarray:
     """Play the actions the table cannot by the general steps (``kernel.take_action``, the
-    same rules), and return their rows' mask (None: none): a fighter getting up
-    (``when_down: stand_and_fight``, ``kernel.rise_intents``) acts, or is attacked without
-    a defence; a longer weapon may hold the shorter off (seed 004, ``rules.hold_off``)
-    until the shorter one has got inside it."""
-    st, S = cx.st, cx.S
-    general = None
-    if cx.any_rising:
-        general = go & (st.rising[0] | st.rising[1])
-    if cx.fight.rules.hold_off:
-        other = (st.wield[0] != MAIN) | (st.wield[1] != MAIN) if S.mains_one_length else go
-        if some(other):
-            cols = (go & other).nonzero()[0]
-            len0 = S.melee_length[:, 0].take(st.wield[0].take(cols))
-            len1 = S.melee_length[:, 1].take(st.wield[1].take(cols))
-            out0 = (len0 < len1) & (st.inside[0].take(cols) != 1)
-            out1 = (len1 < len0) & (st.inside[1].take(cols) != 0)
-            holding = np.zeros(go.size, dtype=bool)
-            holding[cols[out0 | out1]] = True
-            general = holding if general is None else general | holding
-    if general is None or not some(general):
-        return None
+    same rules) and return their rows' mask: a fighter getting up (``when_down:
+    stand_and_fight``, ``kernel.rise_intents``) acts, or is attacked without a defence."""
     from balance.rules.percentile import kernel
 
     for p in (0, 1):
@@ -321,10 +317,51 @@ def by_the_steps(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> np.ndarray | None
     return general
 
 
+def hold_off(cx: Ctx, by_1: np.ndarray, go: np.ndarray, code: np.ndarray
+             ) -> tuple[np.ndarray, list | None]:
+    """Seed 004: a longer weapon may "hold off a shorter-armed opponent entirely"
+    (``rules.hold_off``; the shared ``kernel_strike.held_off`` and ``let_inside``). Where a
+    fighter about to strike a blow holds a shorter weapon than its foe's and is not inside
+    it, ``held_off`` decides: held off, it does nothing this action (``go`` cleared);
+    else it is inside from now on. Returns ``go`` and, for the blows of longer weapons at
+    foes not inside them, (place, rows, item) for ``let_inside`` once the blows are
+    struck (None: none)."""
+    st, S, table = cx.st, cx.S, cx.fight.duel_table
+    if S.mains_one_length:
+        # (MAIN is 0: with one length of main weapon, only a trial where someone holds
+        # another item can have two lengths)
+        if not some(st.wield):
+            return go, None
+        cols = (go & st.wield.any(axis=0)).nonzero()[0]
+    else:
+        cols = go.nonzero()[0]
+    if not cols.size:
+        return go, None
+    wield = [st.wield[0].take(cols), st.wield[1].take(cols)]
+    length = [S.melee_length[:, 0].take(wield[0]), S.melee_length[:, 1].take(wield[1])]
+    actor = by_1.take(cols)
+    a_code = np.where(actor, code[1].take(cols), code[0].take(cols))
+    blows = table.blows[actor.view(np.int8), (a_code & 7) | ((a_code >> 5) << 3)]
+    go = go.copy()
+    blowers = []
+    for p in (0, 1):
+        mine = (actor == bool(p)) & blows
+        shorter = mine & (length[p] < length[1 - p]) & (st.inside[p].take(cols) != 1 - p)
+        if some(shorter):
+            r, slot = cols[shorter], wield[p][shorter].astype(np.intp)
+            held = held_off(cx, p, 1 - p, r, slot)
+            go[r[held]] = False
+        longer = mine & (length[p] > length[1 - p]) & (st.inside[1 - p].take(cols) != p)
+        if some(longer):
+            blowers.append((p, cols[longer], wield[p][longer].astype(np.intp)))
+    return go, blowers or None
+
+
 def before_damage(cx: Ctx, a: np.ndarray, rows: np.ndarray, what: np.ndarray,
-                  rolls: np.ndarray) -> None:
+                  rolls: np.ndarray) -> np.ndarray | None:
     """The rows' stand-ups, fumbles and general blows (attacker places ``a``), in one call
-    each: they come before any damage the rows' blows do."""
+    each: they come before any damage the rows' blows do. Returns the rows a general blow
+    landed in (None: no general blow)."""
     up = ((what & STAND) != 0).nonzero()[0]
     if up.size:
         put(cx.st.down, a.take(up), rows.take(up), False)
@@ -340,5 +377,7 @@ def before_damage(cx: Ctx, a: np.ndarray, rows: np.ndarray, what: np.ndarray,
     if general.size:
         g, r = a.take(general), rows.take(general)
         roll = rolls.take(r)
-        melee_attack(cx, g, 1 - g, r, get(cx.st.wield, g, r).astype(np.intp), STRIKE,
-                     rolls=(roll // 100 + 1, roll % 100 + 1))
+        landed = melee_attack(cx, g, 1 - g, r, get(cx.st.wield, g, r).astype(np.intp),
+                              STRIKE, rolls=(roll // 100 + 1, roll % 100 + 1))
+        return r[landed]
+    return None

@@ -776,9 +776,17 @@ def held_off(cx: Ctx, p, t, rows, slot) -> np.ndarray:
     st, S = cx.st, cx.S
     mine = item(S.melee_length, slot, p)
     theirs = item(S.melee_length, get(st.wield, t, rows), t)
-    inside = get(st.inside, p, rows) == t
-    held = tb.holds_off(theirs, mine, ready_to_hold(cx, t, p, rows), inside)
-    put(st.inside, p, rows, np.where(held, get(st.inside, p, rows), t))
+    held = (theirs > mine) & (get(st.inside, p, rows) != t)
+    if not some(held):
+        return held
+    idx = held.nonzero()[0]
+    hp, ht, hr = at_each(idx, p, t, rows)
+    held[idx] = tb.holds_off(theirs.take(idx) if per_row(theirs) else theirs,
+                             mine.take(idx) if per_row(mine) else mine,
+                             ready_to_hold(cx, ht, hp, hr), False)
+    gets_in = idx[~held[idx]]       # not held off: it is inside the longer weapon now
+    if gets_in.size:
+        put(st.inside, at_rows(p, gets_in), rows.take(gets_in), at_rows(t, gets_in))
     return held
 
 
