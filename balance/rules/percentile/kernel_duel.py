@@ -339,6 +339,11 @@ def hold_off(cx: Ctx, by_1: np.ndarray, go: np.ndarray, code: np.ndarray
         return go, None
     wield = [st.wield[0].take(cols), st.wield[1].take(cols)]
     length = [S.melee_length[:, 0].take(wield[0]), S.melee_length[:, 1].take(wield[1])]
+    two = (length[0] != length[1]).nonzero()[0]
+    if not two.size:
+        return go, None
+    cols, wield, length = cols.take(two), [w.take(two) for w in wield], \
+        [x.take(two) for x in length]
     actor = by_1.take(cols)
     a_code = np.where(actor, code[1].take(cols), code[0].take(cols))
     blows = table.blows[actor.view(np.int8), (a_code & 7) | ((a_code >> 5) << 3)]
