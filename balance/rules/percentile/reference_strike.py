@@ -733,10 +733,13 @@ def quartered(s: FighterState, item: Item) -> bool:
 
 def held_off(s: FighterState, t: FighterState, combat: Combat) -> bool:
     """Does ``t`` hold off ``s``'s blow (seed 004: a longer weapon may "hold off a
-    shorter-armed opponent entirely")? While the longer weapon is ready and ``s`` has not
-    got inside it. Not held off, ``s`` is inside ``t``'s weapon from now on."""
-    held = bool(tb.holds_off(melee_length(t.item()), melee_length(s.item()),
-                             ready_to_hold(t, s, combat), s.inside == t.index))
+    shorter-armed opponent entirely")? While ``t``'s weapon is the longer and ready and
+    ``s`` has not got inside it. Facing a longer weapon that does not hold it off, ``s``
+    is inside it from now on."""
+    theirs, mine = melee_length(t.item()), melee_length(s.item())
+    if theirs <= mine or s.inside == t.index:
+        return False
+    held = bool(tb.holds_off(theirs, mine, ready_to_hold(t, s, combat), False))
     if not held:
         s.inside = t.index
     return held
