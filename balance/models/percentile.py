@@ -395,11 +395,29 @@ class Policy(Targeting):
     riposte: bool = True          # two weapons: a successful off-hand parry strikes back
     brace: bool = False           # kneel behind the shield against missiles; set a spear
     pounce: bool = False          # start aloft and dive onto the target (pouncing stick)
-    stand_up: bool = True         # when down, use the action to Dodge back to one's feet
+    # down (seed 004: -20 to hit, "a successful Dodge roll gets the downed adventurer back
+    # on their feet"): ``stand`` (default) makes the Dodge the round's action, the parry
+    # kept; ``stand_and_fight`` spends the round's defence on it and still attacks, on its
+    # feet or from the ground; ``fight_down`` stays down and attacks at -20, parry kept
+    when_down: Literal["stand", "stand_and_fight", "fight_down"] | None = None
+    stand_up: bool | None = None  # older spelling: true is ``stand``, false ``fight_down``
     retrieve: bool = True         # disarmed, bare-handed: pick the weapon up (the action)
     break_off_at: HpOrMajor = 0   # try to leave at <= this HP (or "major_wound")
     yield_at: HpOrMajor = 0       # give up at <= this HP (or "major_wound")
     break_off_by: Literal["run", "dodge", "knockback"] = "run"
+
+    @model_validator(mode="after")
+    def _one_down_policy(self) -> Policy:
+        if self.when_down is not None and self.stand_up is not None:
+            raise ValueError("give when_down or its older spelling stand_up, not both")
+        return self
+
+    @property
+    def down_policy(self) -> str:
+        """``when_down`` with the older ``stand_up`` read into it (default ``stand``)."""
+        if self.when_down is not None:
+            return self.when_down
+        return "fight_down" if self.stand_up is False else "stand"
 
 
 class Member(Strict):
@@ -486,6 +504,26 @@ class Rules(Strict):
     # a poisoned blow's loss: with the blow (the lab's), or after the poisons table's
     # onset_rounds (seed 004: most poisons "work slowly, worsening over hours")
     poison_onset: Literal["blow", "table"] = "blow"
+    # which parry (and dodge) stops which attack: ``elric`` (Elric!, the seed's own game: any
+    # successful defence stops a blow, a critical only a critical one) or ``brp`` (Basic
+    # Roleplaying's attack and defence matrix: a special against an ordinary parry or dodge
+    # is only partly stopped and lands as a normal hit; the parrying item takes 2 points)
+    parry_matrix: Literal["elric", "brp"] = "elric"
+    # seed 004: a longer weapon may "hold off a shorter-armed opponent entirely": the
+    # shorter cannot strike it until a blow of the longer one fails (``until_missed``)
+    hold_off: Literal["until_missed", "none"] = "until_missed"
+    # a weapon on the ground while a foe presses its owner (seed 004's disarm "keeps them
+    # from drawing a second one" by force or threat): it cannot be picked up (``never``),
+    # or picking it up is the action and a DEX against DEX roll on the Resistance Table
+    # (``contested``), or the action only (``free``)
+    rearm_when_pressed: Literal["never", "contested", "free"] = "never"
+    # seed 004: "knock-backs, falls, and similar jolts can incidentally stun": a fall to the
+    # ground (not a major wound's) calls for the CON x 5 roll
+    falls_stun: bool = True
+    # seed 004: "a target unable to resist is hit automatically": which states count
+    unable_to_resist: Annotated[
+        list[Literal["exhausted", "surprised", "held"]], Field(max_length=3)
+    ] = Field(default_factory=lambda: ["exhausted", "surprised"])
 
 
 class PercentileScenario(Strict):

@@ -173,6 +173,28 @@ FIGHTS = {
         tables={"resistance": {"standard": {"floor": 5, "ceiling": 95}},
                 "poisons": {"viper_venom": {"onset_rounds": 0},
                             "spider_bite": {"onset_rounds": 2}}}),
+    # Issue 26's rules: Basic Roleplaying's parry matrix (specials and impales only partly
+    # parried, parrying weapons worn), a longer weapon holding off shorter ones as they
+    # close and after, getting up by the round's defence or fighting from the ground, a
+    # contested pick-up of a disarmed weapon, a runner's free blow dodged, the held unable
+    # to resist (a net), falls that stun.
+    "matrix_hold_off_ground_and_rearm": fight(
+        [member(75, weapon="short_spear", skills={"shield": 80}, policy={"disarm": True},
+                characteristics={"STR": 16}),
+         member(60, weapon="long_spear", shield=None,
+                policy={"when_down": "stand_and_fight"}, skills={"dodge": 45})],
+        [member(65, skills={"shield": 85}, policy={"when_down": "fight_down"}),
+         member(55, weapon="dagger", shield=None, situation={"slick": True},
+                policy={"break_off_at": 5, "when_down": "stand_and_fight"})],
+        distance=4, max_rounds=30,
+        rules={"parry_matrix": "brp", "rearm_when_pressed": "contested"}),
+    "a_net_leaves_the_held_unable_to_resist": fight(
+        [member(60, weapon="trident", shield=None, off_hand="net", skills={"off_hand": 65},
+                policy={"entangle": True})],
+        [member(60, weapon="great_axe", shield=None, policy={"when_down": "fight_down"})],
+        distance=2, max_rounds=30,
+        rules={"unable_to_resist": ["exhausted", "surprised", "held"],
+               "parry_matrix": "brp", "critical_needs_critical": False}),
 }
 
 
@@ -223,7 +245,7 @@ def test_every_optional_rule_is_exercised() -> None:
                     "slick", "improvised", "fatigue", "distance", "groups", "dark",
                     "cramped", "underwater", "cover", "height", "two_weapons", "stun",
                     "flank", "morale", "yield", "ambush", "damaged_armour", "loose",
-                    "giants", "pounce", "poison", "poison_onset"}
+                    "giants", "pounce", "poison", "poison_onset", "parry_wear"}
 
 
 def test_pooling_keeps_a_real_difference() -> None:

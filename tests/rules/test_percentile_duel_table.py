@@ -7,7 +7,8 @@ as in the agreement test), rejecting only at p < 1e-6. The fights make every kin
 outcome act: landed blows, parries and dodges, stand-ups, attack, parry and dodge fumbles
 (a broken weapon drawing a sidearm, a dropped one, a fall), parries a great axe breaks (the
 general blow's rows), criticals that need criticals or not, an attack over 100%, a fighter
-that fights on while down, a draw that costs the whole round.
+that fights on while down, a draw that costs the whole round, a longer weapon holding off a
+shorter one, a fighter getting up by its round's defence.
 """
 
 from __future__ import annotations
@@ -40,6 +41,15 @@ FIGHTS = {
         [member(55, sidearm="dagger", characteristics={"DEX": 5}, shield=None)],
         [member(50, weapon="mace", situation={"position": "down"})],
         rules={"major_wound_roll": 3, "broken_parry_passes_excess": False}),
+    # issue 26: a long spear holds off a swordsman (seed 004's hold-off, played through
+    # kernel_strike.held_off and let_inside beside the table), who starts on the ground and
+    # gets up spending its defence (when_down: stand_and_fight, by the general steps); the
+    # spearman fights on from the ground when it falls (fight_down)
+    "long_spear_holds_off_a_swordsman_getting_up": fight(
+        [member(60, weapon="long_spear", shield=None, characteristics={"DEX": 14},
+                policy={"when_down": "fight_down"})],
+        [member(60, situation={"position": "down"}, policy={"when_down": "stand_and_fight"},
+                skills={"dodge": 40})]),
 }
 
 

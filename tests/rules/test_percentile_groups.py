@@ -343,8 +343,9 @@ def test_a_rout_draws_free_blows_that_cannot_be_parried() -> None:
     runner = st.status[3]
     assert set(np.unique(runner)) <= {FLED, DEAD, UNCONSCIOUS}
     hurt = (st.hp[3] < f.fighters[3].hp).mean()
-    # two free blows at 95% (no parry, no dodge): hardly anyone escapes unhurt
-    assert hurt > 0.9 and st.defences[3].max() == 0
+    # two free blows at 95% (no parry; seed 004 forbids only the parry, so the runner's
+    # one defence of the round is a Dodge): hardly anyone escapes unhurt
+    assert hurt > 0.9 and st.defences[3].max() == 1
     assert (runner == FLED).mean() < 0.8
     f, st = rout_state(10)                    # nobody in reach: everyone gets away
     assert (st.status[3] == FLED).all() and (st.hp[3] == f.fighters[3].hp).all()

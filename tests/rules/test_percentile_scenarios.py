@@ -186,3 +186,22 @@ def test_bundled_group_scenarios_validate_and_run(capsys) -> None:
     # on the seed's luck, so the bound is four standard errors (0.007 at 4,000) below it.
     assert hero.fighter_status["Guard#2"]["fled"] > 0.27
     assert hero.fighter_status["Hero"]["yielded"] > 0.05         # the hero yields
+
+
+def test_when_down_reads_its_older_spelling(tmp_path) -> None:
+    """Policy ``when_down`` (issue 26) reads the older ``stand_up`` (``true``: ``stand``,
+    ``false``: ``fight_down``), so scenario files that set it keep their numbers; giving
+    both is a located error, not a silent choice."""
+    from balance.rules.percentile.fighters import FIGHT_DOWN, STAND, STAND_AND_FIGHT
+
+    def when_down(policy: str) -> int:
+        text = GOOD.replace("        armour: leather_and_rings\n",
+                            f"        armour: leather_and_rings\n        policy: {policy}\n")
+        return compiled(write(tmp_path, text)).fighters[1].when_down
+
+    assert compiled(write(tmp_path, GOOD)).fighters[1].when_down == STAND
+    assert when_down("{stand_up: true}") == STAND
+    assert when_down("{stand_up: false}") == FIGHT_DOWN
+    assert when_down("{when_down: stand_and_fight}") == STAND_AND_FIGHT
+    with pytest.raises(ScenarioError, match="when_down or its older spelling stand_up"):
+        when_down("{when_down: stand, stand_up: false}")

@@ -29,8 +29,14 @@ from balance.errors import Problem, ScenarioError, closest
 from balance.rules.percentile import damage as dmg
 from balance.rules.percentile.damage import PmfTable
 from balance.rules.percentile.tables import (
+    BRP,
+    HELPLESS_STATES,
     LENGTHS,
     LIGHTS,
+    PARRY_MATRICES,
+    REARM_CONTESTED,
+    REARM_FREE,
+    REARM_NEVER,
     SHIELD_SIZES,
     SPACES,
     Levels,
@@ -55,6 +61,9 @@ DEFENCES = {"auto": AUTO, "parry": PARRY, "dodge": DODGE, "none": NO_DEFENCE}
 PARRY_OFF_HAND, PARRY_BEST, PARRY_WEAPON = 0, 1, 2
 PARRY_WITH = {"off_hand": PARRY_OFF_HAND, "best": PARRY_BEST, "weapon": PARRY_WEAPON}
 MOVE_AUTO = -1
+STAND_AND_FIGHT, FIGHT_DOWN, STAND = 0, 1, 2     # policy when_down (docs: Fighting while down)
+WHEN_DOWN = {"stand_and_fight": STAND_AND_FIGHT, "fight_down": FIGHT_DOWN, "stand": STAND}
+REARM = {"contested": REARM_CONTESTED, "never": REARM_NEVER, "free": REARM_FREE}
 MOVEMENTS = {"auto": MOVE_AUTO, "close": CLOSE, "hold": HOLD,
              "keep_distance": KEEP_DISTANCE, "retreat": RETREAT}
 POSITIONS = {"lower": -1, "level": 0, "higher": 1, "down": 0}
@@ -166,7 +175,7 @@ class Fighter:
     entangle: bool
     riposte: bool
     brace: bool
-    stand_up: bool
+    when_down: int                # STAND_AND_FIGHT, FIGHT_DOWN or STAND
     retrieve: bool
     break_off_at: int
     break_off_dodge: bool
@@ -208,6 +217,12 @@ class FightRules:
     over_100_reduces_defence: bool = True   # an attack over 100% lowers the parry or dodge
     critical_damages_armour: bool = False   # a critical hit halves the armour for good
     up_close: bool = True         # at close quarters the shorter weapon strikes first
+    parry_matrix: int = 0         # tables.ELRIC or tables.BRP (rules.parry_matrix)
+    hold_off: bool = True         # a longer weapon holds a shorter one off until it misses
+    rearm_when_pressed: int = REARM_NEVER
+    falls_stun: bool = True       # a fall calls for the stun roll (CON x 5)
+    # which states are "unable to resist" (hit automatically): exhausted, surprised, held
+    helpless: tuple[bool, bool, bool] = (True, True, False)
 
 
 @dataclass(frozen=True)
@@ -258,6 +273,8 @@ class PercentileFight(FighterList):
             else set()
         uses |= {"loose"} if uses & {"disarm", "entangle"} else set()
         uses |= {"fatigue"} if self.rules.fatigue else set()
+        # Basic Roleplaying's matrix wears parrying weapons: their hit points change
+        uses |= {"parry_wear"} if self.rules.parry_matrix == BRP else set()
         moving = any(f.movement in (KEEP_DISTANCE, RETREAT) for f in fs)
         uses |= {"distance"} if any(d > self.rules.reach for d in self.side_distance[1:]) \
             or moving or uses & {"knockback", "entangle"} else set()
@@ -272,6 +289,20 @@ class PercentileFight(FighterList):
                                        for f in fs) else set()
         uses |= {"stun"} if uses & {"knockback", "knockout"} else set()
         return frozenset(uses)
+
+    @cached_property
+    def items_wear(self) -> bool:
+        """Can an item's hit points change in this fight (improvised weapons wear as they
+        land blows; Basic Roleplaying's matrix wears parrying weapons)? Else the table's
+        hit points hold."""
+        return bool(self.uses & {"improvised", "parry_wear"})
+
+    @cached_property
+    def helpless_possible(self) -> bool:
+        """Can anyone be "unable to resist" (``tables.unable_to_resist``) in this fight?"""
+        exhausted, surprised, held = self.rules.helpless
+        return ((exhausted and self.rules.fatigue) or (surprised and "ambush" in self.uses)
+                or (held and "entangle" in self.uses))
 
     @cached_property
     def defends_once(self) -> bool:
@@ -348,7 +379,10 @@ def compile_fight(scenario: Any, tables: Any) -> PercentileFight:
                          r.defences_per_round, r.extra_defence_penalty,
                          r.faces, r.side_attack_bonus, _resistance(tables),
                          r.skill_over_100 == "reduces_defence", r.critical_damages_armour,
-                         r.up_close == "shorter_first"),
+                         r.up_close == "shorter_first", PARRY_MATRICES[r.parry_matrix],
+                         r.hold_off == "until_missed", REARM[r.rearm_when_pressed],
+                         r.falls_stun,
+                         tuple(state in r.unable_to_resist for state in HELPLESS_STATES)),
         pmfs=pmfs,
         fumble_weights=tuple(weights),
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
@@ -542,7 +576,7 @@ def _fighter(side: int, name: str, member: Any, pol: Any, situation: dict[str, A
         small_part=pol.small_part, volley=pol.volley, extra_attack=pol.extra_attack,
         disarm=pol.disarm, knockback=pol.knockback, knockout=pol.knockout,
         pull_blows=pol.pull_blows, entangle=pol.entangle, riposte=pol.riposte,
-        brace=pol.brace, stand_up=pol.stand_up, retrieve=pol.retrieve,
+        brace=pol.brace, when_down=WHEN_DOWN[pol.down_policy], retrieve=pol.retrieve,
         break_off_at=_hp_or_zero(pol.break_off_at), break_off_major=pol.break_off_at == MAJOR,
         break_off_dodge=pol.break_off_by == "dodge",
         break_off_knockback=pol.break_off_by == "knockback",

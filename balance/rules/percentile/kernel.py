@@ -26,7 +26,10 @@ from balance.rules.percentile.fighters import (
     MELEE,
     MOVE_AUTO,
     OFF,
+    STAND,
+    STAND_AND_FIGHT,
     PercentileFight,
+    resistance_table,
 )
 from balance.rules.percentile.kernel_groups import choose_group_targets, rout, side_attacks
 from balance.rules.percentile.kernel_state import PercentileState, start  # noqa: F401 (API)
@@ -39,13 +42,17 @@ from balance.rules.percentile.kernel_strike import (
     Ctx,
     at_each,
     at_rows,
+    breaking_off,
     can_strike,
     fall,
     fall_back,
+    free_blow,
     gap,
     get,
+    held_off,
     in_reach,
     item,
+    let_inside,
     melee_attack,
     missile_volley,
     put,
@@ -63,6 +70,10 @@ def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Gener
     cx = Ctx(fight, fight.static, st, rng, round_no, any_down=some(st.down),
              any_stunned=some(st.stunned), any_no_parry=some(st.no_parry))
     if fight.plain_duel:        # the same steps, by kernel_duel's tables
+        if cx.any_stunned:
+            recover_from_stun(cx)
+        if cx.any_down:
+            rise_intents(cx)
         kernel_duel.play_round(cx)
         end_of_round(st, fight.uses)
         return
@@ -73,14 +84,18 @@ def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Gener
         ambush(cx)
     if cx.uses("knockout"):
         wake(cx)
-    if cx.uses("stun"):
+    if cx.any_stunned:
         recover_from_stun(cx)
     choose_targets(cx)
     if cx.uses("brace"):
         brace(cx)
     if cx.uses("distance"):
         move(cx)
+        if fight.rules.hold_off:
+            step_apart(cx)
     declare(cx)
+    if cx.any_down:
+        rise_intents(cx)
     if cx.uses("flank"):
         side_attacks(cx)
     act(cx)
@@ -151,6 +166,39 @@ def wake(cx: Ctx) -> None:
         st.down[woke] = True
         st.wake_at[woke] = 0
         cx.any_down = True
+
+
+def rise_intents(cx: Ctx) -> None:
+    """Policy ``when_down: stand_and_fight`` (default): a fighter down at the round's start
+    (its statement of intent) spends the round's defence on the Dodge that gets it up (seed
+    004: "a successful Dodge roll gets the downed adventurer back on their feet"; the
+    family's Dodge is a defence): it neither parries nor dodges this round, and still
+    attacks (see reference ``rise_intents``)."""
+    st, S = cx.st, cx.S
+    policy = S.when_down == STAND_AND_FIGHT
+    if not policy.any():
+        return
+    rising = (st.status == STANDING) & st.down & policy[:, None]
+    if cx.uses("entangle"):
+        rising &= ~st.entangled
+    if cx.fight.rules.fatigue:
+        rising &= ~tb.exhausted(cx.round_no, S.CON)[:, None]
+    if cx.round_no == 1 and cx.uses("ambush"):
+        rising &= ~st.surprised
+    st.rising[:] = rising
+    cx.any_rising = some(rising)
+
+
+def step_apart(cx: Ctx) -> None:
+    """Out of reach of the foe whose weapon it had got inside, a fighter is outside it again
+    (seed 004's hold-off starts anew when they close)."""
+    st = cx.st
+    inside = st.inside >= 0
+    if not some(inside):
+        return
+    who, rows = inside.nonzero()
+    apart = ~in_reach(cx, who, st.inside[who, rows].astype(np.intp), rows)
+    st.inside[who[apart], rows[apart]] = -1
 
 
 def recover_from_stun(cx: Ctx) -> None:
@@ -471,20 +519,27 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
                 st.entangled[at_rows(ep, freed), er[freed]] = False
             p, rows = at_rows(p, ~ent), rows[~ent]
     if cx.any_down:
-        down = get(st.down, p, rows) & S.stand_up[p]
+        down = get(st.down, p, rows)
         if some(down):
-            dp, dr = at_each(down, p, rows)
-            up = cx.succeeds(S.dodge[dp], dr.size)
-            put(st.down, *at_each(up, dp, dr), False)
-            p, rows = at_each(~down, p, rows)
+            # Seed 004: "a successful Dodge roll gets the downed adventurer back on their
+            # feet" (policy when_down): ``stand`` makes it the round's action; a fighter
+            # rising (``stand_and_fight``) has spent its defence on it and fights on,
+            # standing or from the ground; ``fight_down`` stays down
+            whole = down & (S.when_down[p] == STAND)
+            tries = whole | (down & get(st.rising, p, rows)) if cx.any_rising else whole
+            if some(tries):
+                tp, tr = at_each(tries, p, rows)
+                up = cx.succeeds(S.dodge[tp], tr.size)
+                put(st.down, *at_each(up, tp, tr), False)
+            if some(whole):
+                p, rows = at_each(~whole, p, rows)
     idle = get(st.forfeit, p, rows)
     if cx.any_stunned:
         idle = idle | get(st.stunned, p, rows)
     if some(idle):
         p, rows = at_each(~idle, p, rows)
     if cx.uses("break_off") and rows.size:
-        leaving = ((st.hp[p, rows] <= S.break_off_at[p])
-                   | (st.major[p, rows] & S.break_off_major[p])) & ~st.down[p, rows]
+        leaving = breaking_off(cx, p, rows)
         if some(leaving):
             break_off(cx, at_rows(p, leaving), rows[leaving])
             p, rows = at_rows(p, ~leaving), rows[~leaving]
@@ -492,16 +547,44 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
         grab = ((st.wield[p, rows] == FIST) & st.item_loose[:, p, rows].any(axis=0)
                 & S.retrieve[p])
         if some(grab):
-            retrieve(cx, at_rows(p, grab), rows[grab])
+            gp, gr = at_rows(p, grab), rows[grab]
+            chance = rearm_chance(cx, gp, gr)
+            tries = chance > 0          # under ``never`` a pressed fighter fights on bare
+            retrieve(cx, at_rows(gp, tries), gr[tries], chance[tries])
+            grab[grab] = tries
             p, rows = at_rows(p, ~grab), rows[~grab]
     if rows.size:
         attack_action(cx, p, rows)
 
 
-def retrieve(cx: Ctx, p, rows: np.ndarray) -> None:
-    """A disarmed fighter on fists picks its weapon up (the action of the round; seed 004:
-    a rider must dismount to retrieve a weapon, so it ends on foot)."""
+def rearm_chance(cx: Ctx, p, rows: np.ndarray) -> np.ndarray:
+    """The chance that fighters with a weapon on the ground get it back this action
+    (``tables.rearm_chance``): pressed by a foe that has it as its target, stands in reach
+    on its feet and is neither stunned nor held, it is the fighter's DEX against the best
+    presser's on the Resistance Table (``rules.rearm_when_pressed: contested``), or never,
+    or always (see reference ``rearm_chance``)."""
+    st, S = cx.st, cx.S
+    best = np.zeros(rows.size, dtype=np.int32)       # the best DEX pressing it (0: none)
+    for q in range(S.c):
+        foe = S.side[q] != S.side[p]
+        if not some(foe):
+            continue
+        presses = (foe & (st.status[q, rows] == STANDING) & (st.target[q, rows] == p)
+                   & ~st.down[q, rows] & ~st.stunned[q, rows] & in_reach(cx, q, p, rows))
+        if cx.uses("entangle"):
+            presses &= ~st.entangled[q, rows]
+        best = np.where(presses, np.maximum(best, S.DEX[q]), best)
+    return tb.rearm_chance(S.DEX[p], best, best > 0, cx.fight.rules.rearm_when_pressed,
+                           **resistance_table(cx.fight.rules))
+
+
+def retrieve(cx: Ctx, p, rows: np.ndarray, chance: np.ndarray) -> None:
+    """A disarmed fighter on fists tries to pick its weapon up (the action of the round),
+    and gets it at ``chance`` percent (``rearm_chance``; seed 004: a rider must dismount
+    to retrieve a weapon, so it ends on foot)."""
     st = cx.st
+    got = cx.d100(rows.size) <= chance
+    p, rows = at_rows(p, got), rows[got]
     slot = np.argmax(st.item_loose[:, p, rows], axis=0)
     st.item_loose[slot, p, rows] = False
     st.item_ok[slot, p, rows] = True
@@ -544,9 +627,7 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
         m = (foe & (st.status[q, rows] == STANDING) & in_reach(cx, q, p, rows)
              & (st.status[p, rows] == STANDING) & can_strike(cx, q, rows))
         if some(m):
-            r = rows[m]
-            melee_attack(cx, q, at_rows(p, m), r, st.wield[q, r].astype(np.intp), STRIKE,
-                         defendable=False)
+            free_blow(cx, q, at_rows(p, m), rows[m])
     left = st.status[p, rows] == STANDING
     st.status[at_rows(p, left), rows[left]] = FLED
 
@@ -597,6 +678,10 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
         fight_now &= ~(get(st.down, p, rows) & item(S.item_two_handed, slot, p))
     if not fight_now.all():
         p, rows, t, slot = at_each(fight_now, p, rows, t, slot)
+    if cx.fight.rules.hold_off and rows.size:
+        held = held_off(cx, p, t, rows, slot)
+        if some(held):      # seed 004: held off "entirely": no blow this round
+            p, rows, t, slot = at_each(~held, p, rows, t, slot)
     if not rows.size:
         return
     put(st.attacked, p, rows, True)
@@ -608,7 +693,9 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             return
     knockback, disarm = S.knockback[p], S.disarm[p]
     if not (some(knockback) or some(disarm)):
-        melee_attack(cx, p, t, rows, slot, STRIKE)
+        landed = melee_attack(cx, p, t, rows, slot, STRIKE)
+        if cx.fight.rules.hold_off:
+            let_inside(cx, p, t, rows, slot, landed)
         return
     mode = np.full(rows.size, STRIKE)
     if some(knockback):
@@ -628,7 +715,9 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             kslot = np.where(with_shield, OFF, FIST)
             melee_attack(cx, mp, at_rows(t, m), rows[m], kslot, KNOCKBACK, parriable=False)
         else:
-            melee_attack(cx, mp, at_rows(t, m), rows[m], slot[m], code)
+            landed = melee_attack(cx, mp, at_rows(t, m), rows[m], slot[m], code)
+            if cx.fight.rules.hold_off:
+                let_inside(cx, mp, at_rows(t, m), rows[m], slot[m], landed)
 
 
 def pounce(cx: Ctx, p, t, rows: np.ndarray) -> None:

@@ -31,7 +31,14 @@ import numpy as np
 from balance.engine.status import STANDING
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.damage import CountTable, PmfTable, at_least_zero
-from balance.rules.percentile.fighters import AUTO, DODGE, OFF, PARRY, PercentileFight
+from balance.rules.percentile.fighters import (
+    AUTO,
+    DODGE,
+    OFF,
+    PARRY,
+    PercentileFight,
+)
+from balance.rules.percentile.fighters import STAND as STAND_POLICY
 from balance.rules.percentile.kernel_strike import (
     LEVEL_HI,
     LEVEL_LO,
@@ -40,10 +47,12 @@ from balance.rules.percentile.kernel_strike import (
     Ctx,
     fall,
     fumble,
+    held_off,
+    let_inside,
     melee_attack,
     raw_harm,
 )
-from balance.rules.percentile.rows import get, put
+from balance.rules.percentile.rows import get, put, some
 
 # An outcome (int16) is bits: the damage pmf of a blow that lands (0: none) and what else
 # happens first: the attacker stands up; fumbles its attack; the target fumbles its parry
@@ -84,6 +93,9 @@ class DuelTable:
         base = np.stack([np.concatenate([by_0, idle], axis=1),
                          np.concatenate([by_1, idle], axis=1)])      # (2, 64, 128)
         self.base = base.reshape(-1).astype(np.int32) * ROLLS
+        # does a fighter of each code strike a blow (rather than stand up or do nothing)?
+        self.blows = np.stack([
+            np.array([self._key(p, int(r), 0)[0] == "blow" for r in a_role]) for p in (0, 1)])
         self.outcomes = np.concatenate(self._vectors)
         self.order = self._order()
         # the landed damage by one integer draw and one lookup (exact), where the dice allow
@@ -123,8 +135,10 @@ class DuelTable:
         S, rules, t = self.S, self.fight.rules, 1 - p
         slot, down, forfeit = ar & 3, bool(ar & 4), bool(ar & 8)
         t_slot, t_down, off_whole, no_parry = dr & 3, bool(dr & 4), bool(dr & 8), bool(dr & 16)
-        if down and S.stand_up[p]:       # its action is to get up: a Dodge roll
+        if down and S.when_down[p] == STAND_POLICY:     # its action is to get up: a Dodge roll
             return ("stand", int(tb.success_range(S.dodge[p], self.fight.levels)))
+        # (a fighter getting up by ``stand_and_fight`` plays its round by the general steps,
+        # ``actions``; down here, it went down this round and fights from the ground)
         if forfeit or (down and S.item_two_handed[slot, p]):
             return ("none",)
         chance = int(S.item_attack[slot, p] + tb.down_modifier(down, t_down))
@@ -154,7 +168,7 @@ class DuelTable:
             landed.append(pmf)
             breaks.append(defence == "parry" and most > holds)
         return ("blow", clip(chance), defence, clip(skill), not rules.critical_needs_critical,
-                tuple(landed), tuple(breaks), slot, max(parry_slot, 0))
+                tuple(landed), tuple(breaks), slot, max(parry_slot, 0), rules.parry_matrix)
 
     def _landed(self, p: int, slot: int, down: bool, level: int) -> tuple[int, int]:
         """(pmf index of the damage after armour, the most damage rolled before it) of a
@@ -191,18 +205,19 @@ def outcome_row(key: tuple, levels: tb.Levels) -> np.ndarray:
     if key[0] == "stand":
         out[:] = np.where(first <= key[1], STAND, 0)
     elif key[0] == "blow":
-        _, chance, defence, skill, lenient, landed, breaks, slot, parry_slot = key
+        _, chance, defence, skill, lenient, landed, breaks, slot, parry_slot, matrix = key
         level = tb.success_level(first, chance, levels)
         got = tb.success_level(second, skill, levels) if defence != "none" else \
             np.full_like(second, tb.FAILURE)
-        stopped = (got >= tb.SUCCESS) & ((level < tb.CRITICAL) | (got == tb.CRITICAL)
-                                         | lenient)
+        # the parry matrix (rules.parry_matrix), the rule kernel_strike.defend plays
+        after = np.where(level >= tb.SUCCESS,
+                         tb.blow_after_defence(level, got, matrix, lenient), level)
+        stopped = after == tb.FAILURE
         fumbled = got == tb.FUMBLE
         for k, lv in enumerate((tb.SUCCESS, tb.SPECIAL, tb.CRITICAL)):
-            at = level == lv
-            out += np.where(at & ~stopped, landed[k], 0).astype(np.int16)
+            out += np.where(after == lv, landed[k], 0).astype(np.int16)
             if breaks[k]:
-                out[np.broadcast_to(at & stopped, out.shape)] = GENERAL
+                out[(level == lv) & stopped] = GENERAL
         if defence == "parry":
             out += np.where((level >= tb.SUCCESS) & fumbled,
                             PARRY_FUMBLE | parry_slot << SLOT_AT, 0).astype(np.int16)
@@ -219,7 +234,7 @@ def codes(st) -> np.ndarray:
     code += st.wield
     code += st.item_ok[OFF].view(np.int8) * np.int8(8)
     code += st.no_parry.view(np.int8) * np.int8(16)
-    code += st.forfeit.view(np.int8) * np.int8(32)
+    code += (st.forfeit | st.stunned).view(np.int8) * np.int8(32)   # (no attack either way)
     return code
 
 
@@ -252,7 +267,12 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
     against the other. (A fighter whose foe fell earlier in the round does not act: the
     trial is decided, and standing up then changes nothing recorded.)"""
     st, table = cx.st, cx.fight.duel_table
+    if cx.any_rising:
+        go = go & ~by_the_steps(cx, by_1, go & (st.rising[0] | st.rising[1]))
     code = codes(st)
+    blowers = None
+    if cx.fight.rules.hold_off:
+        go, blowers = hold_off(cx, by_1, go, code)
     row = by_1.view(np.int8) * np.int8(CODES)
     row += code[0]
     sit = row.astype(np.int16)
@@ -266,19 +286,87 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
     outcome = table.outcomes.take(at)
     # (masks as bool: numpy's nonzero of an int array costs ten times as much)
     rows = (outcome > DAMAGE).nonzero()[0]
+    landed = None
     if rows.size:
-        before_damage(cx, by_1.take(rows).view(np.int8), rows, outcome.take(rows), rolls)
+        landed = before_damage(cx, by_1.take(rows).view(np.int8), rows, outcome.take(rows),
+                               rolls)
     rows = ((outcome & DAMAGE) != 0).nonzero()[0]
     if rows.size:
         target = 1 - by_1.take(rows).view(np.int8)
         damage = table.damage.sample(outcome.take(rows) & DAMAGE, cx.rng)
         raw_harm(cx, target, rows, damage)
+    if blowers is not None:
+        # seed 004: a blow of the longer weapon that fails lets the shorter one inside it
+        hit = (outcome & DAMAGE) != 0
+        if landed is not None:
+            hit[landed] = True
+        for p, r, slot in blowers:
+            let_inside(cx, p, 1 - p, r, slot, hit.take(r))
+
+
+def by_the_steps(cx: Ctx, by_1: np.ndarray, general: np.ndarray) -> np.ndarray:
+    """Play the actions the table cannot by the general steps (``kernel.take_action``, the
+    same rules) and return their rows' mask: a fighter getting up (``when_down:
+    stand_and_fight``, ``kernel.rise_intents``) acts, or is attacked without a defence."""
+    from balance.rules.percentile import kernel
+
+    for p in (0, 1):
+        rows = (general & (by_1 == bool(p))).nonzero()[0]
+        if rows.size:
+            kernel.take_action(cx, p, rows)
+    return general
+
+
+def hold_off(cx: Ctx, by_1: np.ndarray, go: np.ndarray, code: np.ndarray
+             ) -> tuple[np.ndarray, list | None]:
+    """Seed 004: a longer weapon may "hold off a shorter-armed opponent entirely"
+    (``rules.hold_off``; the shared ``kernel_strike.held_off`` and ``let_inside``). Where a
+    fighter about to strike a blow holds a shorter weapon than its foe's and is not inside
+    it, ``held_off`` decides: held off, it does nothing this action (``go`` cleared);
+    else it is inside from now on. Returns ``go`` and, for the blows of longer weapons at
+    foes not inside them, (place, rows, item) for ``let_inside`` once the blows are
+    struck (None: none)."""
+    st, S, table = cx.st, cx.S, cx.fight.duel_table
+    if S.mains_one_length:
+        # (MAIN is 0: with one length of main weapon, only a trial where someone holds
+        # another item can have two lengths)
+        if not some(st.wield):
+            return go, None
+        cols = (go & st.wield.any(axis=0)).nonzero()[0]
+    else:
+        cols = go.nonzero()[0]
+    if not cols.size:
+        return go, None
+    wield = [st.wield[0].take(cols), st.wield[1].take(cols)]
+    length = [S.melee_length[:, 0].take(wield[0]), S.melee_length[:, 1].take(wield[1])]
+    two = (length[0] != length[1]).nonzero()[0]
+    if not two.size:
+        return go, None
+    cols, wield, length = cols.take(two), [w.take(two) for w in wield], \
+        [x.take(two) for x in length]
+    actor = by_1.take(cols)
+    a_code = np.where(actor, code[1].take(cols), code[0].take(cols))
+    blows = table.blows[actor.view(np.int8), (a_code & 7) | ((a_code >> 5) << 3)]
+    go = go.copy()
+    blowers = []
+    for p in (0, 1):
+        mine = (actor == bool(p)) & blows
+        shorter = mine & (length[p] < length[1 - p]) & (st.inside[p].take(cols) != 1 - p)
+        if some(shorter):
+            r, slot = cols[shorter], wield[p][shorter].astype(np.intp)
+            held = held_off(cx, p, 1 - p, r, slot)
+            go[r[held]] = False
+        longer = mine & (length[p] > length[1 - p]) & (st.inside[1 - p].take(cols) != p)
+        if some(longer):
+            blowers.append((p, cols[longer], wield[p][longer].astype(np.intp)))
+    return go, blowers or None
 
 
 def before_damage(cx: Ctx, a: np.ndarray, rows: np.ndarray, what: np.ndarray,
-                  rolls: np.ndarray) -> None:
+                  rolls: np.ndarray) -> np.ndarray | None:
     """The rows' stand-ups, fumbles and general blows (attacker places ``a``), in one call
-    each: they come before any damage the rows' blows do."""
+    each: they come before any damage the rows' blows do. Returns the rows a general blow
+    landed in (None: no general blow)."""
     up = ((what & STAND) != 0).nonzero()[0]
     if up.size:
         put(cx.st.down, a.take(up), rows.take(up), False)
@@ -294,5 +382,7 @@ def before_damage(cx: Ctx, a: np.ndarray, rows: np.ndarray, what: np.ndarray,
     if general.size:
         g, r = a.take(general), rows.take(general)
         roll = rolls.take(r)
-        melee_attack(cx, g, 1 - g, r, get(cx.st.wield, g, r).astype(np.intp), STRIKE,
-                     rolls=(roll // 100 + 1, roll % 100 + 1))
+        landed = melee_attack(cx, g, 1 - g, r, get(cx.st.wield, g, r).astype(np.intp),
+                              STRIKE, rolls=(roll // 100 + 1, roll % 100 + 1))
+        return r[landed]
+    return None

@@ -24,7 +24,7 @@ from balance.engine.targeting import (
 )
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import MELEE
-from balance.rules.percentile.kernel_strike import STRIKE, Ctx, can_strike, in_reach, melee_attack
+from balance.rules.percentile.kernel_strike import Ctx, can_strike, free_blow, in_reach
 
 REACH_EPS = 1e-6        # as ``kernel_strike.in_reach``: positions are float32
 
@@ -160,8 +160,9 @@ def rout(cx: Ctx) -> None:
     ``morale.breaks_at`` breaks, while a foe still stands (if every side standing breaks at
     once, the one least far past its break point holds: ``balance.engine.morale``, so a
     mutual rout is not a draw). Each of its standing fighters, in scenario order, takes one
-    free blow (no parry, no dodge) from every foe in reach who is not running itself (seed
-    004, breaking off by running); then all of them have fled."""
+    free blow (no parry; a Dodge may avoid it: ``kernel_strike.free_blow``) from every foe
+    in reach who is not running itself (seed 004, breaking off by running); then all of
+    them have fled."""
     st, S = cx.st, cx.S
     c = st.status.shape[0]
     standing = st.status == STANDING
@@ -179,7 +180,5 @@ def rout(cx: Ctx) -> None:
             m = ((st.status[p, rows] == STANDING) & (st.status[q, rows] == STANDING)
                  & in_reach(cx, q, p, rows) & can_strike(cx, q, rows))
             if m.any():
-                r = rows[m]
-                melee_attack(cx, q, p, r, st.wield[q, r].astype(np.intp), STRIKE,
-                             defendable=False)
+                free_blow(cx, q, p, rows[m])
     flee(st.status, st.side, broken)

@@ -57,12 +57,14 @@ class PercentileState(TrialState):
     poison_doses: np.ndarray  # int16: doses left on the main weapon ((0, n) if no poison)
     poison_hp: np.ndarray     # int16: poison loss still to come ((0, n) without onsets)
     poison_at: np.ndarray     # int16: ... in this round (0: none)
+    rising: np.ndarray        # bool: down at the round's start, spending its defence to stand
+    inside: np.ndarray        # int8: the foe whose longer weapon it got inside (-1: none)
 
 
 # What a plain duel's round (kernel_duel and the general steps it calls) reads and writes
 DUEL_FIELDS = frozenset({"status", "side", "who", "hp", "down", "wield", "item_ok", "forfeit",
                          "forfeit_next", "no_parry", "no_parry_next", "draw_pending",
-                         "no_draw", "major"})
+                         "no_draw", "major", "stunned", "rising", "inside", "attacked"})
 
 
 def start(fight: PercentileFight, n: int, rng: np.random.Generator, *,
@@ -104,6 +106,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator, *,
         "held_until": lambda: zeros(np.int16), "volleyed": lambda: zeros(np.int16),
         "key": lambda: zeros(np.int16), "wake_at": lambda: zeros(np.int16),
         "target": lambda: np.full((c, n), NO_TARGET, dtype=np.int8),
+        "inside": lambda: np.full((c, n), -1, dtype=np.int8),
         "moved": lambda: zeros(np.float32),
         "armour_damaged": lambda: per_fighter(S.armour_damaged, bool),
         "airborne": lambda: per_fighter(S.pounce, bool),

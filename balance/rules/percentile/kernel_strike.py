@@ -68,6 +68,7 @@ class Ctx:
     any_down: bool = True      # may anyone be down / stunned this round? (work skipped if not)
     any_stunned: bool = True
     any_no_parry: bool = True  # ... or unable to parry this round
+    any_rising: bool = False   # ... or spending the round's defence to stand (when_down)
 
     @property
     def levels(self) -> tb.Levels:
@@ -135,12 +136,17 @@ def spear_set(cx: Ctx, who, rows) -> np.ndarray:
             & S.item_thrusting[slot, who] & (S.item_length[slot, who] == tb.LONG))
 
 
-def fall(cx: Ctx, who, rows) -> None:
-    """Falls down; a rider is thrown from the saddle."""
+def fall(cx: Ctx, who, rows, *, jolt: bool = True) -> None:
+    """Falls down; a rider is thrown from the saddle. Seed 004: "knock-backs, falls, and
+    similar jolts can incidentally stun": a fall (``jolt``; not a major wound's, nor the
+    sprawl a knock-back's own roll covers) calls for the stun roll (``rules.falls_stun``;
+    see reference ``fall_down``)."""
     put(cx.st.down, who, rows, True)
     if cx.uses("mounts"):
         put(cx.st.mounted, who, rows, False)
     cx.any_down = True
+    if jolt and cx.fight.rules.falls_stun:
+        stun_check(cx, who, rows)
 
 
 # --- weapons in hand -----------------------------------------------------------------------
@@ -294,13 +300,23 @@ def roll_level(cx: Ctx, who, chance, roll: np.ndarray | None = None) -> np.ndarr
     return table[0].take(i + roll)
 
 
-def against_the_helpless(cx: Ctx, t, level) -> tuple[np.ndarray, np.ndarray]:
+def helpless(cx: Ctx, t, rows) -> np.ndarray:
+    """Which rows' targets are "unable to resist" (``tables.unable_to_resist``, by the
+    fight's ``rules.unable_to_resist``): exhausted, surprised (round 1), held."""
+    k = np.shape(rows)
+    exhausted = np.broadcast_to(cx.exhausted(t), k)
+    surprised = np.broadcast_to(cx.caught_unaware(t, rows), k)
+    held = get(cx.st.entangled, t, rows) if cx.uses("entangle") else np.zeros(k, dtype=bool)
+    return tb.unable_to_resist(exhausted, surprised, held, cx.fight.rules.helpless)
+
+
+def against_the_helpless(cx: Ctx, t, rows, level) -> tuple[np.ndarray, np.ndarray]:
     """Seed 004: "a target unable to resist is hit automatically; a fumble ... still does
-    only the weapon's minimum damage". Unable to resist: exhausted (fatigue). Returns the
-    levels (a miss becomes a hit) and which rows do only the minimum damage."""
-    helpless = np.broadcast_to(cx.exhausted(t), level.shape)
-    least = helpless & (level == tb.FUMBLE)
-    return np.where(helpless & (level <= tb.FAILURE), tb.SUCCESS, level), least
+    only the weapon's minimum damage" (``helpless``). Returns the levels (a miss becomes a
+    hit) and which rows do only the minimum damage."""
+    unable = helpless(cx, t, rows)
+    least = unable & (level == tb.FUMBLE)
+    return np.where(unable & (level <= tb.FAILURE), tb.SUCCESS, level), least
 
 
 # --- defence -------------------------------------------------------------------------------
@@ -321,9 +337,13 @@ def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
 
 
 def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
-           excess=0, roll: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(stopped, parried_with) for each row: a parry or dodge, if the round's defences are
-    not used up (see reference ``defend``); ``roll``: each row's d100, if already thrown."""
+           excess=0, roll: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(landed, parried_with, parry level) for each row: the level the blow lands at after
+    a parry or dodge (FAILURE: stopped; ``tables.blow_after_defence``, by the fight's parry
+    matrix), the item that parried (NONE if none did) and the parry's level, if the round's
+    defences are not used up (see reference ``defend``); ``roll``: each row's d100, if
+    already thrown."""
     S, st = cx.S, cx.st
     k = rows.size
     able = get(st.status, t, rows) == STANDING
@@ -335,6 +355,10 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
         able &= ~cx.exhausted(t)
     if cx.round_no == 1 and cx.uses("ambush"):
         able &= ~cx.caught_unaware(t, rows)
+    if cx.fight.helpless_possible:
+        able &= ~helpless(cx, t, rows)
+    if cx.any_rising:     # getting up spends the round's defence (policy when_down)
+        able &= ~get(st.rising, t, rows)
     slot = parry_slot(cx, t, rows) if parriable else np.full(k, NONE, dtype=np.int8)
     if parriable and cx.any_no_parry:
         slot = np.where(get(st.no_parry, t, rows), NONE, slot)
@@ -348,11 +372,12 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
         use_parry = able & has_slot if choice in (PARRY, AUTO) else np.zeros(k, dtype=bool)
         use_dodge = (able & can_dodge if choice == DODGE else
                      able & can_dodge & ~has_slot if choice == AUTO else np.zeros(k, dtype=bool))
-    stopped = np.zeros(k, dtype=bool)
+    landed = np.array(level, dtype=np.int8, copy=True)
     parried = np.full(k, NONE, dtype=np.int64)
+    got_parry = np.full(k, tb.FAILURE, dtype=np.int8)
     use = use_parry | use_dodge
     if not some(use):
-        return stopped, parried
+        return landed, parried, got_parry
     idx = use.nonzero()[0]
     tt, rr, ss, up = at_each(idx, t, rows, slot, use_parry)
     ss = np.maximum(ss, 0)
@@ -384,15 +409,14 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
         if some(fd):
             fall(cx, at_rows(tt, fd), rr[fd])
     if entangle:    # seed 004: any Dodge negates it; a critical one needs a critical parry
-        lenient = ~up
+        after = tb.blow_after_defence(level.take(idx), got, tb.ELRIC, ~up)
     else:
-        lenient = not cx.fight.rules.critical_needs_critical
-    ok = got >= tb.SUCCESS
-    if lenient is not True:
-        ok &= (level.take(idx) < tb.CRITICAL) | (got == tb.CRITICAL) | lenient
-    stopped[idx] = ok
-    parried[idx] = np.where(ok & up, ss, NONE)
-    return stopped, parried
+        after = tb.blow_after_defence(level.take(idx), got, cx.fight.rules.parry_matrix,
+                                      not cx.fight.rules.critical_needs_critical)
+    landed[idx] = after
+    parried[idx] = np.where(up & (after < level.take(idx)), ss, NONE)
+    got_parry[idx] = np.where(up, got, tb.FAILURE)
+    return landed, parried, got_parry
 
 
 # --- damage --------------------------------------------------------------------------------
@@ -459,7 +483,7 @@ def raw_harm(cx: Ctx, t, rows, amount) -> None:
     major = ~dead & tb.is_major_wound(amount, hp_max) & (cells.get(st.status) == STANDING)
     if some(major):
         mt, mr = at_each(major, t, rows)
-        fall(cx, mt, mr)
+        fall(cx, mt, mr, jolt=False)
         put(st.major, mt, mr, True)
         mult = cx.fight.rules.major_wound_roll
         out = np.ones(mr.size, dtype=bool) if mult == 0 else \
@@ -595,25 +619,27 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
 def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True,
                  defendable: bool = True, extra: bool = False, riposte: bool = False,
                  pounce: bool = False, rolls: tuple[np.ndarray, np.ndarray] | None = None
-                 ) -> np.ndarray | None:
-    """Hand-to-hand attacks of one ``mode`` for a batch of rows (see reference); for a
-    knock-back, which of the rows it landed in. ``rolls``: each row's attack and defence
-    d100, if already thrown (``kernel_duel`` sends its rare blows here)."""
+                 ) -> np.ndarray:
+    """Hand-to-hand attacks of one ``mode`` for a batch of rows (see reference); returns
+    which of the rows it landed in (neither missed nor stopped; a blow only partly parried
+    lands). ``rolls``: each row's attack and defence d100, if already thrown
+    (``kernel_duel`` sends its rare blows here)."""
     st, S = cx.st, cx.S
     n_rows = rows.size
+    landed_rows = np.zeros(n_rows, dtype=bool)
     chance = melee_chance(cx, a, t, rows, slot)
     if extra:
         chance = tb.extra_attack_chance(chance)
     level = roll_level(cx, a, chance, None if rolls is None else rolls[0])
     least = None
-    if cx.fight.rules.fatigue:
-        level, least = against_the_helpless(cx, t, level)
+    if cx.fight.helpless_possible:
+        level, least = against_the_helpless(cx, t, rows, level)
     fumbled = level == tb.FUMBLE
     if some(fumbled):
         fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
     hit = level >= tb.SUCCESS
     if not some(hit):
-        return np.zeros(n_rows, dtype=bool) if mode == KNOCKBACK else None
+        return landed_rows
     a, t, rows, slot, level = at_each(hit, a, t, rows, slot, level)
     if least is not None:
         least = least[hit]
@@ -622,25 +648,26 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         if cx.fight.rules.over_100_reduces_defence and some(chance > 100):
             # BRP family: the attack's chance over 100 comes off the parry or dodge
             excess = np.maximum(np.broadcast_to(chance, hit.shape)[hit] - 100, 0)
-        stopped, parried = defend(cx, t, rows, level, parriable=parriable,
-                                  entangle=mode == ENTANGLE, excess=excess,
-                                  roll=None if rolls is None else rolls[1][hit])
+        after, parried, parry_level = defend(cx, t, rows, level, parriable=parriable,
+                                             entangle=mode == ENTANGLE, excess=excess,
+                                             roll=None if rolls is None else rolls[1][hit])
     else:
-        stopped, parried = np.zeros(rows.size, dtype=bool), np.full(rows.size, NONE)
+        after, parried = level, np.full(rows.size, NONE)
+        parry_level = np.full(rows.size, tb.FAILURE, dtype=np.int8)
+    stopped = after == tb.FAILURE
+    landed_rows[np.flatnonzero(hit)[~stopped]] = True
     if mode == KNOCKBACK:
         go = ~stopped
         if some(go):
             knock_back(cx, at_rows(a, go), at_rows(t, go), rows[go])
-        landed = np.zeros(n_rows, dtype=bool)
-        landed[np.flatnonzero(hit)[go]] = True
-        return landed
+        return landed_rows
     if mode == DISARM:
         go = ~stopped
         table = resistance_table(cx.fight.rules)
         won = go & (cx.d100(rows.size) <= resistance_chance(S.STR[a], S.STR[t], **table))
         if some(won):
             disarm(cx, at_rows(t, won), rows[won])
-        return
+        return landed_rows
     if mode == ENTANGLE:
         go = ~stopped
         st.entangled[at_rows(t, go), rows[go]] = True
@@ -658,7 +685,11 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
             won = cx.d100(wr.size) <= resistance_chance(S.STR[wa], S.STR[wt], **table)
             if some(won):
                 lose_weapon(cx, at_rows(wt, won), parried[wrench][won], wr[won])
-        return
+        return landed_rows
+    # a blow only partly parried (the parry matrix ``brp``) lands at the lower level
+    hit_level = level
+    if cx.uses("parry_wear"):
+        level = np.where(stopped, level, after)
     if pounce:      # seed 004: double damage on a success, triple on a critical
         plain = np.minimum(level, tb.SUCCESS)
         rolled = roll_damage(cx, a, t, rows, slot, plain, missile=False) * np.where(
@@ -668,13 +699,13 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
     if least is not None and some(least):
         rolled = np.where(least, S.item_minimum[slot, a], rolled)
     by_parry = stopped & (parried != NONE)
-    if not (cx.uses("two_weapons") or cx.uses("improvised")):
+    if not (cx.uses("two_weapons") or cx.fight.items_wear):
         # a parry only matters (breaks, passes the excess) with more damage than the
         # weakest item the target can parry with holds; no riposte, no wear
         by_parry &= rolled > S.weakest_parry[t]
     if some(by_parry):
         pa, pt, pr, ps, with_, p_rolled, p_level = at_each(by_parry, a, t, rows, slot, parried,
-                                                            rolled, level)
+                                                            rolled, hit_level)
         excess = parry_takes(cx, pt, pr, with_, p_rolled)
         passes = excess > 0
         if some(passes):
@@ -692,12 +723,121 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         wound(cx, la, lt, lr, ls, l_rolled, l_level, missile=False)
         if cx.uses("improvised"):
             wear(cx, la, ls, lr)
+    if cx.uses("parry_wear"):
+        matrix_wear(cx, a, t, rows, slot, parried, hit_level, parry_level, after)
+    return landed_rows
+
+
+def free_blow(cx: Ctx, a, t, rows) -> None:
+    """Seed 004: running "grants the opponent one free attack that can't be parried": the
+    weapon in hand, no parry; the runner may still Dodge it (the seed forbids only the
+    parry; see reference ``free_blow``). Breaking off by running and a side's rout."""
+    melee_attack(cx, a, t, rows, get(cx.st.wield, a, rows).astype(np.intp), STRIKE,
+                 parriable=False)
+
+
+# --- holding off a shorter weapon (seed 004; rules.hold_off) ---------------------------------
+
+
+def breaking_off(cx: Ctx, p, rows) -> np.ndarray:
+    """Hurt to its ``break_off_at`` (or after a major wound, with ``major_wound``) and on
+    its feet: the fighter's action is to break off (seed 004; kernel ``break_off``)."""
+    st, S = cx.st, cx.S
+    return (((get(st.hp, p, rows) <= S.break_off_at[p])
+             | (get(st.major, p, rows) & S.break_off_major[p])) & ~get(st.down, p, rows))
+
+
+def ready_to_hold(cx: Ctx, h, foe, rows) -> np.ndarray:
+    """Can ``h`` keep ``foe`` at its weapon's point this instant (``tables.holds_off``): on
+    its feet, neither stunned, held, surprised, exhausted, forfeiting its attack nor
+    breaking off, a deployable melee weapon in hand, facing ``foe`` (its target)?"""
+    st, S = cx.st, cx.S
+    slot = get(st.wield, h, rows)
+    ready = ((get(st.status, h, rows) == STANDING) & ~get(st.down, h, rows)
+             & ~get(st.stunned, h, rows) & ~get(st.forfeit, h, rows)
+             & (item(S.item_kind, slot, h) == MELEE) & ~item(S.item_quartered, slot, h))
+    if st.status.shape[0] > 2:
+        ready &= get(st.target, h, rows) == foe
+    if cx.uses("entangle"):
+        ready &= ~get(st.entangled, h, rows)
+    if cx.fight.rules.fatigue:
+        ready &= ~np.broadcast_to(cx.exhausted(h), rows.shape)
+    if cx.round_no == 1 and cx.uses("ambush"):
+        ready &= ~cx.caught_unaware(h, rows)
+    if cx.uses("break_off"):
+        ready &= ~breaking_off(cx, h, rows)
+    return ready
+
+
+def held_off(cx: Ctx, p, t, rows, slot) -> np.ndarray:
+    """Which of ``p``'s blows at ``t`` (with the items ``slot``) its target holds off
+    (``tables.holds_off``); the others have got inside ``t``'s weapon (``st.inside``), if
+    they were not already."""
+    st, S = cx.st, cx.S
+    mine = item(S.melee_length, slot, p)
+    theirs = item(S.melee_length, get(st.wield, t, rows), t)
+    held = (theirs > mine) & (get(st.inside, p, rows) != t)
+    if not some(held):
+        return held
+    idx = held.nonzero()[0]
+    hp, ht, hr = at_each(idx, p, t, rows)
+    held[idx] = tb.holds_off(theirs.take(idx) if per_row(theirs) else theirs,
+                             mine.take(idx) if per_row(mine) else mine,
+                             ready_to_hold(cx, ht, hp, hr), False)
+    gets_in = idx[~held[idx]]       # not held off: it is inside the longer weapon now
+    if gets_in.size:
+        put(st.inside, at_rows(p, gets_in), rows.take(gets_in), at_rows(t, gets_in))
+    return held
+
+
+def let_inside(cx: Ctx, h, t, rows, slot, landed) -> None:
+    """Seed 004's hold-off ends when a blow of the longer weapon fails: where ``h``'s blow
+    at ``t`` (with ``slot``, longer than ``t``'s weapon) did not land, ``t`` gets inside."""
+    st, S = cx.st, cx.S
+    longer = item(S.melee_length, slot, h) > item(S.melee_length, get(st.wield, t, rows), t)
+    gets_in = longer & ~landed & (get(st.status, t, rows) == STANDING)
+    if st.status.shape[0] > 2:
+        gets_in &= get(st.target, t, rows) == h
+    if some(gets_in):
+        tt, rr, hh = at_each(gets_in, t, rows, h)
+        put(st.inside, tt, rr, hh)
+
+
+def matrix_wear(cx: Ctx, a, t, rows, slot, parried, level, parry_level, after) -> None:
+    """Basic Roleplaying's matrix wears weapons (``tables.parry_wear``): a partly parried
+    blow costs the parrying item 2 hit points, an ordinary blow stopped by a better parry
+    costs the attacker's weapon 1 (see reference ``matrix_wear``)."""
+    by_parry = parried != NONE
+    if not some(by_parry):
+        return
+    a, t, rows, slot, parried, level, parry_level, after = at_each(
+        by_parry, a, t, rows, slot, parried, level, parry_level, after)
+    on_parrier, on_weapon = tb.parry_wear(level, parry_level, after, tb.BRP)
+    for who, what, points in ((t, parried, on_parrier), (a, slot, on_weapon)):
+        m = (points > 0) & get_item(cx.st.item_ok, what, who, rows)
+        if some(m):
+            wear_item(cx, *at_each(m, who, what, rows, points))
+
+
+def wear_item(cx: Ctx, who, slot, rows, points) -> None:
+    """Items lose hit points; one worn to nothing breaks (fists and unbreakable items do
+    not wear)."""
+    st, S = cx.st, cx.S
+    m = item(S.item_hp, slot, who) < UNBREAKABLE
+    if not some(m):
+        return
+    who, slot, rows, points = at_each(m, who, slot, rows, points)
+    st.item_hp[slot, who, rows] -= points
+    gone = st.item_hp[slot, who, rows] <= 0
+    if some(gone):
+        break_item(cx, *at_each(gone, who, slot, rows))
 
 
 def parry_takes(cx: Ctx, t, rows, slot, rolled) -> np.ndarray:
     """The parrying item breaks on damage above its hit points; returns what passes."""
-    # items wear only where some are improvised; else their hit points are the table's
-    hp = get_item(cx.st.item_hp, slot, t, rows) if cx.uses("improvised") else \
+    # items wear only where some are improvised or the matrix wears parries; else their
+    # hit points are the table's
+    hp = get_item(cx.st.item_hp, slot, t, rows) if cx.fight.items_wear else \
         item(cx.S.item_hp, slot, t)
     breaks = rolled > hp
     excess = np.where(breaks, rolled - hp, 0)
@@ -725,12 +865,14 @@ def knock_back(cx: Ctx, a, t, rows) -> None:
     st.pos[t, rows] = (st.pos[t, rows] + away * yards).astype(np.float32)
     rider = st.mounted[t, rows]
     if some(rider):
-        fall(cx, at_rows(t, rider), rows[rider])
+        fall(cx, at_rows(t, rider), rows[rider], jolt=False)
     foot = ~rider
     if some(foot):
         ft, fr = at_rows(t, foot), rows[foot]
         falls = ~cx.succeeds(5 * S.DEX[ft] - S.balance_penalty[ft], fr.size)
-        fall(cx, at_rows(ft, falls), fr[falls])
+        fall(cx, at_rows(ft, falls), fr[falls], jolt=False)
+    # seed 004: the rim "slams into the target's chin, stunning and disorienting": one
+    # stun roll for the shove and the sprawl it may end in
     stun_check(cx, t, rows)
 
 
@@ -740,8 +882,8 @@ def shoot(cx: Ctx, a, t, rows, divisor) -> None:
     slot = st.wield[a, rows]
     level = roll_level(cx, a, missile_chance(cx, a, t, rows, slot, divisor))
     least = np.zeros(rows.size, dtype=bool)
-    if cx.fight.rules.fatigue:
-        level, least = against_the_helpless(cx, t, level)
+    if cx.fight.helpless_possible:
+        level, least = against_the_helpless(cx, t, rows, level)
     fumbled = level == tb.FUMBLE
     if some(fumbled):
         fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])

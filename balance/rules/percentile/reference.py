@@ -30,7 +30,10 @@ from balance.rules.percentile.fighters import (
     MELEE,
     MOVE_AUTO,
     OFF,
+    STAND,
+    STAND_AND_FIGHT,
     PercentileFight,
+    resistance_table,
 )
 from balance.rules.percentile.reference_groups import choose_group_targets, rout, side_attacks
 from balance.rules.percentile.reference_strike import (
@@ -40,11 +43,16 @@ from balance.rules.percentile.reference_strike import (
     STRIKE,
     Combat,
     FighterState,
+    breaking_off,
     d100,
     engaged,
     entangle_item,
     fall_back,
+    fall_down,
+    free_blow,
     gap,
+    held_off,
+    let_inside,
     melee_attack,
     missile_volley,
     percentile_roll,
@@ -105,6 +113,25 @@ def recover_from_stun(combat: Combat, *, rng: np.random.Generator) -> None:
 
 
 # --- 3. movement ---------------------------------------------------------------------------
+
+
+def step_apart(combat: Combat) -> None:
+    """Out of reach of the foe whose longer weapon it had got inside, a fighter is outside
+    it again (seed 004's hold-off starts anew when they close)."""
+    for s in combat.fighters:
+        if s.inside is not None and not engaged(s, combat.fighters[s.inside], combat):
+            s.inside = None
+
+
+def rise_intents(combat: Combat, round_no: int) -> None:
+    """Policy ``when_down: stand_and_fight`` (default): a fighter down at the round's start
+    (its statement of intent) spends the round's defence on the Dodge that gets it up (seed
+    004: "a successful Dodge roll gets the downed adventurer back on their feet"; the
+    family's Dodge is a defence): no parry or dodge this round, and it still attacks."""
+    for s in combat.fighters:
+        s.rising = (s.standing and s.down and s.f.when_down == STAND_AND_FIGHT
+                    and not s.entangled and not s.surprised
+                    and not combat.exhausted(s, round_no))
 
 
 def can_move(s: FighterState, combat: Combat, round_no: int) -> bool:
@@ -183,7 +210,7 @@ def slip(s: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
         return
     roll = d100(rng)
     if roll > thresholds(5 * s.f.DEX - s.f.balance_penalty, combat.levels, 1)[2]:
-        s.fall()
+        fall_down(s, combat, rng=rng)
         if roll == 100:
             raw_harm(s, int(rng.integers(1, 7)), combat, rng=rng)
 
@@ -286,26 +313,49 @@ def take_action(s: FighterState, combat: Combat, round_no: int, *,
         if round_no > s.held_until and percentile_roll(combat, chance, rng=rng):
             s.entangled = False
         return
-    if s.down and s.f.stand_up:
-        # Seed 004: a successful Dodge roll gets a downed fighter back on their feet.
+    if s.down and (s.f.when_down == STAND or s.rising):
+        # Seed 004: "a successful Dodge roll gets the downed adventurer back on their
+        # feet". Policy when_down: ``stand`` makes it the round's action; a fighter rising
+        # (``stand_and_fight``, ``rise_intents``) has spent its defence on it and fights on,
+        # standing or from the ground.
         if percentile_roll(combat, s.f.dodge, rng=rng):
             s.down = False
-        return
+        if s.f.when_down == STAND:
+            return
     if s.stunned or s.forfeit:
         return
-    hurt = (s.f.break_off_at and s.hp <= s.f.break_off_at) or (s.f.break_off_major and s.major)
-    if hurt and not s.down:
+    if breaking_off(s):
         break_off(s, combat, rng=rng)
         return
     if s.f.retrieve and s.wield == FIST and any(s.loose):
-        retrieve(s)
-        return
+        chance = rearm_chance(s, combat)
+        if chance > 0:      # under ``never`` a pressed fighter fights on bare-handed
+            retrieve(s, chance, rng=rng)
+            return
     attack_action(s, combat, round_no, rng=rng)
 
 
-def retrieve(s: FighterState) -> None:
-    """A disarmed fighter on fists picks its weapon up: the action of the round (seed 004:
-    a rider must dismount to retrieve a weapon, so it ends on foot)."""
+def rearm_chance(s: FighterState, combat: Combat) -> int:
+    """The chance that a fighter gets its weapon back off the ground this action (seed
+    004's disarm "keeps them from drawing a second one" by force or threat;
+    ``tables.rearm_chance``): a foe that has it as its target, stands in reach on its feet
+    and is neither stunned nor held presses it; then, by ``rules.rearm_when_pressed``, it
+    is its DEX against the best presser's on the Resistance Table (``contested``), never,
+    or always (``free``); unpressed, always."""
+    pressers = [q.f.DEX for q in combat.fighters
+                if q.side != s.side and q.standing and q.target == s.index and not q.down
+                and not q.stunned and not q.entangled and engaged(q, s, combat)]
+    best = max(pressers, default=0)
+    return int(tb.rearm_chance(s.f.DEX, best, best > 0, combat.rules.rearm_when_pressed,
+                               **resistance_table(combat.rules)))
+
+
+def retrieve(s: FighterState, chance: int, *, rng: np.random.Generator) -> None:
+    """A disarmed fighter on fists tries to pick its weapon up: the action of the round,
+    which gets it back at ``chance`` percent (``rearm_chance``; seed 004: a rider must
+    dismount to retrieve a weapon, so it ends on foot)."""
+    if d100(rng) > chance:
+        return
     slot = s.loose.index(True)
     s.loose[slot] = False
     s.item_ok[slot] = True
@@ -335,7 +385,7 @@ def break_off(s: FighterState, combat: Combat, *, rng: np.random.Generator) -> N
     for foe in combat.fighters:
         if (foe.side != s.side and foe.standing and engaged(foe, s, combat) and s.standing
                 and foe.can_strike()):
-            melee_attack(foe, s, foe.wield, STRIKE, combat, rng=rng, defendable=False)
+            free_blow(foe, s, combat, rng=rng)
     if s.standing:
         s.status = FLED
 
@@ -367,15 +417,20 @@ def attack_action(s: FighterState, combat: Combat, round_no: int, *,
         return
     if not engaged(s, target, combat) or (s.down and item.two_handed):
         return  # out of reach, or a two-handed weapon on the ground
+    if combat.rules.hold_off and held_off(s, target, combat):
+        return  # seed 004: a longer weapon holds it off "entirely"
     s.attacked = True
     if s.f.giant and s.wield == MAIN:
         giant_blow(s, combat, rng=rng)
     elif s.f.knockback and not target.down:
         melee_attack(s, target, knockback_item(s), KNOCKBACK, combat, rng=rng, parriable=False)
-    elif s.f.disarm and target.item().name != "fist" and target.wield != FIST:
-        melee_attack(s, target, s.wield, DISARM, combat, rng=rng)
     else:
-        melee_attack(s, target, s.wield, STRIKE, combat, rng=rng)
+        # policy disarm: "disarm, then strike the disarmed foe"
+        mode = DISARM if s.f.disarm and target.item().name != "fist" and \
+            target.wield != FIST else STRIKE
+        landed = melee_attack(s, target, s.wield, mode, combat, rng=rng)
+        if combat.rules.hold_off:
+            let_inside(s, target, landed)
 
 
 def pounce(s: FighterState, target: FighterState, combat: Combat, *,
@@ -396,7 +451,7 @@ def pounce(s: FighterState, target: FighterState, combat: Combat, *,
         harm = int(rng.integers(1, 7))
         if landing == tb.FUMBLE:
             harm += int(rng.integers(1, 7))
-        s.fall()
+        fall_down(s, combat, rng=rng)
         raw_harm(s, harm, combat, rng=rng)
 
 
@@ -472,7 +527,10 @@ def play_round(combat: Combat, round_no: int, *, rng: np.random.Generator) -> No
     choose_group_targets(combat, rng=rng)
     brace(combat)
     move(combat, round_no, rng=rng)
+    if combat.rules.hold_off:
+        step_apart(combat)
     declare(combat)
+    rise_intents(combat, round_no)
     side_attacks(combat, rng=rng)
     act(combat, round_no, rng=rng)
     extra_attacks(combat, round_no, rng=rng)

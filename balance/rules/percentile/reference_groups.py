@@ -25,11 +25,10 @@ from balance.engine.targeting_scalar import attacker_ranks, best, choosing_order
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import MELEE
 from balance.rules.percentile.reference_strike import (
-    STRIKE,
     Combat,
     FighterState,
     engaged,
-    melee_attack,
+    free_blow,
 )
 
 # --- who attacks whom ----------------------------------------------------------------------
@@ -160,8 +159,9 @@ def rout(combat: Combat, *, rng: np.random.Generator) -> None:
     dead or fled) has reached its ``morale.breaks_at`` breaks, as long as a foe still stands.
     If every side standing breaks at once, the one least far past its break point holds
     (``balance.engine.morale``). Each of its standing fighters, in scenario order, takes one
-    free blow (no parry, no dodge) from each foe in reach who is not running too (seed 004:
-    turning to run grants a free attack that cannot be parried); then they have all fled."""
+    free blow (no parry; a Dodge may avoid it: ``reference_strike.free_blow``) from each foe
+    in reach who is not running too (seed 004: turning to run grants a free attack that
+    cannot be parried); then they have all fled."""
     fighters = combat.fighters
     n_sides = len(combat.fight.side_names)
     size = [sum(1 for s in fighters if s.side == k) for k in range(n_sides)]
@@ -173,7 +173,7 @@ def rout(combat: Combat, *, rng: np.random.Generator) -> None:
         for foe in fighters:
             if (foe.side != s.side and foe.side not in broken and foe.standing and s.standing
                     and engaged(foe, s, combat) and foe.can_strike()):
-                melee_attack(foe, s, foe.wield, STRIKE, combat, rng=rng, defendable=False)
+                free_blow(foe, s, combat, rng=rng)
     for s in runners:
         if s.standing:
             s.status = FLED

@@ -101,6 +101,8 @@ class FighterState:
     poison_doses: int = 0             # doses left on the main weapon
     poison_hp: int = 0                # poison loss still to come (rules.poison_onset: table)
     poison_at: int = 0                # ... in this round (0: none)
+    rising: bool = False              # down at the round's start, its defence spent standing
+    inside: int | None = None         # the foe whose longer weapon it got inside (hold off)
 
     @property
     def side(self) -> int:
@@ -338,12 +340,20 @@ def roll_level(s: FighterState, chance: int, combat: Combat, *,
                            combat.fumble_multiplier(s, combat.round_no))
 
 
+def unable_to_resist(t: FighterState, combat: Combat) -> bool:
+    """Seed 004's "a target unable to resist": which states count is the rule option
+    ``unable_to_resist`` (``tables.unable_to_resist``): exhausted (fatigue: it cannot even
+    lift a sword) and surprised (round 1 of an ambush) by default, held by an entangle on
+    request."""
+    return bool(tb.unable_to_resist(combat.exhausted(t, combat.round_no), t.surprised,
+                                    t.entangled, combat.rules.helpless))
+
+
 def against_the_helpless(t: FighterState, level: int, combat: Combat) -> tuple[int, bool]:
     """Seed 004: "a target unable to resist is hit automatically; a fumble ... still does
-    only the weapon's minimum damage". In the lab a fighter unable to resist is an
-    exhausted one (fatigue: it cannot even lift a sword). Returns (level, minimum damage
-    only): a miss becomes a hit, a fumble a hit for the weapon's minimum."""
-    if not combat.exhausted(t, combat.round_no) or level >= tb.SUCCESS:
+    only the weapon's minimum damage" (``unable_to_resist``). Returns (level, minimum
+    damage only): a miss becomes a hit, a fumble a hit for the weapon's minimum."""
+    if level >= tb.SUCCESS or not unable_to_resist(t, combat):
         return level, False
     return tb.SUCCESS, level == tb.FUMBLE
 
@@ -366,20 +376,25 @@ def parry_slot(t: FighterState) -> int | None:
 
 def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodgeable: bool,
            rng: np.random.Generator, entangle: bool = False,
-           excess: int = 0) -> tuple[bool, int | None]:
+           excess: int = 0) -> tuple[int, int | None, int]:
     """The defender's parry or dodge against a successful attack (one a round by default).
 
-    Returns (stopped, the slot that parried or None). A critical attack is stopped only by
-    a critical parry or dodge (rule option). An attack chance over 100 takes its excess
-    off the parry or dodge (``excess``; the BRP family's rule, option). Against an
-    entangling attack seed 004 rules itself: "a successful Dodge ... negates an entangling
-    attempt; a critical parry negates a critical entangle, though an ordinary parry does
-    nothing against one". A fumbled parry draws on the fumble table; a fumbled dodge is a
-    fall.
+    Returns (the level the blow lands at, FAILURE if stopped; the slot that parried, or
+    None; the parry's level, FAILURE if none). Which defence stops which attack is the
+    parry matrix (``tables.blow_after_defence``, rule ``parry_matrix``): ``elric``, any
+    successful defence, but a critical only a critical one; ``brp``, a defence one level
+    short only partly stops it (it lands a level lower). An attack chance over 100 takes
+    its excess off the parry or dodge (``excess``; the BRP family's rule, option). Against
+    an entangling attack seed 004 rules itself: "a successful Dodge ... negates an
+    entangling attempt; a critical parry negates a critical entangle, though an ordinary
+    parry does nothing against one". A fumbled parry draws on the fumble table; a fumbled
+    dodge is a fall. No defence is left to a fighter getting up (``rising``) or unable to
+    resist.
     """
     if (not t.standing or t.defences >= combat.rules.defences
-            or combat.exhausted(t, combat.round_no) or t.surprised):
-        return False, None
+            or combat.exhausted(t, combat.round_no) or t.surprised or t.rising
+            or unable_to_resist(t, combat)):
+        return level, None, tb.FAILURE
     slot = parry_slot(t) if parriable and not t.no_parry else None
     can_dodge = dodgeable and not t.down
     choice = t.f.defence
@@ -392,7 +407,7 @@ def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodg
     else:
         use = "parry" if slot is not None else "dodge" if can_dodge else None
     if use is None:
-        return False, None
+        return level, None, tb.FAILURE
     if use == "parry":
         item = t.item(slot)
         chance = situational_skill(t, item, item.parry, noisy=False)
@@ -408,11 +423,15 @@ def defend(t: FighterState, level: int, combat: Combat, *, parriable: bool, dodg
         if use == "parry":
             fumble(t, slot, combat, rng=rng)
         else:
-            t.fall()
-        return False, None
-    lenient = use == "dodge" if entangle else not combat.rules.critical_needs_critical
-    stopped = got >= tb.SUCCESS and (level < tb.CRITICAL or got == tb.CRITICAL or lenient)
-    return stopped, (slot if use == "parry" and stopped else None)
+            fall_down(t, combat, rng=rng)
+        return level, None, tb.FAILURE
+    if entangle:
+        after = rule(tb.blow_after_defence, level, got, tb.ELRIC, use == "dodge")
+    else:
+        after = rule(tb.blow_after_defence, level, got, combat.rules.parry_matrix,
+                     not combat.rules.critical_needs_critical)
+    parried = use == "parry" and after < level
+    return after, (slot if parried else None), (got if use == "parry" else tb.FAILURE)
 
 
 # --- damage --------------------------------------------------------------------------------
@@ -468,7 +487,7 @@ def raw_harm(t: FighterState, amount: int, combat: Combat, *,
         t.status = DEAD
         return
     if rule(tb.is_major_wound, amount, t.f.hp) and t.standing:
-        t.fall()
+        t.fall()        # (the wound's own roll decides; no stun roll for this fall)
         t.major = True
         mult = combat.rules.major_wound_roll
         if mult == 0 or not percentile_roll(combat, mult * t.f.CON, rng=rng):
@@ -542,6 +561,16 @@ def stun_check(t: FighterState, combat: Combat, *, rng: np.random.Generator) -> 
         t.stunned = True
 
 
+def fall_down(s: FighterState, combat: Combat, *, rng: np.random.Generator) -> None:
+    """A fall to the ground (a fumble's, a fumbled dodge's, a slip, a failed Fly); seed 004:
+    "knock-backs, falls, and similar jolts can incidentally stun": the stun roll follows
+    (``rules.falls_stun``). A major wound's fall has its own roll and a knock-back's sprawl
+    shares the knock-back's (they call ``FighterState.fall``)."""
+    s.fall()
+    if combat.rules.falls_stun:
+        stun_check(s, combat, rng=rng)
+
+
 # --- fumbles -------------------------------------------------------------------------------
 
 
@@ -567,7 +596,7 @@ def fumble(s: FighterState, slot: int, combat: Combat, *, rng: np.random.Generat
                              missile=s.item(slot).kind != MELEE, rng=rng)
         wound_self(s, rolled, combat, rng=rng)
     elif effect == FALL:
-        s.fall()
+        fall_down(s, combat, rng=rng)
 
 
 def wound_self(s: FighterState, rolled: int, combat: Combat, *,
@@ -588,7 +617,7 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
                  rng: np.random.Generator, parriable: bool = True, defendable: bool = True,
                  extra: bool = False, riposte: bool = False, pounce: bool = False) -> bool:
     """One hand-to-hand attack: roll, the defence, then the blow's effect. True if it
-    landed (neither missed nor stopped)."""
+    landed (neither missed nor stopped; a blow only partly parried lands)."""
     chance = melee_chance(s, t, slot, combat)
     if extra:
         chance = rule(tb.extra_attack_chance, chance)
@@ -600,9 +629,11 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
     if level < tb.SUCCESS:
         return False
     excess = max(0, chance - 100) if combat.rules.over_100_reduces_defence else 0
-    stopped, parried_with = (defend(t, level, combat, parriable=parriable, dodgeable=True,
-                                    entangle=mode == ENTANGLE, excess=excess,
-                                    rng=rng) if defendable else (False, None))
+    after, parried_with, parry_level = (
+        defend(t, level, combat, parriable=parriable, dodgeable=True,
+               entangle=mode == ENTANGLE, excess=excess, rng=rng)
+        if defendable else (level, None, tb.FAILURE))
+    stopped = after == tb.FAILURE
     if mode == KNOCKBACK:
         if not stopped:
             knock_back(s, t, combat, rng=rng)
@@ -625,13 +656,15 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
             if d100(rng) <= int(resistance_chance(s.f.STR, t.f.STR, **table)):
                 lose_weapon(t, parried_with)
         return not stopped
+    # a blow only partly parried (the parry matrix ``brp``) lands a level lower
+    blow = level if stopped else after
     if least:
         rolled = s.item(slot).minimum
     elif pounce:    # seed 004: double damage on a success, triple on a critical
-        rolled = roll_damage(s, t, slot, min(level, tb.SUCCESS), combat, rng=rng) * (
-            3 if level == tb.CRITICAL else 2)
+        rolled = roll_damage(s, t, slot, min(blow, tb.SUCCESS), combat, rng=rng) * (
+            3 if blow == tb.CRITICAL else 2)
     else:
-        rolled = roll_damage(s, t, slot, level, combat, rng=rng)
+        rolled = roll_damage(s, t, slot, blow, combat, rng=rng)
     if stopped:
         if parried_with is not None:
             excess = parry_takes(t, parried_with, rolled, combat)
@@ -640,10 +673,89 @@ def melee_attack(s: FighterState, t: FighterState, slot: int, mode: int, combat:
             if (parried_with == OFF and not t.f.items[OFF].shield and t.f.riposte
                     and not riposte and t.item_ok[OFF] and t.can_strike() and s.standing):
                 melee_attack(t, s, OFF, STRIKE, combat, rng=rng, riposte=True)
-        return not stopped
-    wound(s, t, slot, rolled, level, combat, rng=rng)
-    wear(s, slot)
-    return True
+    else:
+        wound(s, t, slot, rolled, blow, combat, rng=rng)
+        wear(s, slot)
+    if parried_with is not None:
+        matrix_wear(s, t, slot, parried_with, level, parry_level, after, combat)
+    return not stopped
+
+
+def matrix_wear(s: FighterState, t: FighterState, slot: int, parried_with: int, level: int,
+                parry_level: int, after: int, combat: Combat) -> None:
+    """Basic Roleplaying's matrix (rule ``parry_matrix: brp``; ``tables.parry_wear``): "the
+    parrying weapon or shield takes 2 points of damage" when it only partly parries a
+    blow, and "the attacker's weapon takes 1 point" when a better parry stops a plain hit.
+    An item worn to nothing breaks; fists and unbreakable items do not wear."""
+    on_parrier, on_weapon = (int(x) for x in tb.parry_wear(level, parry_level, after,
+                                                           combat.rules.parry_matrix))
+    for who, what, points in ((t, parried_with, on_parrier), (s, slot, on_weapon)):
+        if points and who.item_ok[what] and who.f.items[what].hp < UNBREAKABLE:
+            who.item_hp[what] -= points
+            if who.item_hp[what] <= 0:
+                break_item(who, what)
+
+
+def free_blow(foe: FighterState, s: FighterState, combat: Combat, *,
+              rng: np.random.Generator) -> None:
+    """Seed 004: running "grants the opponent one free attack that can't be parried": the
+    weapon in hand, no parry; the runner may still Dodge it (the seed forbids only the
+    parry)."""
+    melee_attack(foe, s, foe.wield, STRIKE, combat, rng=rng, parriable=False)
+
+
+# --- holding off a shorter weapon (seed 004; rule hold_off) --------------------------------
+
+
+def ready_to_hold(h: FighterState, foe: FighterState, combat: Combat) -> bool:
+    """Can ``h`` keep ``foe`` at its weapon's point (``tables.holds_off``): standing on its
+    feet, neither stunned, held, surprised, exhausted, forfeiting its attack nor breaking
+    off, a melee weapon in hand it can deploy, its target ``foe``?"""
+    item = h.item()
+    return (h.standing and not h.down and not h.stunned and not h.entangled
+            and not h.surprised and not h.forfeit and not combat.exhausted(h, combat.round_no)
+            and not breaking_off(h) and item.kind == MELEE and not quartered(h, item)
+            and h.target == foe.index)
+
+
+def breaking_off(s: FighterState) -> bool:
+    """Hurt to its ``break_off_at`` (or after a major wound, with ``major_wound``) and on
+    its feet: its action is to break off (seed 004; reference ``break_off``)."""
+    hurt = (s.f.break_off_at and s.hp <= s.f.break_off_at) or (s.f.break_off_major and s.major)
+    return bool(hurt) and not s.down
+
+
+def quartered(s: FighterState, item: Item) -> bool:
+    """Is the item used at a quarter skill in its holder's space (or underwater)?"""
+    return (not rule(tb.deployable, item.width, item.space, s.f.clearance, s.f.depth)
+            or (s.f.underwater and not item.thrusting))
+
+
+def held_off(s: FighterState, t: FighterState, combat: Combat) -> bool:
+    """Does ``t`` hold off ``s``'s blow (seed 004: a longer weapon may "hold off a
+    shorter-armed opponent entirely")? While ``t``'s weapon is the longer and ready and
+    ``s`` has not got inside it. Facing a longer weapon that does not hold it off, ``s``
+    is inside it from now on."""
+    theirs, mine = melee_length(t.item()), melee_length(s.item())
+    if theirs <= mine or s.inside == t.index:
+        return False
+    held = bool(tb.holds_off(theirs, mine, ready_to_hold(t, s, combat), False))
+    if not held:
+        s.inside = t.index
+    return held
+
+
+def let_inside(h: FighterState, t: FighterState, landed: bool) -> None:
+    """A blow of the longer weapon that fails lets the shorter-armed foe inside it (if it
+    is fighting ``h``)."""
+    if (not landed and t.standing and t.target == h.index
+            and melee_length(h.item()) > melee_length(t.item())):
+        t.inside = h.index
+
+
+def melee_length(item: Item) -> int:
+    """A melee weapon's length class; -1 for anything else (never longer)."""
+    return item.length if item.kind == MELEE else -1
 
 
 def parry_takes(t: FighterState, slot: int, rolled: int, combat: Combat) -> int:

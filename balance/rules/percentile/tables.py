@@ -99,6 +99,74 @@ def level_probabilities(chance: int, lv: Levels = DEFAULT_LEVELS,
             for k, name in enumerate(LEVEL_NAMES)}
 
 
+# --- the parry matrix: what a parry or dodge does to a successful attack ------------------
+
+ELRIC, BRP = 0, 1
+PARRY_MATRICES = {"elric": ELRIC, "brp": BRP}
+# Basic Roleplaying's matrix: a parry that only partly stops a blow costs the parrying weapon
+# or shield 2 hit points; an ordinary blow stopped by a special parry costs the attacking
+# weapon 1 ("Attack and Defense Matrix", BRP's combat summary)
+PARTLY_PARRIED_WEAR, OUT_PARRIED_WEAR = 2, 1
+
+
+def blow_after_defence(attack, defence, matrix=ELRIC, lenient=False):
+    """The level at which a successful ``attack`` lands after a parry or dodge rolled at
+    level ``defence`` (FUMBLE..CRITICAL); FAILURE means the defence stopped it.
+
+    ``ELRIC`` (rules.parry_matrix ``elric``; Elric!, the game whose "odds and ends" seed 004
+    retells, and Magic World after it): any successful defence stops the blow, but a
+    critical only a critical defence ("a critical parry does block an impale", Elric!'s
+    designers; the seed itself: "a critical parry negates a critical entangle, though an
+    ordinary parry does nothing against one"); a defence that does not stop a blow leaves it
+    whole. ``BRP`` (``brp``; Basic Roleplaying's attack and defence matrix: "a success
+    cancels out an equivalent level of success"): a defence at the attack's level or better
+    stops it; one level short (an ordinary parry or dodge against a special) stops it only
+    partly: the blow lands one level lower ("achieves a normal success", armour counting);
+    further short, the blow lands whole. **Assumption**: BRP's matrix has no criticals; the
+    lab extends it a level (a special defence partly stops a critical, which lands as a
+    special). ``lenient`` (``rules.critical_needs_critical: false``; per row for an
+    entangle's dodge) makes a critical no harder to stop than a special (``BRP``) or a plain
+    hit (``ELRIC``)."""
+    attack, defence = np.asarray(attack), np.asarray(defence)
+    stood = defence >= SUCCESS
+    if matrix == ELRIC:
+        stopped = stood & ((attack < CRITICAL) | (defence == CRITICAL) | lenient)
+        return np.where(stopped, FAILURE, attack).astype(np.int8)
+    against = np.where(lenient & (attack == CRITICAL), SPECIAL, attack)
+    partly = stood & (defence == against - 1)
+    return np.where(stood & (defence >= against), FAILURE,
+                    np.where(partly, attack - 1, attack)).astype(np.int8)
+
+
+def parry_wear(attack, defence, landed, matrix=ELRIC):
+    """(hit points the parrying item loses, hit points the attacking weapon loses) to a
+    parry rolled at ``defence`` against ``attack`` that left the blow at ``landed``
+    (``blow_after_defence``). Only Basic Roleplaying's matrix wears weapons this way: a
+    partly parried blow costs the parrying weapon or shield ``PARTLY_PARRIED_WEAR``; a plain
+    hit stopped by a better parry costs the attacking weapon ``OUT_PARRIED_WEAR``."""
+    attack, defence, landed = np.asarray(attack), np.asarray(defence), np.asarray(landed)
+    if matrix != BRP:
+        zero = np.zeros(np.broadcast(attack, defence, landed).shape, dtype=np.int8)
+        return zero, zero
+    partly = (landed > FAILURE) & (landed < attack)
+    out = (landed == FAILURE) & (defence > attack)
+    return (np.where(partly, PARTLY_PARRIED_WEAR, 0).astype(np.int8),
+            np.where(out, OUT_PARRIED_WEAR, 0).astype(np.int8))
+
+
+HELPLESS_STATES = ("exhausted", "surprised", "held")
+
+
+def unable_to_resist(exhausted, surprised, held, counts=(True, True, False)):
+    """Seed 004: "a target unable to resist is hit automatically". Which of the states a
+    fight has count (``rules.unable_to_resist``, in ``HELPLESS_STATES`` order): exhausted
+    ("unable even to lift a sword", default), surprised (by an ambush, in round 1: the lab's
+    surprise takes every defence, default) and held by an entangle (off by default: the seed
+    says only that it "prevents the target from moving or attacking")."""
+    return ((np.asarray(exhausted) & counts[0]) | (np.asarray(surprised) & counts[1])
+            | (np.asarray(held) & counts[2]))
+
+
 def roll_succeeds(roll, chance, lv: Levels = DEFAULT_LEVELS):
     """A plain percentile roll (characteristic x N, Dodge, ...): success or better."""
     return np.asarray(roll) <= success_range(chance, lv)
@@ -314,6 +382,30 @@ def missile_blockable(level, impales):
 
 
 # --- manoeuvres (seed 004) ---------------------------------------------------------------------
+
+
+def holds_off(holder_length, foe_length, ready, inside):
+    """Seed 004: a longer weapon may "hold off a shorter-armed opponent entirely". The lab
+    (``rules.hold_off: until_missed``): a fighter ``ready`` to keep a foe at its weapon's
+    point (on its feet, neither stunned, held, surprised nor forfeiting its attack, its
+    melee weapon deployable and facing that foe) holds off that foe while its weapon is the
+    longer (``holder_length`` > ``foe_length``, length classes) and the foe has not got
+    ``inside`` it; a blow of the holder's that fails lets the foe in."""
+    return np.asarray(ready) & (np.asarray(holder_length) > foe_length) & ~np.asarray(inside)
+
+
+REARM_CONTESTED, REARM_NEVER, REARM_FREE = 0, 1, 2
+
+
+def rearm_chance(dex, presser_dex, pressed, mode=REARM_NEVER, **table):
+    """Percent chance that a fighter picking its weapon up off the ground (its action)
+    gets it back. Seed 004's disarm "keeps them from drawing a second one" by force or
+    threat; while a foe ``pressed`` it (``rules.rearm_when_pressed``): ``never`` (default);
+    ``contested``, its DEX against the presser's on the Resistance Table (``table``: its
+    numbers); ``free``, always. Unpressed, it always gets it."""
+    contested = resistance_chance(dex, presser_dex, **table)
+    when_pressed = contested if mode == REARM_CONTESTED else (0 if mode == REARM_NEVER else 100)
+    return np.where(pressed, when_pressed, 100)
 
 
 def knockback_yards(str_, siz):
