@@ -13,7 +13,13 @@ from balance.engine.morale import routing_sides
 from balance.engine.status import FLED, STANDING, YIELDED
 from balance.engine.targeting import turn_order
 from balance.rules.ymlad.harm import _let_go, _release, inflict
-from balance.rules.ymlad.tables import CLOSE, DISENGAGE_BONUS, FROM_REAR, MELEE
+from balance.rules.ymlad.tables import (
+    CLOSE,
+    DISENGAGE_BONUS,
+    FROM_REAR,
+    MELEE,
+    switch_costs_attack,
+)
 
 if TYPE_CHECKING:
     from balance.rules.ymlad.kernel import Round, Static, YmladState
@@ -179,6 +185,11 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
         if not hit.size:
             continue
         spent[gh, hit] = True
+        if s.switch_attack:       # taking up its melee weapon may take the blow's time
+            wanted = s.weapon_id[MELEE, gh]
+            free = ~switch_costs_attack(state.held[gh, hit], wanted, True)
+            state.held[gh, hit] = wanted
+            hit, gh, fh = hit[free], gh[free], fh[free]
         eff = s.effort[MELEE, gh, fh] + state.penalty[gh, hit]
         res = s.resistance[MELEE, FROM_REAR, fh] + state.penalty[fh, hit]
         ok = eff - res + drift(rng, hit.size) >= 0
