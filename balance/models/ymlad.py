@@ -476,8 +476,8 @@ class YmladRules(Strict):
     # Seed, Formation: "the charge with lance of a knight from horseback ... ensures that at
     # least the first attack will be a formation attack": the charger's attack in its charge
     # round (first_attack), also its target's attack back that round (charge_round), or the
-    # style by the usual rules (off: the lab before issue 27).
-    lance_charge: Literal["first_attack", "charge_round", "off"] = "first_attack"
+    # style by the usual rules (none: the lab before issue 27).
+    lance_charge: Literal["first_attack", "charge_round", "none"] = "first_attack"
     # Taking up another weapon when the style changes: free (lab: within the round; the
     # seed's cost is the skill with the other weapon) or it takes the fighter's attack.
     weapon_switch: Literal["free", "attack"] = "free"

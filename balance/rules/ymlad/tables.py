@@ -334,14 +334,14 @@ def fights_back(held: int, mine: int, theirs: int) -> bool:
 
 # --- charges ---------------------------------------------------------------------------------
 
-LANCE_FIRST, LANCE_ROUND, LANCE_OFF = 0, 1, 2      # rules.lance_charge
-LANCE_CHARGES = {"first_attack": LANCE_FIRST, "charge_round": LANCE_ROUND, "off": LANCE_OFF}
+LANCE_FIRST, LANCE_ROUND, LANCE_NONE = 0, 1, 2      # rules.lance_charge
+LANCE_CHARGES = {"first_attack": LANCE_FIRST, "charge_round": LANCE_ROUND, "none": LANCE_NONE}
 
 
 def lance_charger(mounted: bool, charges: bool, lance: bool, rule: int) -> bool:
     """Seed, Formation: "the charge with lance of a knight from horseback": a mounted fighter
     who charges (``policy.charge``) with a lance as its formation weapon."""
-    return mounted and charges and lance and rule != LANCE_OFF
+    return mounted and charges and lance and rule != LANCE_NONE
 
 
 def formation_by_charge(mine, theirs, rule: int):
