@@ -163,7 +163,7 @@ FIGHTS = {
         member(missile="hand_bow_war", weapon="saber", mounted="halted", speed=20.0,
                talents={"strength": 4, "dexterity": 3}, skills={"missile": 5, "melee": 3},
                armour=["gambeson"], policy={"style": "missile", "keep_at": 12}),
-        member(weapon="spear", shield="cavalry"), distance=40, max_rounds=30),
+        member(weapon="spear", shield="medium"), distance=40, max_rounds=30),
     "group_holes_3_vs_5": {
         "name": "holes", "ruleset": "ymlad", "max_rounds": 40, "distance": 6,
         "rules": {"ring": "flanks", "weapon_switch": "attack"},
