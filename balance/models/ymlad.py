@@ -271,8 +271,9 @@ WeaponChoice = Name | StyleWeapon
 class StyleWeapons(Strict):
     """The hand weapon a fighter takes up in each contact style (seed 002: Sir Florimond's
     poleaxe and "dagger as backup weapon"; a knight's lance for the charge and a sword for
-    the melee after it). Unset styles use ``weapon`` (close: ``close_weapon``, then
-    ``weapon``). A name, or ``{weapon: name, skill: level}`` for a skill with that weapon."""
+    the melee after it). Unset styles use ``weapon`` (close: ``close_weapon``, then the
+    melee weapon). A name, or ``{weapon: name, skill: level}`` for a skill with that
+    weapon."""
 
     formation: WeaponChoice | None = None
     melee: WeaponChoice | None = None

@@ -551,19 +551,20 @@ def style_weapons(spec: Any) -> tuple[tuple[str, str, str, str], tuple[int, int,
     Returns (names, levels), both per style (missile, formation, melee, close). Missile:
     ``missile:<row>`` (or ``missile:`` without one), so it is never the same weapon as a
     hand weapon of the same name (a thrown axe is gone). Contact styles: ``weapons.<style>``,
-    else ``weapon`` (close: ``close_weapon``, then ``weapon``). A style's level is the
+    else ``weapon``; close: ``weapons.close``, else ``close_weapon``, else the melee weapon
+    (close combat starts from a melee: a knight who drew his sword wrestles with it, not
+    with his lance). A style's level is the
     ``skill:`` given with its weapon, else the fighter's skill in that style (seed, The
     party: the skeletons' skills are "for the weapons that the skeletons prefer to use. If
     they are forced to switch to other weapons, skill levels are lower").
     """
-    fallback = {"formation": spec.weapon, "melee": spec.weapon,
-                "close": spec.close_weapon or spec.weapon}
     names, levels = [f"missile:{spec.missile or ''}"], [spec.skills.missile]
     for style in ("formation", "melee", "close"):
         choice = getattr(spec.weapons, style)
         weapon = choice if isinstance(choice, str) else getattr(choice, "weapon", None)
         level = getattr(choice, "skill", None)
-        names.append(weapon or fallback[style])
+        fallback = (spec.close_weapon or names[-1]) if style == "close" else spec.weapon
+        names.append(weapon or fallback)
         levels.append(getattr(spec.skills, style) if level is None else level)
     return tuple(names), tuple(levels)  # type: ignore[return-value]
 
