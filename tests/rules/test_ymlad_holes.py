@@ -59,7 +59,10 @@ def test_open_sides_of_a_line() -> None:
 
 @pytest.mark.parametrize("holes", [True, False])
 def test_a_hole_lets_the_swords_in(holes: bool) -> None:
-    """Three pikemen hold a gap between walls, in formation; the middle one is down before
+    """Seed, Formation vs melee: "Once they take a man down they may move in and engage in
+    melee combat as they prefer to".
+
+    Three pikemen hold a gap between walls, in formation; the middle one is down before
     the round (nobody behind to close the gap). Two swordsmen, one on each of the others
     (``engage``: the fewest attackers first), attack once; the pikemen cannot hit back and
     any hit downs one.

@@ -123,9 +123,11 @@ def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray, spent: n
     * then each foe that attacks it from the front line this round, still standing, not in
       close combat and with its attack not yet spent (seed, Rounds: "one attack" a round;
       ``spent``), strikes once at its back, spending its attack: a melee attack from the
-      rear (seed, Angle: -2, no shield), no group bonus. The strikers, too, come in a random
-      order: ``rules.parting_blows: all`` (once the runner falls the rest keep their
-      attack); ``one``: only the first of them, a uniform pick; ``none``.
+      rear (seed, Angle: -2, no shield), no group bonus, with its melee weapon (under
+      ``rules.weapon_switch: attack`` one that must take it up spends the blow doing so).
+      The strikers, too, come in a random order: ``rules.parting_blows: all`` (once the
+      runner falls the rest keep their attack); ``one``: only the first of them, a uniform
+      pick; ``none``.
 
     Whoever is still standing afterwards gets away; the caller marks them.
     """

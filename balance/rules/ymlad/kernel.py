@@ -113,8 +113,7 @@ class Static:
     # Issue 27 (docs/rules/ymlad.md).
     effort_far: np.ndarray       # (c, c) int16 missile effort without a mount's height
     saddle: bool                 # some mount's height may not count (rules.saddle_height)
-    saddle_always: bool
-    saddle_near: float
+    saddle_near: float           # ... beyond this many metres
     lance: np.ndarray            # (c,) bool: charges with a lance from horseback
     lance_rule: int              # rules.lance_charge
     fights_back: np.ndarray      # (c, c) bool: held by the second, the first fights back
@@ -191,7 +190,7 @@ def static_of(fight: YmladFight) -> Static:
         or any(b is not None for b in fight.breaks_at),
         gives_up=np.flatnonzero([f.yield_at < NEVER or f.flee_at < NEVER for f in fs]),
         effort_far=far, saddle=any(f.saddle for f in fs) and not fight.rules.saddle_always,
-        saddle_always=fight.rules.saddle_always, saddle_near=float(fight.rules.saddle_near),
+        saddle_near=float(fight.rules.saddle_near),
         lance=col("lance_charge", bool), lance_rule=fight.rules.lance_charge,
         fights_back=back,
         weapon_id=np.array([f.weapon_id for f in fs], dtype=np.int8).reshape(c, 4).T.copy(),
@@ -533,7 +532,7 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     disengaging = engaged & ~s.prefers_close[f] & ~s.fights_back[f, t]
     harmful = ~closing & ~disengaging
     # Taking up this style's weapon may cost the attack (rules.weapon_switch: attack).
-    acts = np.ones(idx.size, dtype=bool)
+    acts = None
     if s.switch_attack:
         wanted = s.weapon_id[style, f]
         acts = ~switch_costs_attack(state.held[f, idx], wanted, True)
@@ -566,7 +565,9 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         res = res + shoot * moving
         state.shots[f, idx] -= shoot
         state.reload[f, idx] = np.where(shoot, s.rounds_per_shot[f], state.reload[f, idx])
-    ok = (eff - res + drift(rng, idx.size) >= 0) & acts
+    ok = eff - res + drift(rng, idx.size) >= 0
+    if acts is not None:
+        ok &= acts
 
     win = np.flatnonzero(ok & closing)
     if win.size:

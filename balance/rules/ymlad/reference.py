@@ -729,7 +729,8 @@ def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generato
     to retreat and free of grappling harm), or it is pinned and gives up. Then every foe that
     attacks it from the front line this round, still standing, not in close combat and with
     its one attack of the round (seed, Rounds) not yet spent, strikes once at its back, in a
-    random order, spending it: a melee attack from the rear (seed, Angle), no group bonus;
+    random order, spending it: a melee attack from the rear (seed, Angle), no group bonus,
+    with its melee weapon (``rules.weapon_switch: attack``: taking it up takes the blow);
     once it falls the others keep their attack. ``rules.parting_blows: one`` lets only the
     first of them strike (a uniform pick), ``none`` nobody."""
     fs = combat.fighters
