@@ -39,6 +39,8 @@ Vision = Literal["normal", "sideways", "all_round"]
 Mounted = Literal["no", "halted", "walking", "fast"]
 Moving = Literal["still", "walking", "running"]
 TrackStatus = Literal["standing", "incapacitated", "dead", "wasted"]
+MissileKind = Literal["bow", "crossbow", "sling", "thrown", "blowgun"]
+Held = Literal["auto", "disengage", "fight"]
 
 Score = Annotated[int, Field(ge=0, le=9)]          # seed: weapon scores lie in 0-9
 Talent = Annotated[int, Field(ge=0, le=4)]         # seed: talents lie in 0-4
@@ -71,6 +73,7 @@ class HandWeapon(Strict):
     polearm: bool = False               # seed: spears and polearms let 12 attack a loner
     light: bool = False                 # seed: only light weapons go in the off hand
     natural: bool = False
+    lance: bool = False                 # seed, Formation: a knight's charge with lance
     material: Name = "mild_steel"
     slashing_divisor: Annotated[int, Field(ge=1, le=8)] | None = None  # e.g. Bjarne's sword: 4
     weight: Kilograms = 0.0
@@ -93,7 +96,10 @@ class MissileWeapon(Strict):
     rounds_per_shot: Annotated[int, Field(ge=1, le=10)] = 1       # fire rate 1/rounds_per_shot
     shots: Annotated[int, Field(ge=1, le=1000)] = 20
     thrown: bool = False
-    strength: bool = False               # does the user's strength add to harm?
+    # What drives the missile (rules.missile_strength: the shooter's arm for bows, slings and
+    # throws; a crossbow's mechanism). None: the old lab default, strength does not add.
+    kind: MissileKind | None = None
+    strength: bool | None = None         # does the user's strength add? None: by kind
     mounted: bool = True                 # usable from horseback
     material: Name = "mild_steel"
     weight: Kilograms = 0.0
@@ -222,7 +228,11 @@ class Policy(Targeting):
     hand is free. ``yield_at`` / ``flee_at``: the harm track level at which the fighter gives
     up / runs away. ``target`` / ``targets`` (shared with every rule system): who to attack in
     a group fight (``first`` in Ymlad: the first foe in scenario order, a foe already within
-    reach before any other; see docs/rules/ymlad.md, Group fights).
+    reach before any other; see docs/rules/ymlad.md, Group fights). ``held``: what a fighter
+    who does not want close combat does when held in it (seed, Close: it "can engage in
+    close combat too, or try to disengage"): ``disengage`` always backs off, ``fight`` fights
+    back in close combat, ``auto`` (default) fights back when it is at least as good in
+    close combat as its holder and backs off otherwise.
     """
 
     style: Style = "melee"
@@ -234,6 +244,7 @@ class Policy(Targeting):
     lever: bool = True
     yield_at: Name = "never"
     flee_at: Name = "never"
+    held: Held = "auto"
 
     @model_validator(mode="after")
     def _contact_style_for_missile_users(self) -> Policy:
@@ -244,6 +255,31 @@ class Policy(Targeting):
         return self
 
 
+class StyleWeapon(Strict):
+    """A weapon for one style with the fighter's skill level with it (seed 002, The party:
+    the skeletons' skills "are for the weapons that the skeletons prefer to use. If they are
+    forced to switch to other weapons, skill levels are lower"). ``skill`` unset: the
+    fighter's skill in that style."""
+
+    weapon: Name
+    skill: Skill | None = None
+
+
+WeaponChoice = Name | StyleWeapon
+
+
+class StyleWeapons(Strict):
+    """The hand weapon a fighter takes up in each contact style (seed 002: Sir Florimond's
+    poleaxe and "dagger as backup weapon"; a knight's lance for the charge and a sword for
+    the melee after it). Unset styles use ``weapon`` (close: ``close_weapon``, then the
+    melee weapon). A name, or ``{weapon: name, skill: level}`` for a skill with that
+    weapon."""
+
+    formation: WeaponChoice | None = None
+    melee: WeaponChoice | None = None
+    close: WeaponChoice | None = None
+
+
 class FighterSpec(Strict):
     """Everything that describes one fighter; members and roster entries share it."""
 
@@ -252,6 +288,7 @@ class FighterSpec(Strict):
     skills: Skills = Skills()
     weapon: Name = "fist"
     close_weapon: Name | None = None
+    weapons: StyleWeapons = StyleWeapons()
     off_hand: Name | None = None
     missile: Name | None = None
     shots: Annotated[int, Field(ge=0, le=1000)] | None = None
@@ -306,7 +343,7 @@ class Member(FighterSpec):
     row: Annotated[int, Field(ge=1, le=10)] = 1
 
 
-NESTED = ("talents", "skills", "effort", "resistance", "resist", "policy")
+NESTED = ("talents", "skills", "effort", "resistance", "resist", "policy", "weapons")
 
 
 def resolve_member(member: Member, roster: Mapping[str, RosterEntry],
@@ -406,6 +443,22 @@ class Side(Strict):
     morale: Morale = Morale()                 # when the whole side breaks and flees
 
 
+class MissileStrength(Strict):
+    """Does the shooter's strength modifier add to a missile's harm effort, per missile kind?
+
+    Seed, Wounding: "The formula for effort is body harm modifier + strength modifier +
+    weapon ... harm score", with no exception for missiles. Lab reading: the strength that
+    counts is what drives the missile, the arm that draws a bow, whirls a sling or throws;
+    a crossbow is spanned by its mechanism (its harm score is the mechanism's) and a
+    blowgun by breath. A missile row's own ``strength:`` overrides."""
+
+    bow: bool = True
+    crossbow: bool = False
+    sling: bool = True
+    thrown: bool = True
+    blowgun: bool = False
+
+
 class YmladRules(Strict):
     """Rule options (the lab's assumptions where seed 002 is silent; docs/rules/ymlad.md)."""
 
@@ -421,6 +474,29 @@ class YmladRules(Strict):
     # moving mount at -1 / -2, on a missile charge, running backwards or with a Parthian
     # shot); false: the older lab rule, a shooter who moved cannot aim that round.
     moving_shots: bool = True
+    # Seed, Formation: "the charge with lance of a knight from horseback ... ensures that at
+    # least the first attack will be a formation attack": the charger's attack in its charge
+    # round (first_attack), also its target's attack back that round (charge_round), or the
+    # style by the usual rules (none: the lab before issue 27).
+    lance_charge: Literal["first_attack", "charge_round", "none"] = "first_attack"
+    # Taking up another weapon when the style changes: free (lab: within the round; the
+    # seed's cost is the skill with the other weapon) or it takes the fighter's attack.
+    weapon_switch: Literal["free", "attack"] = "free"
+    # Seed, Formation vs melee: once a man of a line with secured flanks is down, attackers
+    # "may move in and engage in melee combat": his neighbours in the line lose their cover.
+    holes: bool = True
+    # Seed, Height: the GM "may remove the bonus ... when shooting arrows tens of meters away
+    # from horseback": near (a mount's height counts for shots up to saddle_height_near
+    # metres) or always (the lab before issue 27).
+    saddle_height: Literal["near", "always"] = "near"
+    saddle_height_near: Metres = 10.0
+    # Seed, Wounding: harm effort adds the strength modifier; per missile kind, whether the
+    # shooter's strength drives the missile (a crossbow's mechanism does not take it).
+    missile_strength: MissileStrength = MissileStrength()
+    # Lab geometry of the ring round one fighter (seed, Group fights: some attackers "may be
+    # able to move to his flanks or even rear"): the 4th and 5th at the flanks and the rest
+    # behind, all past the 3rd at the flanks, or all in front (no angle penalties).
+    ring: Literal["flanks_and_rear", "flanks", "front"] = "flanks_and_rear"
     capacity_kg: Kilograms = 25.0          # carrying capacity of an average human
     capacity_per_strength_kg: Kilograms = 5.0
 
@@ -507,9 +583,25 @@ def _fighter_refs(base: tuple, spec: Any) -> list[Reference]:
             refs.append(((*base, field), table, value))
     if "armour" in given and spec.armour is not None:
         refs += [((*base, "armour", k), "armour", a) for k, a in enumerate(spec.armour)]
+    if "weapons" in given and spec.weapons is not None:
+        refs += _weapons_refs((*base, "weapons"), spec.weapons)
     policy = getattr(spec, "policy", None)
     if "policy" in given and policy is not None:
         refs += _policy_refs(base, policy)
+    return refs
+
+
+def _weapons_refs(base: tuple, weapons: Any) -> list[Reference]:
+    """The hand weapons a ``weapons:`` block names (a model, or a roster patch's mapping)."""
+    refs: list[Reference] = []
+    for style in ("formation", "melee", "close"):
+        choice = weapons.get(style) if isinstance(weapons, dict) else getattr(weapons, style)
+        if isinstance(choice, str):
+            refs.append(((*base, style), "hand_weapons", choice))
+        elif isinstance(choice, dict) and isinstance(choice.get("weapon"), str):
+            refs.append(((*base, style, "weapon"), "hand_weapons", choice["weapon"]))
+        elif isinstance(choice, StyleWeapon):
+            refs.append(((*base, style, "weapon"), "hand_weapons", choice.weapon))
     return refs
 
 

@@ -9,7 +9,9 @@ shooting as it keeps its distance, formation against melee, closing in,
 disengaging and grappling, stunning, armour against slashing and pummeling, thresholds 1 and
 3, yielding, a 3-vs-2 group fight with group bonuses and limits, and group fights with target
 policies, side defaults, running away, morale and parting blows, formation rows, and
-several runners at once with one parting blow from several strikers.
+several runners at once with one parting blow from several strikers; since issue 27 the
+lance charge, weapons per style and the cost of changing them, a held fighter fighting
+back, a horse archer's strength and saddle, and holes in a line.
 """
 
 from __future__ import annotations
@@ -136,8 +138,46 @@ FIGHTS = {
                 member(count=3, weapon="dagger", armour=[]),
                 member(weapon="great_axe", talents={"strength": 4, "dexterity": 3},
                        armour=["gambeson"])]}]},
+    # Issue 27: the lance charge (and its target's attack back, charge_round) and a sword
+    # after it at the cost of an attack; a held fighter fighting back with his dagger; a
+    # horse archer whose bow takes his strength and whose saddle counts only near; holes in
+    # a line with secured flanks, weapons per style and the flank-only ring.
+    "knight_lance_then_sword": duel(
+        member(weapon="lance", weapons={"melee": {"weapon": "battle_sword", "skill": 3}},
+               shield="cavalry", mounted="fast", speed=20.0, skills={"formation": 4},
+               policy={"charge": True}),
+        member(weapon="battle_sword", shield="medium", policy={"charge": True}),
+        distance=30, rules={"weapon_switch": "attack"}),
+    "lance_charge_round": duel(
+        member(weapon="lance", mounted="walking", speed=16.0, skills={"formation": 3},
+               policy={"charge": True}),
+        member(weapon="spear", shield="medium", skills={"formation": 4, "melee": 3}),
+        distance=20, rules={"lance_charge": "charge_round"}),
+    "held_dagger_fights_back": duel(
+        member(body="large", weapon="fist", talents={"strength": 4, "dexterity": 3},
+               skills={"melee": 4, "close": 3}, armour=[],
+               policy={"style": "close", "harm": "grapple"}),
+        member(weapon="battle_sword", close_weapon="dagger", skills={"melee": 4, "close": 3},
+               armour=["gambeson"], policy={"held": "fight"})),
+    "horse_archer_strong_bow": duel(
+        member(missile="hand_bow_war", weapon="saber", mounted="halted", speed=20.0,
+               talents={"strength": 4, "dexterity": 3}, skills={"missile": 5, "melee": 3},
+               armour=["gambeson"], policy={"style": "missile", "keep_at": 12}),
+        member(weapon="spear", shield="medium"), distance=40, max_rounds=30),
+    "group_holes_3_vs_5": {
+        "name": "holes", "ruleset": "ymlad", "max_rounds": 40, "distance": 6,
+        "rules": {"ring": "flanks", "weapon_switch": "attack"},
+        "sides": [
+            {"name": "a", "flanks_secured": True, "members": [
+                member(count=3, weapon="pike", armour=["gambeson"],
+                       skills={"formation": 4, "melee": 1}, policy={"style": "formation"})]},
+            {"name": "b", "members": [
+                member(count=4, weapon="spear", weapons={"melee": "short_sword"},
+                       shield="medium", skills={"formation": 3, "melee": 4}),
+                member(weapon="great_axe", talents={"strength": 4, "dexterity": 3})]}]},
 }
-GROUPS = {"group_3_vs_2", "group_policies_3_vs_2", "group_rows_4_vs_4", "group_flight_3_vs_4"}
+GROUPS = {"group_3_vs_2", "group_policies_3_vs_2", "group_rows_4_vs_4", "group_flight_3_vs_4",
+          "group_holes_3_vs_5"}
 
 
 @pytest.mark.parametrize("name", sorted(FIGHTS))

@@ -14,6 +14,7 @@ an attempt with score difference d succeeds with P(d) = 1 - (1/3)^(d+1) for d >=
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import balance
 from balance.engine.status import FLED, STANDING
@@ -114,33 +115,39 @@ ARCHER = {"talents": {"strength": 3, "dexterity": 3}, "skills": {"missile": 5},
 TARGET = {"resist": {"slashing": -20, "piercing": -20, "pummeling": -20}, "armour": []}
 
 
-def test_parthian_shot_from_a_walking_horse() -> None:
+@pytest.mark.parametrize("saddle", ["near", "always"])
+def test_parthian_shot_from_a_walking_horse(saddle: str) -> None:
     """Seed, Mounted combat: a rider moving "in a walk or amble" gets -1 missile effort;
     seed, Charge: "running backwards or delivering a 'Parthian shot', weapon range category
-    is increased"; seed, Moving target: +2 missile resistance if the defender is running.
+    is increased"; seed, Moving target: +2 missile resistance if the defender is running;
+    seed, Height: the GM "may remove the bonus ... when shooting arrows tens of meters away
+    from horseback" (``rules.saddle_height``: ``near``, the default, counts a mount's height
+    for shots up to 10 m; ``always``, the lab before issue 27).
 
     A mounted archer (speed 20, ``keep_at: 30``) 25 m from a spearman who runs at him. Moves
     go one after another in a random order each round (issue 15), each order with P = 1/2:
 
     * archer first: he backs off 5 m (a walk: at most half his speed), the spearman runs
       10 m: 20 m apart, the medium band of a hand bow (15-50 m), counted one farther: long,
-      -2. Effort 1 + 3 + 3 - 1 (walking mount) - 2 (long) + 1 (seed, Height: horseback is
-      higher ground) = 5 against the spearman's missile resistance 0 + 3 x 1 (cavalry
-      shield) + 2 (running) = 5: d = 0, P = 2/3 (standing still, or without the Parthian
-      shot's band, it would be 8/9);
+      -2. Effort 1 + 3 + 3 - 1 (walking mount) - 2 (long) = 4, + 1 with ``always`` (seed,
+      Height: horseback is higher ground), against the spearman's missile resistance
+      0 + 3 x 1 (cavalry shield) + 2 (running) = 5: d = -1, P = 1/3 (``always``: d = 0,
+      2/3);
     * spearman first: he runs to 15 m, the archer backs off 15 m (more than half his speed:
-      a trot or faster, -2) to 30 m, medium counted one farther: long, -2. Effort 4 against
-      5: d = -1, P = 1/3.
+      a trot or faster, -2) to 30 m, medium counted one farther: long, -2. Effort 3 (4)
+      against 5: d = -2, P = 1/9 (``always``: 1/3).
 
     Any hit downs him (``resist: -20``) and the fight lasts one round, so P(archer wins) =
-    (2/3 + 1/3) / 2 = 1/2.
+    (1/3 + 1/9) / 2 = 2/9 (``always``: (2/3 + 1/3) / 2 = 1/2): both shots are tens of metres.
     """
     rider = {**ARCHER, "mounted": "halted", "speed": 20.0,
              "policy": {"style": "missile", "keep_at": 30}}
     spearman = {**TARGET, "weapon": "spear", "shield": "cavalry"}
-    scenario = duel(rider, spearman, distance=25, max_rounds=1)
+    scenario = duel(rider, spearman, distance=25, max_rounds=1,
+                    rules={"saddle_height": saddle})
     won = balance.run(scenario, trials=N, seed=4).outcomes["a"]
-    assert close_to(won, (p_success(0) + p_success(-1)) / 2)
+    height = 1 if saddle == "always" else 0
+    assert close_to(won, (p_success(-1 + height) + p_success(-2 + height)) / 2)
 
 
 def test_a_missile_charge_counts_one_band_nearer() -> None:
@@ -234,7 +241,7 @@ def test_disengaging_gets_four_unless_grappled() -> None:
     """
     wrestler = {"skills": {"close": 3}, "weapon": "fist", "effort": {"close": -20, "melee": -20},
                 "policy": {"style": "close", "harm": "grapple"}}
-    swordsman = {"weapon": "battle_sword"}
+    swordsman = {"weapon": "battle_sword", "policy": {"held": "disengage"}}
     freed = []
     for grapple, room in ((0, True), (1, True), (0, False)):
         fight = ymlad_fight(duel(swordsman, wrestler, rules={"room_to_retreat": room}))
@@ -288,3 +295,167 @@ def test_closing_in_is_a_harmless_melee_attack() -> None:
     kernel.play_round(fight, state, rng, 1)
     assert close_to((state.close_with[1] == 0).mean(), p_success(-1))
     assert (state.body[1] == 0).all() and (state.grapple[1] == 0).all()
+
+
+@pytest.mark.parametrize("other", ["close", "melee"])
+def test_both_wanting_close_combat_engage_at_once(other: str) -> None:
+    """Seed, Close: "If two fighters are both aiming for close combat, and they are near
+    enough to each other, they can engage right away ... But normally a fight starts as a
+    melee. If one fighter wants to keep it that way but the other wants to attack in close
+    combat, he/she must first make a successful melee attack".
+
+    Two fighters in reach. The first (close 2: 0, melee 0: -2, fists) wants close combat;
+    the second (close 2, melee 6: +4, fists; his attacks never land) wants ``other``. Both
+    close: they are in close combat before anyone strikes (every trial), and the first's
+    close attack is 0 + 0 + 0 + 3 = 3 against 0 + 0 + 0 + 3: d = 0, P = 2/3 that it lands,
+    and any hit downs the second. The second wanting melee: the first must close in, a
+    harmless melee attack at -2 + 1 = -1 against 4 + 1 = 5 (d = -6), so nobody falls.
+    """
+    first = {**ONE_HIT, "skills": {"close": 2}, "weapon": "fist", "policy": {"style": "close"}}
+    second = {**ONE_HIT, "skills": {"close": 2, "melee": 6}, "weapon": "fist",
+              "effort": {"close": -20, "melee": -20}, "policy": {"style": other}}
+    fight = ymlad_fight(duel(first, second, max_rounds=1))
+    a, b = fight.fighters
+    assert effort(a, CLOSE) - resistance(b, CLOSE) == 0
+    assert effort(a, MELEE) - resistance(b, MELEE) == -6
+    rng = np.random.default_rng(20)
+    state = kernel.start(fight, N, rng)
+    kernel.plan_round(fight.static, state, rng)
+    assert ((state.close_with[0] == 1) == (other == "close")).all()
+    state = kernel.start(fight, N, rng)
+    kernel.play_round(fight, state, rng, 1)
+    down = (state.status[1] != STANDING).mean()
+    assert close_to(down, p_success(0)) if other == "close" else down == 0
+
+
+@pytest.mark.parametrize(("secured", "wants", "exact"), [
+    (True, "melee", p_success(0)),         # formation: the pikeman has his way
+    (False, "melee", p_success(-1)),       # melee: he cannot secure his flanks
+    (False, "formation", p_success(0)),    # both want formation
+])
+def test_formation_against_melee_goes_by_secured_flanks(secured: bool, wants: str,
+                                                        exact: float) -> None:
+    """Seed, Melee: "If one party wants to fight in formation style and the other in melee,
+    the result will be a formation fight if the first can secure its flanks and rear and
+    melee otherwise."
+
+    A pikeman (formation 4: +2, melee 1: -1, pike formation 7, melee 1; he never lands a
+    blow) who wants formation, and a swordsman (formation 2: 0, melee 4: +2, dexterity 3:
+    +1; ``effort: {formation: +7, melee: -8}``) who wants ``wants``; any hit downs the
+    pikeman; one round. Formation: 0 + 0 + 2 + 7 = 9 against 0 + 2 + 7 = 9, d = 0, P = 2/3;
+    melee: 0 + 1 + 2 + 4 - 8 = -1 against 0 + 0 - 1 + 1 = 0, d = -1, P = 1/3.
+    """
+    pike = {**ONE_HIT, "talents": {"strength": 3, "dexterity": 2},
+            "skills": {"formation": 4, "melee": 1}, "weapon": "pike",
+            "effort": {"formation": -20, "melee": -20}, "policy": {"style": "formation"}}
+    sword = {"talents": {"strength": 3, "dexterity": 3}, "skills": {"formation": 2, "melee": 4},
+             "weapon": "battle_sword", "effort": {"formation": 7, "melee": -8},
+             "policy": {"style": wants}}
+    scenario = {"name": "f", "ruleset": "ymlad", "max_rounds": 1, "sides": [
+        {"name": "a", "flanks_secured": secured, "members": [pike]},
+        {"name": "b", "members": [sword]}]}
+    a, b = fighters_of(scenario)
+    from balance.rules.ymlad.tables import FORMATION
+    assert effort(b, FORMATION) - resistance(a, FORMATION) == 0
+    assert effort(b, MELEE) - resistance(a, MELEE) == -1
+    assert close_to(balance.run(scenario, trials=N, seed=21).outcomes["b"], exact)
+
+
+@pytest.mark.parametrize(("harm", "stunnable", "down", "dead"), [
+    ("stun", True, at_least(-6), at_least(2)),       # dead only at 12 harm: 6 even points
+    ("stun", False, at_least(-2), at_least(2)),      # no brief points: down at 8
+    ("pummeling", True, at_least(-6), at_least(-4)),  # the same blows wounding: dead at 6
+])
+def test_stunning_kills_only_through_its_even_points(harm: str, stunnable: bool,
+                                                     down: float, dead: float) -> None:
+    """Seed, Stunning: "Half of stunning harm is brief, the other half long-lasting like
+    wound harm. All odd points (first, third, fifth etc.) are brief; add even points
+    (second, fourth, sixth etc.) long-lasting"; "a heavy blow may still kill".
+
+    A strong maceman (strength 4: +2; melee 6 against a man at -20 melee resistance: the
+    blow always lands, 1 - 3^-27) stuns a foe who never strikes back, at threshold 1:
+    down past 3 (4 harm), dead past 5 (6 long-lasting). Pummeling margin 0 + 2 + 6 (mace)
+    against 0 + 0 - 2 (``resist.pummeling: -2``): 10. A stun of h harm is (h + 1) // 2
+    brief and h // 2 lasting points: down at h >= 4 (drift >= -6), dead only at h >= 12
+    (drift >= 2: 1/9); a foe who cannot be stunned takes no brief points, down at h >= 8
+    (drift >= -2). The same blow wounding (``harm: pummeling``) kills at h >= 6
+    (drift >= -4).
+    """
+    maceman = {"talents": {"strength": 4}, "skills": {"melee": 6}, "weapon": "mace",
+               "policy": {"harm": harm}}
+    foe = {"resist": {"pummeling": -2}, "resistance": {"melee": -20},
+           "effort": {"melee": -20}, "stunnable": stunnable}
+    scenario = duel(maceman, foe, max_rounds=1, rules={"harm_threshold": 1})
+    a, b = fighters_of(scenario)
+    assert harm_margin(a, b, MELEE)[0] == 10 and (b.down_at, b.dead_at) == (4, 6)
+    status = balance.run(scenario, trials=N, seed=22).fighter_status["b"]
+    assert close_to(status.get("dead", 0.0), dead)
+    assert close_to(status.get("dead", 0.0) + status.get("unconscious", 0.0), down)
+
+
+@pytest.mark.parametrize(("held", "fights"), [("auto", True), ("disengage", False),
+                                              ("fight", True)])
+def test_a_held_fighter_fights_back_or_backs_off(held: str, fights: bool) -> None:
+    """Seed, Close: "The other fighter can engage in close combat too, or try to disengage
+    back to melee. For this to work, he/she must make a close combat counterattack ...
+    which is also non-damaging" (``policy.held``; ``auto``, the default, fights back when it
+    is at least as good in close combat as its holder).
+
+    A swordsman with a dagger for close combat (close 4: +2; close effort 0 + 0 + 2 + 4 = 6)
+    is held by a wrestler (close 4, fists: resistance 0 + 0 + 2 + 3 = 5) whose own close
+    attacks are at -20 (so the swordsman is the better in close combat: ``auto`` fights).
+    One round. Fighting back: a close attack at d = 1, P = 8/9, downs the wrestler (any
+    hit does). Backing off: a harmless close attack at d = 1 + 4 (room to retreat, no
+    grappling harm), freed with P = 1 - 3^-6, the wrestler unhurt.
+    """
+    swordsman = {"skills": {"melee": 4, "close": 4}, "weapon": "battle_sword",
+                 "close_weapon": "dagger", "policy": {"held": held}}
+    wrestler = {**ONE_HIT, "skills": {"close": 4}, "weapon": "fist",
+                "effort": {"close": -20, "melee": -20}, "policy": {"style": "close"}}
+    fight = ymlad_fight(duel(swordsman, wrestler))
+    assert bool(fight.static.fights_back[0, 1]) == fights
+    rng = np.random.default_rng(23)
+    state = kernel.start(fight, N, rng)
+    state.close_with[0], state.close_with[1] = 1, 0
+    kernel.play_round(fight, state, rng, 1)
+    down = (state.status[1] != STANDING).mean()
+    freed = (state.close_with[0] < 0).mean()
+    if fights:
+        assert close_to(down, p_success(1))
+    else:
+        assert down == 0 and close_to(freed, p_success(5))
+
+
+@pytest.mark.parametrize(("ring", "fourth"), [("flanks_and_rear", p_success(3)),
+                                              ("flanks", p_success(3)),
+                                              ("front", p_success(0))])
+def test_the_ring_geometry_places_the_fourth(ring: str, fourth: float) -> None:
+    """Seed, Group fights: "If one fighter faces many opponents some of them may be able to
+    move to his flanks or even rear, which gives attack bonuses"; seed, Angle: "-1 penalty
+    to resistance" from the side; shields "only work against opponents who are in front".
+    The lab's geometry (``rules.ring``): the first three in front, the fourth and fifth at
+    the flanks (``flanks_and_rear``, default; ``flanks`` also), or everyone in front.
+
+    Four swordsmen on a loner with a medium shield who cannot hit back; any hit downs him;
+    one round. Each attacker's melee effort less the loner's front resistance is -3, plus
+    its place's bonus (+0, +1, +2, +3: seed, the second +1 ...), so d = -3, -2, -1 and 0
+    for the fourth in front (2/3); from a flank the fourth also takes away the shield's 2
+    and 1 more: d = 3 (80/81). He stays up only if all four miss:
+    (26/27)(8/9)(2/3)(1 - P(fourth)).
+    """
+    man = {**ONE_HIT, "skills": {"melee": 4}, "weapon": "long_sword",
+           "effort": {"melee": -3}}
+    loner = {**ONE_HIT, "skills": {"melee": 4}, "weapon": "long_sword", "shield": "medium",
+             "resistance": {"melee": -2}, "effort": {"melee": -20}}
+    scenario = {"name": "ring", "ruleset": "ymlad", "max_rounds": 1, "rules": {"ring": ring},
+                "sides": [{"name": "four", "members": [{**man, "count": 4}]},
+                          {"name": "loner", "members": [loner]}]}
+    fs = fighters_of(scenario)
+    assert effort(fs[0], MELEE) - resistance(fs[4], MELEE) == -3
+    from balance.rules.ymlad.tables import RINGS, ring_angle
+    assert [int(ring_angle(k, RINGS[ring])) for k in range(7)] == {
+        "flanks_and_rear": [0, 0, 0, 1, 1, 2, 2], "flanks": [0, 0, 0, 1, 1, 1, 1],
+        "front": [0] * 7}[ring]
+    stays = (1 - p_success(-3)) * (1 - p_success(-2)) * (1 - p_success(-1)) * (1 - fourth)
+    result = balance.run(scenario, trials=N, seed=24)
+    assert close_to(result.outcomes["draw"], stays)

@@ -31,6 +31,8 @@ from balance.rules.ymlad.tables import (
     FROM_SIDE,
     GRAPPLE,
     HEIGHT_BONUS,
+    HELD,
+    LANCE_CHARGES,
     LIGHT_CONTACT,
     LIGHT_MISSILE,
     MELEE,
@@ -41,6 +43,7 @@ from balance.rules.ymlad.tables import (
     PIERCING,
     PUMMEL_DIVISOR,
     PUMMELING,
+    RINGS,
     SLASH_DIVISOR,
     SLASHING,
     STUN,
@@ -53,14 +56,17 @@ from balance.rules.ymlad.tables import (
     armour_weight,
     close_score,
     effective_armour,
+    fights_back,
     formation_effort,
     formation_resistance,
     grapple_score,
     harm_effort,
     harm_resistance,
+    lance_charger,
     level_reached_at,
     melee_effort,
     melee_resistance,
+    missile_adds_strength,
     missile_effort,
     missile_resistance,
     strong_thrower_shift,
@@ -164,6 +170,14 @@ class Fighter:
     row: int = 1                        # formation row (1 the front)
     flank_angle: int = -1               # resistance penalty from the side / rear (by vision)
     rear_angle: int = -2
+    # Issue 27 (docs/rules/ymlad.md): the saddle's share of ``height``, a lance charge, what
+    # a fighter held in close combat does, which weapon it holds in each style, and whether
+    # its formation weapon reaches through the front from a rear row.
+    saddle: int = 0
+    lance_charge: bool = False
+    held: int = HELD["auto"]
+    weapon_id: tuple[int, int, int, int] = (0, 0, 0, 0)   # per style; equal: one weapon
+    reach_through: bool = False
 
 
 @dataclass(frozen=True)
@@ -173,6 +187,12 @@ class YmladRules:
     room_to_retreat: bool = True
     parting_blows: str = "all"      # who strikes at a fighter running away: all, one, none
     moving_shots: bool = True       # a missile user may shoot in a round it moved
+    lance_charge: int = LANCE_CHARGES["first_attack"]
+    switch_attack: bool = False     # rules.weapon_switch: attack (taking up another costs it)
+    holes: bool = True              # a man down opens the line beside him
+    saddle_always: bool = False     # rules.saddle_height: always
+    saddle_near: float = 10.0       # ... else counted for shots up to this many metres
+    ring: int = RINGS["flanks_and_rear"]
 
 
 @dataclass(frozen=True)
@@ -257,11 +277,25 @@ def danger(f: Fighter) -> int:
     return effort(f, style) + harm_effort(f.body_harm, f.strength if w.strength else 0, best)
 
 
-def height_bonus(attacker: Fighter, defender: Fighter, style: int) -> int:
-    """Seed, Height: +1 fighting down, -1 fighting up; not in close combat."""
-    if style == CLOSE or attacker.height == defender.height:
+def fights_back_at(f: Fighter, holder: Fighter) -> bool:
+    """Does ``f``, held in close combat by ``holder`` without wanting it, fight back (else it
+    tries to disengage)? ``tables.fights_back`` on its policy and the two close contests
+    (seed, Close: it "can engage in close combat too, or try to disengage")."""
+    return fights_back(f.held, effort(f, CLOSE) - resistance(holder, CLOSE),
+                       effort(holder, CLOSE) - resistance(f, CLOSE))
+
+
+def height_bonus(attacker: Fighter, defender: Fighter, style: int,
+                 saddle: bool = True) -> int:
+    """Seed, Height: +1 fighting down, -1 fighting up; not in close combat. ``saddle``
+    false: a mount's height does not count (a long missile shot, ``rules.saddle_height``;
+    seed: "when shooting arrows tens of meters away from horseback")."""
+    mine, theirs = attacker.height, defender.height
+    if not saddle:
+        mine, theirs = mine - attacker.saddle, theirs - defender.saddle
+    if style == CLOSE or mine == theirs:
         return 0
-    return HEIGHT_BONUS if attacker.height > defender.height else -HEIGHT_BONUS
+    return HEIGHT_BONUS if mine > theirs else -HEIGHT_BONUS
 
 
 def subtype_margins(a: Fighter, d: Fighter, style: int, band: int = 0, charge: bool = False,
@@ -332,7 +366,9 @@ def compile_fight(scenario: Any, tables: Any) -> YmladFight:
         fighters=fighters,
         side_names=tuple(s.name for s in scenario.sides),
         rules=YmladRules(r.hardness, r.contact, r.room_to_retreat, r.parting_blows,
-                         r.moving_shots),
+                         r.moving_shots, LANCE_CHARGES[r.lance_charge],
+                         r.weapon_switch == "attack", r.holes, r.saddle_height == "always",
+                         r.saddle_height_near, RINGS[r.ring]),
         max_rounds=scenario.max_rounds,
         side_distance=distances,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
@@ -397,23 +433,22 @@ def _fighter(side_index: int, name: str, spec: Any, scenario: Any, tables: Any) 
     body = tables.body_sizes[spec.body]
     strength = tables.talent_modifiers[str(spec.talents.strength)].modifier
     dexterity = tables.talent_modifiers[str(spec.talents.dexterity)].modifier
-    skills = spec.skills
-    skill = tuple(tables.skill_modifiers[str(getattr(skills, s))].modifier
-                  for s in ("missile", "formation", "melee", "close"))
-    main = tables.hand_weapons[spec.weapon]
-    close_w = tables.hand_weapons[spec.close_weapon or spec.weapon]
+    names, levels = style_weapons(spec)
+    skill = tuple(tables.skill_modifiers[str(level)].modifier for level in levels)
+    form_w, melee_w, close_w = (tables.hand_weapons[w] for w in names[FORMATION:])
     off = tables.hand_weapons[spec.off_hand] if spec.off_hand else None
     shield = tables.shields[spec.shield] if spec.shield else None
     missile_row = tables.missile_weapons[spec.missile] if spec.missile else None
 
     # Seed: shields and dual wielding take the off hand; only light weapons go there.
-    if shield is not None and main.hands == 2:
-        _fail(name, f"{spec.weapon} is two-handed and cannot be used with a shield")
+    for carried in dict.fromkeys(names[FORMATION:]):
+        if shield is not None and tables.hand_weapons[carried].hands == 2:
+            _fail(name, f"{carried} is two-handed and cannot be used with a shield")
+        if off is not None and tables.hand_weapons[carried].hands == 2:
+            _fail(name, f"{carried} is two-handed, so there is no hand for {spec.off_hand}")
     if off is not None and not off.light:
         _fail(name, f"only light weapons go in the off hand (seed: daggers, short swords); "
                     f"{spec.off_hand} is not light")
-    if off is not None and main.hands == 2:
-        _fail(name, f"{spec.weapon} is two-handed, so there is no hand for {spec.off_hand}")
     if missile_row is not None and spec.mounted != "no" and not missile_row.mounted:
         _fail(name, f"{spec.missile} cannot be used from horseback (seed, Mounted combat)")
 
@@ -432,18 +467,21 @@ def _fighter(side_index: int, name: str, spec: Any, scenario: Any, tables: Any) 
     armour, hardness, armour_kg = _armour(spec, tables)
     missile = harm_missile = None
     if missile_row is not None:
+        strong = missile_adds_strength(missile_row.kind, missile_row.strength,
+                                       rules.missile_strength)
         harm_missile = Harm(missile_row.slashing, missile_row.piercing, missile_row.pummeling,
                             missile_row.narrow, 0,
                             tables.materials[missile_row.material].hardness,
-                            strength=missile_row.strength, range_harm=missile_row.range_harm)
+                            strength=strong, range_harm=missile_row.range_harm)
         missile = Missile(spec.missile, missile_row.missile, missile_row.close,
                           missile_row.medium, missile_row.max, missile_row.range_effort,
                           missile_row.rounds_per_shot,
                           missile_row.shots if spec.shots is None else spec.shots,
                           strong_thrower_shift(strength, missile_row.thrown))
-    load = (armour_kg + (shield.weight if shield else 0.0) + main.weight
-            + (close_w.weight if spec.close_weapon else 0.0) + (off.weight if off else 0.0)
-            + (missile_row.weight if missile_row else 0.0) + spec.load)
+    carried_kg = sum(tables.hand_weapons[w].weight for w in dict.fromkeys(names[FORMATION:]))
+    load = (armour_kg + (shield.weight if shield else 0.0) + carried_kg
+            + (off.weight if off else 0.0) + (missile_row.weight if missile_row else 0.0)
+            + spec.load)
     capacity = (rules.capacity_kg + rules.capacity_per_strength_kg * strength) * body.capacity
     encumbrance = _encumbrance(spec.encumbrance, load, capacity, tables)
 
@@ -464,20 +502,31 @@ def _fighter(side_index: int, name: str, spec: Any, scenario: Any, tables: Any) 
     if missile is not None:
         far = (missile.close, missile.medium, missile.max)[BANDS[policy.range]]
     height = (spec.height if spec.height is not None else side.height)
-    height += 1 if spec.mounted != "no" else 0   # seed: horseback is a height advantage
+    saddle = 1 if spec.mounted != "no" else 0    # seed: horseback is a height advantage
+    lance = lance_charger(spec.mounted != "no", policy.charge, form_w.lance,
+                          LANCE_CHARGES[rules.lance_charge])
+    # The weapon that leads in a charge: the lance of a lance charge, else the weapon of
+    # the style it fights in (a close fighter closes in with its melee weapon).
+    leads = form_w if lance or contact_style == FORMATION else melee_w
+    ids = {w: k for k, w in enumerate(dict.fromkeys(names))}
     res = spec.resist
     return Fighter(
         side=side_index, name=name, strength=strength, dexterity=dexterity,
         skill=skill,  # type: ignore[arg-type]
         body_skirmish=body.skirmish, body_missile=body.missile_resistance, body_harm=body.harm,
-        weapon=(missile.score if missile else 0, main.formation, main.melee, close_w.close),
+        weapon=(missile.score if missile else 0, form_w.formation, melee_w.melee,
+                close_w.close),
         lever=lever,
-        harm=(harm_missile, _harm(main, tables), _harm(main, tables), _harm(close_w, tables)),
+        harm=(harm_missile, _harm(form_w, tables), _harm(melee_w, tables),
+              _harm(close_w, tables)),
         missile=missile, shield=bonus, missile_shield=missile_bonus, dual=off is not None,
         armour=armour, armour_hardness=hardness, encumbrance=encumbrance,
         light_contact=light_c, light_missile=light_m, wind=WIND[cond.wind],
         mounted_missile=MOUNTED_MISSILE[spec.mounted], mounted=spec.mounted != "no",
-        height=height,
+        height=height + saddle, saddle=saddle, lance_charge=lance,
+        held=HELD[policy.held],
+        weapon_id=tuple(ids[w] for w in names),  # type: ignore[arg-type]
+        reach_through=form_w.polearm,
         angle=ANGLE[spec.vision][spec.angle], flanked=spec.angle in ("side", "rear"),
         cover=spec.cover, moving=MOVING[spec.moving],
         effort_bonus=_per_style(spec.effort), resistance_bonus=_per_style(spec.resistance),
@@ -489,11 +538,35 @@ def _fighter(side_index: int, name: str, spec: Any, scenario: Any, tables: Any) 
         flee_at=_level(policy.flee_at, tables, threshold), target=POLICIES[policy.target],
         flank_angle=ANGLE[spec.vision]["side"], rear_angle=ANGLE[spec.vision]["rear"],
         style=style, contact_style=contact_style, harm_subtype=subtype, harm_kind=kind,
-        far=far, keep_at=policy.keep_at, charge=policy.charge, polearm=main.polearm,
+        far=far, keep_at=policy.keep_at, charge=policy.charge, polearm=melee_w.polearm,
         flanks_secured=side.flanks_secured,
         speed=body.speed if spec.speed is None else spec.speed,
-        reach=body.reach + main.reach,
+        reach=body.reach + leads.reach,
     )
+
+
+def style_weapons(spec: Any) -> tuple[tuple[str, str, str, str], tuple[int, int, int, int]]:
+    """The weapon a fighter takes up in each style and its skill level with it.
+
+    Returns (names, levels), both per style (missile, formation, melee, close). Missile:
+    ``missile:<row>`` (or ``missile:`` without one), so it is never the same weapon as a
+    hand weapon of the same name (a thrown axe is gone). Contact styles: ``weapons.<style>``,
+    else ``weapon``; close: ``weapons.close``, else ``close_weapon``, else the melee weapon
+    (close combat starts from a melee: a knight who drew his sword wrestles with it, not
+    with his lance). A style's level is the
+    ``skill:`` given with its weapon, else the fighter's skill in that style (seed, The
+    party: the skeletons' skills are "for the weapons that the skeletons prefer to use. If
+    they are forced to switch to other weapons, skill levels are lower").
+    """
+    names, levels = [f"missile:{spec.missile or ''}"], [spec.skills.missile]
+    for style in ("formation", "melee", "close"):
+        choice = getattr(spec.weapons, style)
+        weapon = choice if isinstance(choice, str) else getattr(choice, "weapon", None)
+        level = getattr(choice, "skill", None)
+        fallback = (spec.close_weapon or names[-1]) if style == "close" else spec.weapon
+        names.append(weapon or fallback)
+        levels.append(getattr(spec.skills, style) if level is None else level)
+    return tuple(names), tuple(levels)  # type: ignore[return-value]
 
 
 def _level(level: str, tables: Any, threshold: int) -> int:

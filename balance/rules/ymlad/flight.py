@@ -13,7 +13,13 @@ from balance.engine.morale import routing_sides
 from balance.engine.status import FLED, STANDING, YIELDED
 from balance.engine.targeting import turn_order
 from balance.rules.ymlad.harm import _let_go, _release, inflict
-from balance.rules.ymlad.tables import CLOSE, DISENGAGE_BONUS, FROM_REAR, MELEE
+from balance.rules.ymlad.tables import (
+    CLOSE,
+    DISENGAGE_BONUS,
+    FROM_REAR,
+    MELEE,
+    switch_costs_attack,
+)
 
 if TYPE_CHECKING:
     from balance.rules.ymlad.kernel import Round, Static, YmladState
@@ -117,9 +123,11 @@ def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray, spent: n
     * then each foe that attacks it from the front line this round, still standing, not in
       close combat and with its attack not yet spent (seed, Rounds: "one attack" a round;
       ``spent``), strikes once at its back, spending its attack: a melee attack from the
-      rear (seed, Angle: -2, no shield), no group bonus. The strikers, too, come in a random
-      order: ``rules.parting_blows: all`` (once the runner falls the rest keep their
-      attack); ``one``: only the first of them, a uniform pick; ``none``.
+      rear (seed, Angle: -2, no shield), no group bonus, with its melee weapon (under
+      ``rules.weapon_switch: attack`` one that must take it up spends the blow doing so).
+      The strikers, too, come in a random order: ``rules.parting_blows: all`` (once the
+      runner falls the rest keep their attack); ``one``: only the first of them, a uniform
+      pick; ``none``.
 
     Whoever is still standing afterwards gets away; the caller marks them.
     """
@@ -179,6 +187,11 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
         if not hit.size:
             continue
         spent[gh, hit] = True
+        if s.switch_attack:       # taking up its melee weapon may take the blow's time
+            wanted = s.weapon_id[MELEE, gh]
+            free = ~switch_costs_attack(state.held[gh, hit], wanted, True)
+            state.held[gh, hit] = wanted
+            hit, gh, fh = hit[free], gh[free], fh[free]
         eff = s.effort[MELEE, gh, fh] + state.penalty[gh, hit]
         res = s.resistance[MELEE, FROM_REAR, fh] + state.penalty[fh, hit]
         ok = eff - res + drift(rng, hit.size) >= 0

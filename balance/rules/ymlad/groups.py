@@ -25,7 +25,12 @@ from balance.engine.targeting import (
     counting,
     nearest_foe,
 )
-from balance.rules.ymlad.tables import POLEARM_GROUP_LIMIT, attacker_places, ring_angle
+from balance.rules.ymlad.tables import (
+    POLEARM_GROUP_LIMIT,
+    attacker_places,
+    open_sides,
+    ring_angle,
+)
 
 CONTACT_EPS = 1e-3      # positions are float32: "within reach" allows for rounding
 
@@ -38,10 +43,14 @@ class Layout:
     priority: np.ndarray      # (c, c) int16: rank of fighter j in fighter i's fixed list
     danger: np.ndarray        # (c,) int16 (fighters.danger)
     rows: tuple[tuple[np.ndarray, int], ...]   # per side with rows: places by (row, order), width
-    places_any: np.ndarray    # (c,) int16: attacker places round each fighter, any weapon ...
-    places_all: np.ndarray    # (c,) int16: ... and in all (the rest for spears and polearms)
+    places_any: np.ndarray    # (c, 3) int16: attacker places round each fighter, any weapon ...
+    places_all: np.ndarray    # (c, 3) int16: ... and in all; by the holes beside it (0-2)
     needs_weakness: bool
     needs_danger: bool
+    # Sides whose flanks are secured, as lines (rules.holes): places by (row, order), width.
+    lines: tuple[tuple[np.ndarray, int], ...]
+    reach_through: np.ndarray   # (c,) bool: its formation weapon is a spear or polearm
+    ring: int                   # rules.ring (tables.ring_angle)
 
 
 def layout_of(fight) -> Layout:
@@ -52,20 +61,27 @@ def layout_of(fight) -> Layout:
     fs = fight.fighters
     c = len(fs)
     policy = np.array([f.target for f in fs], dtype=np.int8)
-    rows = []
+    rows, lines = [], []
     for side in range(len(fight.side_names)):
         places = [i for i, f in enumerate(fs) if f.side == side]
+        ordered = sorted(places, key=lambda i: (fs[i].row, i))
+        front = min(fs[i].row for i in places)
+        width = sum(1 for i in places if fs[i].row == front)
         if len({fs[i].row for i in places}) > 1:
-            ordered = sorted(places, key=lambda i: (fs[i].row, i))
-            front = min(fs[i].row for i in places)
-            width = sum(1 for i in places if fs[i].row == front)
             rows.append((np.array(ordered, dtype=np.intp), width))
-    places = [attacker_places(f.flanks_secured and not f.flanked, f.contact_style == FORMATION)
+        if fight.rules.holes and width > 1 and fs[places[0]].flanks_secured:
+            lines.append((np.array(ordered, dtype=np.intp), width))
+    # Built by the shared rule (tables.attacker_places) for 0, 1 and 2 holes beside each.
+    places = [[attacker_places(f.flanks_secured and not f.flanked,
+                               f.contact_style == FORMATION, holes) for holes in range(3)]
               for f in fs]
     return Layout(
         policy=policy,
-        places_any=np.array([p[0] for p in places], dtype=np.int16),
-        places_all=np.array([p[1] for p in places], dtype=np.int16),
+        places_any=np.array([[p[0] for p in row] for row in places], dtype=np.int16),
+        places_all=np.array([[p[1] for p in row] for row in places], dtype=np.int16),
+        lines=tuple(lines),
+        reach_through=np.array([f.reach_through for f in fs], dtype=bool),
+        ring=fight.rules.ring,
         priority=np.array([f.priority for f in fs], dtype=np.int16).reshape(c, c),
         danger=np.array([danger(f) for f in fs], dtype=np.int16),
         rows=tuple(rows),
@@ -91,6 +107,16 @@ def rear_rows(layout: Layout, standing: np.ndarray) -> np.ndarray:
     return rear
 
 
+def holes_of(layout: Layout, standing: np.ndarray) -> np.ndarray:
+    """(c, n) int8: on how many sides (0-2) each fighter of a line with secured flanks has a
+    hole this round (seed, Formation vs melee: "Once they take a man down they may move in
+    and engage in melee combat"; ``tables.open_sides``); 0 elsewhere."""
+    holes = np.zeros(standing.shape, dtype=np.int8)
+    for ordered, width in layout.lines:
+        holes[ordered] = open_sides(standing[ordered], width)
+    return holes
+
+
 def gather(arr: np.ndarray, place: np.ndarray) -> np.ndarray:
     """(c, n): ``arr[place[f, i], i]`` for every place f and trial i (-1 reads place 0)."""
     return np.take_along_axis(arr, np.maximum(place, 0).astype(np.intp), axis=0)
@@ -104,6 +130,7 @@ class Choice:
     target: np.ndarray      # (c, n) int8
     goal: np.ndarray        # (c, n) int8
     rear: np.ndarray        # (c, n) bool: behind the front (untouchable in contact)
+    holes: np.ndarray | None   # (c, n) int8: sides open beside it in its line (holes_of)
 
 
 def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
@@ -127,6 +154,9 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     c, n = standing.shape
     g = s.groups
     rear = rear_rows(g, standing) if g.rows else np.zeros((c, n), dtype=bool)
+    holes = holes_of(g, standing) if g.lines else np.zeros((c, n), dtype=np.int8)
+    place = np.arange(c)[:, None]
+    places_any, places_all = g.places_any[place, holes], g.places_all[place, holes]
     engaged = state.close_with >= 0
     targetable = standing & ~rear
     reach = s.contact + CONTACT_EPS
@@ -145,7 +175,7 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     foe_near &= need
     run_down = shooter & foe_near & ~rear
     shoots = free & shooter & ~run_down
-    fights = free & ~shoots & (~rear | s.polearm[:, None])
+    fights = free & ~shoots & (~rear | g.reach_through[:, None])
     hasty = first | run_down                          # takes a foe within reach first
     current = np.where(hasty & ~cur_near & foe_near, NO_TARGET, current)
     # Keep last round's targets where they still stand, in the front line for contact, and
@@ -155,13 +185,13 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     redo = ((fights & ~keeps_fight) | (shoots & ~keeps_shot)).any(axis=0)
     kept = np.where(keeps_fight, current, NO_TARGET)
     for j in range(c):
-        redo |= (kept == j).sum(axis=0) > g.places_any[j] - engaged[j]
+        redo |= (kept == j).sum(axis=0) > places_any[j] - engaged[j]
     target = np.where(keeps_fight | keeps_shot, current, NO_TARGET).astype(np.int8)
     cols = np.flatnonzero(redo)
     if cols.size:
         sub = _pick(s, state, cols, fights[:, cols], shoots[:, cols], current[:, cols],
                     hasty[:, cols], targetable[:, cols], standing[:, cols], engaged[:, cols],
-                    rng)
+                    places_any[:, cols], places_all[:, cols], rng)
         target[:, cols] = sub
     target = np.where(standing & engaged, state.close_with, target).astype(np.int8)
     goal = target
@@ -170,12 +200,13 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
         side = np.broadcast_to(s.side_of[:, None], (c, n))
         goal = np.where(idle, nearest_foe(side, standing, state.pos, idle, rng),
                         target).astype(np.int8)
-    return Choice(target, goal, rear)
+    return Choice(target, goal, rear, holes)
 
 
 def _pick(s, state, cols: np.ndarray, fights: np.ndarray, shoots: np.ndarray,
           current: np.ndarray, hasty: np.ndarray, targetable: np.ndarray,
-          standing: np.ndarray, engaged: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+          standing: np.ndarray, engaged: np.ndarray, places_any: np.ndarray,
+          places_all: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The choice itself, on trials ``cols`` (every array here is already (c, len(cols)))."""
     c = fights.shape[0]
     g = s.groups
@@ -197,14 +228,14 @@ def _pick(s, state, cols: np.ndarray, fights: np.ndarray, shoots: np.ndarray,
     if fights.any():
         # Seed, Group fights: at most six on one fighter (a close-combat partner among them);
         # a fighter with secured flanks has only its front (tables.attacker_places).
-        cap = np.maximum(g.places_any[:, None] - engaged, 0).astype(np.int16)
+        cap = np.maximum(places_any - engaged, 0).astype(np.int16)
         first = pick(fights, targetable, cap, current, prefer)
         target = np.where(fights, first, target)
         # ... twelve when those past six wield spears or polearms (three in a secured front).
         more = fights & (first < 0) & s.polearm[:, None]
         if more.any():
             count = np.stack([(first == j).sum(axis=0) for j in range(c)]).astype(np.int16)
-            cap = np.maximum(g.places_all[:, None] - engaged - count, 0).astype(np.int16)
+            cap = np.maximum(places_all - engaged - count, 0).astype(np.int16)
             second = pick(more, targetable, cap, np.where(more, current, NO_TARGET), prefer)
             target = np.where(more, second, target)
     if shoots.any():
@@ -285,18 +316,19 @@ class Ring:
 
 
 def ring_of(target: np.ndarray, contact: np.ndarray, rear: np.ndarray,
-            polearm: np.ndarray, rng: np.random.Generator) -> Ring:
+            reach_through: np.ndarray, geometry: int, rng: np.random.Generator) -> Ring:
     """The attackers on each target, counted in a random order each round (lab: the seed
     says who is second only by arrival; ``balance.engine.targeting.attacker_rank``, never
     listing order). ``contact`` (c, n): the fighter's target is within reach and in its
-    front line."""
+    front line; ``reach_through`` (c,): its formation weapon is a spear or polearm, so it
+    attacks from a rear row; ``geometry``: ``rules.ring`` (``tables.ring_angle``)."""
     c, n = target.shape
     ring = contact & ~rear
-    through = contact & rear & polearm[:, None]
+    through = contact & rear & reach_through[:, None]
     rank = attacker_rank(target, ring, rng)
     count = np.zeros((c, n), dtype=np.int16)
     for f in range(c):
         for g in range(c):
             count[f] += ring[g] & (target[g] == f)
-    angle = (ring_angle(rank) * ring).astype(np.int8)
+    angle = (ring_angle(rank, geometry) * ring).astype(np.int8)
     return Ring(ring | through, ring, through, rank, angle, count)

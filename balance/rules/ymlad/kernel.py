@@ -25,6 +25,7 @@ from balance.rules.ymlad.fighters import (
     YmladFight,
     angled_resistance,
     effort,
+    fights_back_at,
     harm_margin,
     height_bonus,
 )
@@ -44,13 +45,16 @@ from balance.rules.ymlad.tables import (
     CLOSE,
     DISENGAGE_BONUS,
     FORMATION,
-    FORMATION_FRONT,
     MELEE,
     MISSILE,
     MISSILE_CHARGE_STOP,
+    formation_by_charge,
     mounted_pace_penalty,
+    outflanked,
     range_band,
+    saddle_counts,
     shot_band,
+    switch_costs_attack,
 )
 
 CHARGE_KEY = 32         # initiative key step per point of reach in a charge round
@@ -106,6 +110,15 @@ class Static:
     breaks_at: tuple[float | None, ...]   # per side (None: never breaks)
     reacts: bool                 # someone may yield or run, or a side may break
     gives_up: np.ndarray         # (k,) intp: the fighters who may yield or run
+    # Issue 27 (docs/rules/ymlad.md).
+    effort_far: np.ndarray       # (c, c) int16 missile effort without a mount's height
+    saddle: bool                 # some mount's height may not count (rules.saddle_height)
+    saddle_near: float           # ... beyond this many metres
+    lance: np.ndarray            # (c,) bool: charges with a lance from horseback
+    lance_rule: int              # rules.lance_charge
+    fights_back: np.ndarray      # (c, c) bool: held by the second, the first fights back
+    weapon_id: np.ndarray        # (4, c) int8: the weapon each fighter takes up per style
+    switch_attack: bool          # rules.weapon_switch: attack
 
 
 def static_of(fight: YmladFight) -> Static:
@@ -116,6 +129,13 @@ def static_of(fight: YmladFight) -> Static:
     margin = np.zeros((4, 3, c, c), dtype=np.int16)
     charge = np.zeros((4, c, c), dtype=np.int16)
     kind = np.zeros((4, c, c), dtype=np.int8)
+    far = np.zeros((c, c), dtype=np.int16)
+    back = np.zeros((c, c), dtype=bool)
+    for a, fa in enumerate(fs):
+        for d, fd in enumerate(fs):
+            back[a, d] = fights_back_at(fa, fd)
+            if fa.missile is not None:
+                far[a, d] = effort(fa, MISSILE) + height_bonus(fa, fd, MISSILE, saddle=False)
     for style in range(4):
         for d, fd in enumerate(fs):
             for angle in range(3):
@@ -169,6 +189,12 @@ def static_of(fight: YmladFight) -> Static:
         reacts=any(f.yield_at < NEVER or f.flee_at < NEVER for f in fs)
         or any(b is not None for b in fight.breaks_at),
         gives_up=np.flatnonzero([f.yield_at < NEVER or f.flee_at < NEVER for f in fs]),
+        effort_far=far, saddle=any(f.saddle for f in fs) and not fight.rules.saddle_always,
+        saddle_near=float(fight.rules.saddle_near),
+        lance=col("lance_charge", bool), lance_rule=fight.rules.lance_charge,
+        fights_back=back,
+        weapon_id=np.array([f.weapon_id for f in fs], dtype=np.int8).reshape(c, 4).T.copy(),
+        switch_attack=fight.rules.switch_attack,
     )
 
 
@@ -186,6 +212,8 @@ class YmladState(TrialState):
     reload: np.ndarray      # int8 rounds until the missile weapon is loaded
     charged: np.ndarray     # bool: has charged (once per fight)
     target: np.ndarray      # int8 last round's target (-1: none), kept until it falls
+    held: np.ndarray        # int8 the weapon in hand (Static.weapon_id; -1 none yet); a
+    #                         read-only -1 unless rules.weapon_switch is attack
 
 
 def start(fight: YmladFight, n: int, rng: np.random.Generator) -> YmladState:
@@ -204,6 +232,8 @@ def start(fight: YmladFight, n: int, rng: np.random.Generator) -> YmladState:
         reload=np.zeros((c, n), dtype=np.int8),
         charged=np.zeros((c, n), dtype=bool),
         target=np.full((c, n), -1, dtype=np.int8),
+        held=(np.full((c, n), -1, dtype=np.int8) if s.switch_attack
+              else np.broadcast_to(np.int8(-1), (c, n))),
     )
 
 
@@ -222,7 +252,7 @@ def choose_targets(s: Static, state: YmladState, standing: np.ndarray,
         c, n = standing.shape
         target = np.empty((2, n), dtype=np.int8)
         target[0], target[1] = 1, 0
-        return Choice(target, target, np.zeros((c, n), dtype=bool))
+        return Choice(target, target, np.zeros((c, n), dtype=bool), None)
     return choose(s, state, standing, rng)
 
 
@@ -338,8 +368,11 @@ def plan_round(s: Static, state: YmladState, rng: np.random.Generator) -> Round:
     # Seed, Charge: on first contact after a run-up; once per fight.
     charging = s.charge[:, None] & ~state.charged & was_out & contact & ~rear
     state.charged |= charging
-    ring = ring_of(target, contact, rear, s.polearm, rng)
-    flanked = s.flanked[:, None] | (ring.count > FORMATION_FRONT)
+    ring = ring_of(target, contact, rear, s.groups.reach_through, s.groups.ring, rng)
+    # Seed, Formation: outflanked, or (Formation vs melee) beside a hole in its line.
+    flanked = s.flanked[:, None] | outflanked(ring.count)
+    if choice.holes is not None:
+        flanked |= choice.holes > 0
     return Round(target, moved, toward, missile_charge, contact, ring, rear, flanked, charging)
 
 
@@ -481,12 +514,30 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     form_t = pf[t] & ~rnd.flanked.ravel()[flat_t]
     formation = ((form_f & form_t) | (form_f & ~pf[t] & s.flanks_secured[f])
                  | (form_t & ~pf[f] & s.flanks_secured[t]) | through)
+    # Seed, Formation: "the charge with lance of a knight from horseback ... ensures that at
+    # least the first attack will be a formation attack" (rules.lance_charge).
+    lance = np.zeros(idx.size, dtype=bool)
+    if s.lance.any():
+        mine = rnd.charging[f, idx] & s.lance[f]
+        theirs = (rnd.charging.ravel()[flat_t] & s.lance[t]
+                  & (rnd.target.ravel()[flat_t] == f))
+        lance = formation_by_charge(mine, theirs, s.lance_rule) & ~engaged & ~shoot
+        formation = formation | lance
     style = np.where(formation, FORMATION, MELEE)
     style = np.where(engaged, CLOSE, style)
     style = np.where(shoot, MISSILE, style).astype(np.intp)
-    closing = ~shoot & ~engaged & s.prefers_close[f] & t_free & ~through
-    disengaging = engaged & ~s.prefers_close[f]
+    closing = ~shoot & ~engaged & s.prefers_close[f] & t_free & ~through & ~lance
+    # Seed, Close: held, the other "can engage in close combat too, or try to disengage"
+    # (policy.held; tables.fights_back).
+    disengaging = engaged & ~s.prefers_close[f] & ~s.fights_back[f, t]
     harmful = ~closing & ~disengaging
+    # Taking up this style's weapon may cost the attack (rules.weapon_switch: attack).
+    acts = None
+    if s.switch_attack:
+        wanted = s.weapon_id[style, f]
+        acts = ~switch_costs_attack(state.held[f, idx], wanted, True)
+        state.held[f, idx] = wanted
+        shoot = shoot & acts
 
     # Skirmish: effort against resistance, moved by the drift die. Seed, Group fights: the
     # second attacker on one fighter +1 melee effort, the third +2 ...; past three they come
@@ -494,6 +545,10 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     contact_style = (style == FORMATION) | (style == MELEE)
     angle = np.where(contact_style, rnd.ring.angle[f, idx], 0).astype(np.intp)
     eff = s.effort[style, f, t] + snap.penalty[f, idx]
+    if s.saddle and shoot.any():
+        # Seed, Height: no mount's height for "shooting arrows tens of meters away".
+        far = shoot & ~saddle_counts(gap, False, s.saddle_near)
+        eff = np.where(far, s.effort_far[f, t] + snap.penalty[f, idx], eff)
     res = s.resistance[style, angle, t] + snap.penalty.ravel()[flat_t] * (style != MISSILE)
     eff = eff + (style == MELEE) * rnd.ring.rank[f, idx]
     if disengaging.any() and s.room:
@@ -511,6 +566,8 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         state.shots[f, idx] -= shoot
         state.reload[f, idx] = np.where(shoot, s.rounds_per_shot[f], state.reload[f, idx])
     ok = eff - res + drift(rng, idx.size) >= 0
+    if acts is not None:
+        ok &= acts
 
     win = np.flatnonzero(ok & closing)
     if win.size:

@@ -49,6 +49,7 @@ from balance.rules.ymlad.fighters import (
     angled_resistance,
     danger,
     effort,
+    fights_back_at,
     harm_margin,
     height_bonus,
     resistance,
@@ -58,7 +59,6 @@ from balance.rules.ymlad.tables import (
     CLOSE,
     DISENGAGE_BONUS,
     FORMATION,
-    FORMATION_FRONT,
     FROM_FRONT,
     FROM_REAR,
     GRAPPLE,
@@ -68,15 +68,20 @@ from balance.rules.ymlad.tables import (
     STUN,
     WOUND,
     attacker_places,
+    formation_by_charge,
     group_bonus,
     harm_done,
     margin,
     mounted_pace_penalty,
+    open_sides,
+    outflanked,
     range_band,
     ring_angle,
+    saddle_counts,
     shot_band,
     stun_split,
     succeeds,
+    switch_costs_attack,
 )
 
 CONTACT_EPS = 1e-3   # "within reach" allows for the kernel's float32 positions
@@ -139,6 +144,8 @@ class FighterState:
     bonus: int = 0              # its rank among its target's attackers
     angle: int = FROM_FRONT
     flanked: bool = False
+    holes: int = 0              # sides open beside it in its line (a man down there)
+    held: int = -1              # the weapon in hand (Fighter.weapon_id; -1: none yet)
 
     @property
     def allowed(self) -> bool:
@@ -211,6 +218,27 @@ def mark_rows(combat: Combat) -> None:
             me.rear = place >= width
 
 
+def mark_holes(combat: Combat) -> None:
+    """Seed, Formation vs melee: "Once they take a man down they may move in and engage in
+    melee combat". In a side with secured flanks (``rules.holes``), each man of the first
+    row holds a file of the line, the men behind take the files of those who fall, in
+    order; a file left empty is a hole, and the men beside it have that side open
+    (``tables.open_sides``)."""
+    fs = combat.fighters
+    for me in fs:
+        me.holes = 0
+    if not combat.fight.rules.holes:
+        return
+    for side in {me.fighter.side for me in fs}:
+        mine = sorted((me for me in fs if me.fighter.side == side),
+                      key=lambda m: (m.fighter.row, m.index))
+        width = sum(1 for me in mine if me.fighter.row == mine[0].fighter.row)
+        if width < 2 or not mine[0].fighter.flanks_secured:
+            continue
+        sides = open_sides(np.array([[me.standing] for me in mine]), width)
+        for me, open_ in zip(mine, sides[:, 0], strict=True):
+            me.holes = int(open_)
+
 def is_foe(me: FighterState, other: FighterState) -> bool:
     return other.fighter.side != me.fighter.side
 
@@ -234,6 +262,7 @@ def choose_targets(combat: Combat, rng: np.random.Generator) -> None:
     """
     fs = combat.fighters
     mark_rows(combat)
+    mark_holes(combat)
     shooters, fighters = [], []
     for me in fs:
         previous, me.target, me.current = me.target, None, None
@@ -252,7 +281,7 @@ def choose_targets(combat: Combat, rng: np.random.Generator) -> None:
                 me.current = previous
         if me.shooter and not run_down:
             shooters.append(me)
-        elif not me.rear or me.fighter.polearm:
+        elif not me.rear or me.fighter.reach_through:
             fighters.append(me)
     engaged = {o.index: int(o.close_with is not None) for o in fs}
     assign(fighters, in_front, lambda o: places(o)[0] - engaged[o.index], combat, rng)
@@ -272,9 +301,11 @@ def choose_targets(combat: Combat, rng: np.random.Generator) -> None:
 def places(o: FighterState) -> tuple[int, int]:
     """Places round ``o`` for attackers with any weapon, and in all (seed, Group fights: six,
     twelve with spears; with flanks secured only the front: three, in formation style one
-    right in front and two to its sides for spears and polearms)."""
+    right in front and two to its sides for spears and polearms; beside a hole in its line
+    three in front and one more per hole)."""
     f = o.fighter
-    return attacker_places(f.flanks_secured and not f.flanked, f.contact_style == FORMATION)
+    return attacker_places(f.flanks_secured and not f.flanked, f.contact_style == FORMATION,
+                           o.holes)
 
 
 def assign(choosers: list[FighterState], can_target: Callable[[FighterState], bool],
@@ -416,16 +447,18 @@ def group_attackers(combat: Combat, rng: np.random.Generator) -> None:
         t = fs[me.target] if me.standing and me.target is not None else None
         me.contact = t is not None and in_reach(me, t, combat) and not t.rear
         me.ring = me.contact and not me.rear
-        me.through = me.contact and me.rear and me.fighter.polearm
+        me.through = me.contact and me.rear and me.fighter.reach_through
     for me in fs:
         me.bonus, me.angle = 0, FROM_FRONT
     for t in fs:
         ring = [o for o in fs if o.ring and o.target == t.index]
         for me, rank in zip(ring, attacker_ranks(len(ring), rng), strict=True):
-            me.bonus, me.angle = group_bonus(rank), ring_angle(rank)
+            me.bonus = group_bonus(rank)
+            me.angle = int(ring_angle(rank, combat.fight.rules.ring))
     for me in fs:
         facing = sum(1 for o in fs if o.ring and o.target == me.index)
-        me.flanked = me.fighter.flanked or facing > FORMATION_FRONT
+        # Seed, Formation: outflanked; Formation vs melee: beside a hole in its line.
+        me.flanked = me.fighter.flanked or outflanked(facing) or me.holes > 0
 
 
 def initiative(combat: Combat, any_charge: bool, rng: np.random.Generator) -> list[list[int]]:
@@ -478,19 +511,36 @@ def act(me: FighterState, combat: Combat, snap: Snapshot, rng: np.random.Generat
     if not shoot and not (near and (engaged or me.allowed)):
         return
     through = me.through and not engaged and not shoot
+    rules = combat.fight.rules
+    # Seed, Formation: "the charge with lance of a knight from horseback ... ensures that at
+    # least the first attack will be a formation attack".
+    lance = not shoot and not engaged and bool(formation_by_charge(
+        me.charging and f.lance_charge,
+        foe.charging and foe.fighter.lance_charge and foe.target == me.index,
+        rules.lance_charge))
     if shoot:
         style = MISSILE
     elif engaged:
         style = CLOSE
-    elif through:
+    elif through or lance:
         style = FORMATION     # lab: a rear row reaches through its front in formation style
     else:
         style = pair_style(me, foe)
     closing = not shoot and not engaged and f.contact_style == CLOSE \
-        and snap.close_with[t] is None and not through
-    disengaging = engaged and f.contact_style != CLOSE
+        and snap.close_with[t] is None and not through and not lance
+    # Seed, Close: held, it "can engage in close combat too, or try to disengage".
+    disengaging = engaged and f.contact_style != CLOSE and not fights_back_at(f, foe.fighter)
+    # Taking up this style's weapon (rules.weapon_switch: attack, it takes the attack).
+    wanted = f.weapon_id[style]
+    switching = bool(switch_costs_attack(me.held, wanted, rules.switch_attack))
+    me.held = wanted
+    if switching:
+        return
 
-    e = effort(f, style) + height_bonus(f, foe.fighter, style) + snap.penalty[me.index]
+    # Seed, Height: no mount's height "when shooting arrows tens of meters away".
+    saddle = style != MISSILE or bool(saddle_counts(gap, rules.saddle_always,
+                                                    rules.saddle_near))
+    e = effort(f, style) + height_bonus(f, foe.fighter, style, saddle) + snap.penalty[me.index]
     # Seed, Group fights and Angle: the fourth and fifth on a fighter come at its flanks,
     # any more from behind (lab).
     angle = me.angle if style in (FORMATION, MELEE) else FROM_FRONT
@@ -499,7 +549,7 @@ def act(me: FighterState, combat: Combat, snap: Snapshot, rng: np.random.Generat
         r += snap.penalty[t]   # missile resistance holds no skill, so no harm penalty
     if style == MELEE:
         e += me.bonus
-    if disengaging and combat.fight.rules.room_to_retreat and snap.grapple[me.index] == 0:
+    if disengaging and rules.room_to_retreat and snap.grapple[me.index] == 0:
         e += DISENGAGE_BONUS
     band = 0
     if shoot:
@@ -679,7 +729,8 @@ def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generato
     to retreat and free of grappling harm), or it is pinned and gives up. Then every foe that
     attacks it from the front line this round, still standing, not in close combat and with
     its one attack of the round (seed, Rounds) not yet spent, strikes once at its back, in a
-    random order, spending it: a melee attack from the rear (seed, Angle), no group bonus;
+    random order, spending it: a melee attack from the rear (seed, Angle), no group bonus,
+    with its melee weapon (``rules.weapon_switch: attack``: taking it up takes the blow);
     once it falls the others keep their attack. ``rules.parting_blows: one`` lets only the
     first of them strike (a uniform pick), ``none`` nobody."""
     fs = combat.fighters
@@ -710,6 +761,13 @@ def run_away(fleers: list[FighterState], combat: Combat, rng: np.random.Generato
                 break
             spent.add(other.index)
             o = other.fighter
+            wanted = o.weapon_id[MELEE]
+            switching = bool(switch_costs_attack(other.held, wanted, rules.switch_attack))
+            other.held = wanted
+            if switching:       # taking up its melee weapon takes the blow's time
+                if rules.parting_blows == "one":
+                    break
+                continue
             e = effort(o, MELEE) + height_bonus(o, me.fighter, MELEE) + other.penalty
             r = angled_resistance(me.fighter, MELEE, FROM_REAR) + me.penalty
             if succeeds(margin(e, r, throw_drift(rng))):

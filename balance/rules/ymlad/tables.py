@@ -213,7 +213,7 @@ def group_bonus(rank):
     return rank
 
 
-def attacker_places(walled: bool, formation: bool) -> tuple[int, int]:
+def attacker_places(walled: bool, formation: bool, holes: int = 0) -> tuple[int, int]:
     """(places any weapon may take, places in all) round one fighter.
 
     Seed, Group fights: at most six on one loner, twelve with spears or polearms. A fighter
@@ -223,10 +223,55 @@ def attacker_places(walled: bool, formation: bool) -> tuple[int, int]:
     them. If they wield a spear or other type of polearm, they can also attack the enemy to
     the left and right": of the three, one place right in front takes any weapon, the two
     to its left and right only spears and polearms.
+
+    ``holes`` (0-2): on how many sides the line next to it is open, its neighbour there down
+    (:func:`open_sides`). Seed, Formation vs melee: "Once they take a man down they may move
+    in and engage in melee combat as they prefer to": the fighter beside the hole is fought
+    in melee, so its front takes any weapon (three, the lab's melee front) and each hole one
+    more attacker, at its flank (:func:`ring_angle`'s fourth and fifth places).
     """
     if not walled:
         return GROUP_LIMIT, POLEARM_GROUP_LIMIT
+    if holes:
+        return FORMATION_FRONT + holes, FORMATION_FRONT + holes
     return (FORMATION_CENTRE if formation else FORMATION_FRONT), FORMATION_FRONT
+
+
+def open_sides(up: np.ndarray, width: int) -> np.ndarray:
+    """On how many sides (0-2) each fighter of a line with secured flanks has a hole.
+
+    ``up`` (k, n) bool: the side's fighters standing, in the order of its formation (row,
+    then scenario order); the first ``width`` are its front row, each in its own file of the
+    line, from one wall to the other (lab: the line has files, not drawn positions). Each
+    trial, a front-row fighter holds its file while it stands; a file whose man is down is
+    taken by the next standing fighter of the rows behind, in order (seed: further rows "may
+    be able to close the gap"; the same fighters that ``rear_rows`` puts in the front). A
+    file left empty is a **hole**; a fighter in the line beside one (not a wall) has that
+    side open. Returns (k, n) int8: 0-2 for fighters in the line, 0 for those behind it.
+    Works on (k, 1) arrays for a single fight.
+    """
+    k, n = up.shape
+    empty = ~up[:width]
+    vacancy = np.cumsum(empty, axis=0) - 1            # rank of each empty file among them
+    held = up[:width].copy()                          # a file with a man standing in it
+    who = np.where(up[:width], np.arange(width)[:, None], -1)   # which of the k holds it
+    rank = np.cumsum(up[width:], axis=0) - 1          # rank of each standing man behind
+    for j in range(k - width):                        # the rows behind, in order
+        for file in range(width):
+            step = up[width + j] & empty[file] & (vacancy[file] == rank[j])
+            held[file] |= step
+            who[file] = np.where(step, width + j, who[file])
+    out = np.zeros((k, n), dtype=np.int8)
+    for file in range(width):
+        sides = np.zeros(n, dtype=np.int8)
+        if file > 0:
+            sides += ~held[file - 1]
+        if file < width - 1:
+            sides += ~held[file + 1]
+        row = who[file]
+        there = row >= 0
+        out[row[there], np.flatnonzero(there)] = sides[there]
+    return out
 
 
 def may_join(plain_before, total_before, polearm):
@@ -239,14 +284,96 @@ def may_join(plain_before, total_before, polearm):
     return (total_before < POLEARM_GROUP_LIMIT) & (polearm | (plain_before < GROUP_LIMIT))
 
 
-def ring_angle(rank):
+RING_FLANKS_AND_REAR, RING_FLANKS, RING_FRONT = 0, 1, 2    # rules.ring
+RINGS = {"flanks_and_rear": RING_FLANKS_AND_REAR, "flanks": RING_FLANKS, "front": RING_FRONT}
+
+
+def ring_angle(rank, geometry: int = RING_FLANKS_AND_REAR):
     """Angle from which the attacker with ``rank`` (0 the first) on one fighter comes.
 
-    Seed, Group fights: a fighter facing many has some of them at the flanks or rear. Lab: the
-    first three (the seed's formation front) come from the front, the next two from the
-    sides, any further from behind. Returns FROM_FRONT, FROM_SIDE or FROM_REAR.
+    Seed, Group fights: "If one fighter faces many opponents some of them may be able to
+    move to his flanks or even rear, which gives attack bonuses" (seed, Angle: -1 from the
+    side, -2 from behind). The seed places nobody; this is the lab's geometry
+    (``rules.ring``): the first three (the seed's formation front) come from the front;
+    ``flanks_and_rear`` (default) the next two from the sides and any further from behind,
+    ``flanks`` all the others from the sides, ``front`` everyone from the front. Returns
+    FROM_FRONT, FROM_SIDE or FROM_REAR.
     """
-    return (rank >= FORMATION_FRONT) * 1 + (rank >= FORMATION_FRONT + FLANK_PLACES) * 1
+    if geometry == RING_FRONT:
+        return rank * 0 + FROM_FRONT
+    side = (rank >= FORMATION_FRONT) * 1
+    if geometry == RING_FLANKS:
+        return side
+    return side + (rank >= FORMATION_FRONT + FLANK_PLACES) * 1
+
+
+def outflanked(count):
+    """Seed, Formation: "If enemies manage to outflank the formation ... they may change the
+    combat to melee". Lab: a fighter with more attackers than the formation front of three
+    has some beside or behind it (whatever ``rules.ring`` says about their angle)."""
+    return count > FORMATION_FRONT
+
+
+# --- close combat ----------------------------------------------------------------------------
+
+HELD = {"auto": 0, "disengage": 1, "fight": 2}    # policy.held
+
+
+def fights_back(held: int, mine: int, theirs: int) -> bool:
+    """Does a fighter who does not want close combat, held in it, fight back rather than
+    try to disengage? Seed, Close: "The other fighter can engage in close combat too, or try
+    to disengage back to melee." ``held`` is its policy (``HELD``); ``mine`` is its close
+    effort less its holder's close resistance, ``theirs`` the same for the holder. ``auto``
+    (lab): fight back when it is at least as good in close combat as its holder."""
+    if held == HELD["fight"]:
+        return True
+    if held == HELD["disengage"]:
+        return False
+    return mine >= theirs
+
+
+# --- charges ---------------------------------------------------------------------------------
+
+LANCE_FIRST, LANCE_ROUND, LANCE_NONE = 0, 1, 2      # rules.lance_charge
+LANCE_CHARGES = {"first_attack": LANCE_FIRST, "charge_round": LANCE_ROUND, "none": LANCE_NONE}
+
+
+def lance_charger(mounted: bool, charges: bool, lance: bool, rule: int) -> bool:
+    """Seed, Formation: "the charge with lance of a knight from horseback": a mounted fighter
+    who charges (``policy.charge``) with a lance as its formation weapon."""
+    return mounted and charges and lance and rule != LANCE_NONE
+
+
+def formation_by_charge(mine, theirs, rule: int):
+    """Is this attack a formation attack because of a lance charge? Seed, Formation: the
+    knight's charge "ensures that at least the first attack will be a formation attack".
+    ``mine``: the attacker charges with its lance this round; ``theirs``: its target does,
+    at it. ``first_attack``: the charger's own attack of the charge round; ``charge_round``:
+    also its target's attack back on it that round."""
+    if rule == LANCE_ROUND:
+        return mine | theirs
+    return mine & (rule == LANCE_FIRST)
+
+
+def switch_costs_attack(held, wanted, rule_attack: bool):
+    """Does taking up the weapon ``wanted`` cost this attack? ``held`` is the weapon in hand
+    (-1: none taken up yet, so the first costs nothing). Lab (``rules.weapon_switch``): free
+    by default, the seed's own cost of another weapon being the skill with it (The party:
+    "If they are forced to switch to other weapons, skill levels are lower"); ``attack``:
+    the change takes the fighter's attack of the round."""
+    return (held >= 0) & (held != wanted) & rule_attack
+
+
+# --- height -------------------------------------------------------------------------------------
+
+
+def saddle_counts(gap, always: bool, near: float):
+    """Does a mount's height count for a missile shot across ``gap`` metres? Seed, Height:
+    the GM "may remove the bonus if the height is insignificant with regard to the range,
+    for example when shooting arrows tens of meters away from horseback". Lab
+    (``rules.saddle_height``): counted up to ``near`` metres (default 10, below the seed's
+    "tens of meters"), or ``always``."""
+    return (gap <= near) | always
 
 
 # --- missiles -------------------------------------------------------------------------------------
@@ -255,6 +382,17 @@ def ring_angle(rank):
 def range_band(gap, close, medium):
     """Range band of a shot: 0 close, 1 medium, 2 long (beyond ``medium``)."""
     return (gap > close) * 1 + (gap > medium) * 1
+
+
+def missile_adds_strength(kind: str | None, own: bool | None, rule: object) -> bool:
+    """Does the shooter's strength modifier add to a missile's harm effort? Seed, Wounding:
+    "body harm modifier + strength modifier + weapon ... harm score", missiles included.
+    ``rule`` is ``rules.missile_strength`` (a flag per kind: lab, what drives the missile,
+    the arm, or a crossbow's mechanism or a blowgun's breath); the row's own ``strength``
+    wins; a row of no kind keeps the lab's old default, no strength."""
+    if own is not None:
+        return own
+    return bool(getattr(rule, kind)) if kind is not None else False
 
 
 def strong_thrower_shift(strength: int, thrown: bool) -> int:
