@@ -24,7 +24,7 @@ def prepared(system, fight) -> Any:
         return hit[2]
     value = system.prepare(fight)
     try:
-        ref = weakref.ref(fight, lambda _, key=key: _CACHE.pop(key, None))
+        ref = weakref.ref(fight, lambda _, key=key, cache=_CACHE: cache.pop(key, None))
     except TypeError:       # a fight that cannot be weakly referenced: not cached
         return value
     _CACHE[key] = (ref, system, value)

@@ -86,3 +86,25 @@ def test_unsupported_scenarios_say_what_they_use() -> None:
         balance.run("scenarios/ymlad/party_vs_skeletons.yaml", engine="exact")
     res = balance.run("scenarios/ymlad/archer_vs_charger.yaml", engine="auto", trials=2000)
     assert res.engine == "vector" and "start apart" in res.engine_note
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["held_fights_back", "weapons_per_style"])
+def test_exact_agrees_with_the_kernel_on_issue_27_rules(variant: str) -> None:
+    """A held swordsman who fights back (``policy.held: fight``) and a fighter with a weapon
+    and skill per style (a spear in formation and a dagger in close combat against a
+    wrestler): the exact chain plays them as the kernel does (10^6 fights, 4 SE)."""
+    import yaml
+
+    sc = yaml.safe_load(open("scenarios/ymlad/wrestler_vs_swordsman.yaml"))
+    sword = sc["sides"][1]["members"][0]
+    if variant == "held_fights_back":
+        sword["policy"] = {"held": "fight"}
+    else:
+        sword.pop("weapon")
+        sword["weapons"] = {"melee": {"weapon": "battle_sword", "skill": 4},
+                            "close": {"weapon": "dagger", "skill": 3}}
+    exact = balance.run(sc, engine="exact")
+    sampled = balance.run(sc, trials=1_000_000, seed=12)
+    bad = disagreements(exact, sampled)
+    assert not bad, f"{variant}: " + "; ".join(bad)

@@ -13,10 +13,12 @@ rule functions of ``fighters.py``): effort, resistance, harm margin and kind by 
 harm track's penalties and thresholds. The contest's chance is ``tables.p_success`` (exact),
 the harm's the drift pmf (``balance.dice.Pmf.drift``, its tail below 1e-16 dropped).
 
-Covered: a one-on-one fight starting in contact, in melee, formation or close combat, with
-wounds, stuns and grappling, holds and releases, and yielding. Not covered (the scenario
-runs on Monte Carlo under ``--engine auto``): sides starting apart (movement, missiles,
-charges), fleeing (``flee_at``) and morale.
+Covered: a one-on-one fight starting in contact, in melee, formation or close combat (each
+style with its own weapon and skill), with wounds, stuns and grappling, holds and releases,
+a held fighter fighting back or disengaging (``policy.held``), and yielding. Not covered (the
+scenario runs on Monte Carlo under ``--engine auto``): sides starting apart (movement,
+missiles, charges, the lance charge), fleeing (``flee_at``), morale, and a weapon switch that
+costs the attack (``rules.weapon_switch: attack``).
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ def unsupported(fight: YmladFight) -> list[str]:
         reasons.append("fleeing (policy flee_at)")
     if any(b is not None for b in fight.breaks_at):
         reasons.append("morale (breaks_at)")
+    if s.switch_attack:
+        reasons.append("a weapon switch that costs the attack (rules.weapon_switch: attack)")
     return reasons
 
 
@@ -206,7 +210,9 @@ class YmladDuel:
             acting = up_f & up_t
             style = np.where(engaged, CLOSE, self.free_style[f])
             closing = ~engaged & bool(s.prefers_close[f])
-            leaving = engaged & ~bool(s.prefers_close[f])
+            # Seed, Close: held, the other "can engage in close combat too, or try to
+            # disengage" (policy.held, as the kernel reads it: Static.fights_back).
+            leaving = engaged & ~bool(s.prefers_close[f]) & ~bool(s.fights_back[f, t])
             harmful = ~closing & ~leaving
             eff = s.effort[style, f, t] + pen_f + leaving * free_f * self.room * DISENGAGE_BONUS
             res = s.resistance[style, 0, t] + pen_t
