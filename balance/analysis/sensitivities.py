@@ -176,12 +176,14 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
                 if isinstance(start, int) and float(step).is_integer():
                     to = int(to)
                 why = bad_value(runner, ((path, to),))
+                # a dice field's ladder positions are shown as the dice they stand for
+                said = (subject.spelled(path, start) or start, subject.spelled(path, to) or to)
                 if why:
                     skipped.append({"path": show(path), "label": subject.name_of(path),
-                                    "from": start, "to": to, "why": why})
+                                    "from": said[0], "to": said[1], "why": why})
                     continue
                 variants.append(((path, to),))
-                moves.append((show(path), start, to, subject.name_of(path)))
+                moves.append((show(path), *said, subject.name_of(path)))
         if not moves:
             raise OptionError("no field could be moved: " + "; ".join(
                 f"{s['path']} -> {s['to']}: {s['why']}" for s in skipped))

@@ -19,6 +19,7 @@ from balance.dice import parse
 from balance.errors import DiceExpressionError
 from balance.models.base import (
     Count,
+    DiceField,
     Distance,
     MaxRounds,
     Morale,
@@ -56,9 +57,10 @@ def _plain_dice_text(text: str) -> str:
     return text
 
 
-DiceText = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_dice_text)]
+DiceText = Annotated[str, DiceField(), Field(min_length=1, max_length=40),
+                     AfterValidator(_dice_text)]
 """Any dice expression (``balance dice``'s language): weapon and shield damage, fire."""
-PlainDiceText = Annotated[str, Field(min_length=1, max_length=40),
+PlainDiceText = Annotated[str, DiceField(), Field(min_length=1, max_length=40),
                           AfterValidator(_plain_dice_text)]
 """Plain dice and numbers only: a damage bonus, an armour roll (both may be halved)."""
 Char = Annotated[int, Field(ge=1, le=100)]          # a characteristic (3-18 for humans)
