@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_ratios.py
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_duel.py
+	$(BIN)/python benchmarks/bench_designer.py
 	$(BIN)/python benchmarks/bench_group.py
 	$(BIN)/python benchmarks/bench_missile.py
 	$(BIN)/python benchmarks/bench_sweep.py

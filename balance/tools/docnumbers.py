@@ -1,0 +1,423 @@
+"""Every printed result in README.md and docs/ checked against what the code prints.
+
+``python -m balance.tools.docnumbers`` runs every documented example and reports each
+number that differs, by file, line and number; ``--update`` rewrites the documents with what
+the code prints now (after a rule change moved the numbers: read the diff before committing
+it); ``--slow`` also runs the examples marked slow; ``--list`` lists the examples. The tests
+(``tests/docs/test_docnumbers.py``) run the same check, one test per example.
+
+What counts as an example (Markdown that renders as before; the markers are HTML comments):
+
+* a fenced block whose first line starts with ``$ ``: each ``$ command`` line is run, and the
+  lines after it, up to the next ``$`` line, are what it must print (a command followed at
+  once by another has its output left unchecked: it runs for what it writes);
+* ``<!-- docnumbers: COMMAND -->`` just before a fenced block: the block is what COMMAND
+  prints (the command is in the prose or elsewhere);
+* ``<!-- docnumbers: file NAME -->`` just before a fenced block: the block is written to NAME
+  in the examples' folder before the commands run (the README's ``my_duel.yaml``);
+* a command marker may end with ``| edit NAME: OLD => NEW; OLD => NEW`` to run on a copy of
+  NAME with those replacements (``\\n`` for a new line): the README's misspelt duel;
+* ``<!-- docnumbers: slow COMMAND -->`` marks an example that takes too long for every test
+  run: it is checked by ``--slow`` (``BALANCE_DOCS_SLOW=1`` for the tests) only.
+
+Commands run as written, with the repository's ``scenarios/`` beside them in a scratch folder
+(so ``results/`` lands there), the ``balance`` of this environment, and stdout compared (with
+stderr added when the command fails, as for error examples). A line of ``...`` in the
+expected output stands for any number of lines. Lines are matched by their shape (the text
+with its numbers taken out), then compared exactly, so a moved number is reported as that
+number: ``README.md:83: `balance run my_duel.yaml`: line 4 shows 70.00% where the code prints
+70.10%``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ("README.md", "docs")
+_MARK = re.compile(r"^<!--\s*docnumbers:\s*(.*?)\s*-->\s*$")
+_FENCE = re.compile(r"^(```+|~~~+)")
+_NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?%?")
+ELLIPSIS = "..."
+
+
+@dataclass
+class Example:
+    """One command and what a document says it prints."""
+
+    doc: str                     # path relative to the repository
+    line: int                    # 1-based line of the command (or of its marker)
+    command: str
+    expected: list[str] | None   # None: only run (its output is not shown)
+    first: int = 0               # 1-based line in the doc of the first expected line
+    slow: bool = False
+    edits: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    before: list[str] = field(default_factory=list)   # run-only commands it needs first
+
+    @property
+    def name(self) -> str:
+        return f"{self.doc}:{self.line}"
+
+
+@dataclass
+class Document:
+    """A document's examples and the files its examples need, in order."""
+
+    doc: str
+    files: dict[str, str]
+    examples: list[Example]
+
+
+def documents(root: Path = ROOT) -> list[Path]:
+    """README.md and every Markdown file under docs/."""
+    out = [root / "README.md"]
+    out += sorted((root / "docs").rglob("*.md"))
+    return [p for p in out if p.exists()]
+
+
+def read(path: Path, root: Path = ROOT) -> Document:
+    """Find the examples of one Markdown document."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    doc = str(path.relative_to(root))
+    files: dict[str, str] = {}
+    examples: list[Example] = []
+    mark: tuple[int, str] | None = None
+    i = 0
+    while i < len(lines):
+        text = lines[i]
+        m = _MARK.match(text)
+        if m:
+            mark = (i + 1, m.group(1))
+            i += 1
+            continue
+        fence = _FENCE.match(text)
+        if not fence:
+            if text.strip():
+                mark = None
+            i += 1
+            continue
+        end = i + 1
+        while end < len(lines) and not lines[end].startswith(fence.group(1)):
+            end += 1
+        body = lines[i + 1:end]
+        if mark is not None:
+            _marked(doc, mark, body, i + 2, files, examples)
+        elif body and body[0].startswith("$ "):
+            examples += _dollar(doc, body, i + 2)
+        mark = None
+        i = end + 1
+    return Document(doc, files, examples)
+
+
+def _marked(doc: str, mark: tuple[int, str], body: list[str], first: int,
+            files: dict[str, str], examples: list[Example]) -> None:
+    line, text = mark
+    if text.startswith("file "):
+        files[text[5:].strip()] = "\n".join(body) + "\n"
+        return
+    slow = text.startswith("slow ")
+    command = text[5:].strip() if slow else text
+    edits: dict[str, list[tuple[str, str]]] = {}
+    if " | edit " in command:
+        command, spec = command.split(" | edit ", 1)
+        name, _, pairs = spec.partition(":")
+        edits[name.strip()] = [tuple(p.strip().replace("\\n", "\n") for p in pair.split("=>"))
+                               for pair in pairs.split(";") if pair.strip()]
+    examples.append(Example(doc, line, command.strip(), body, first, slow, edits))
+
+
+def _dollar(doc: str, body: list[str], first: int) -> list[Example]:
+    out: list[Example] = []
+    for k, text in enumerate(body):
+        if text.startswith("$ "):
+            out.append(Example(doc, first + k, text[2:].strip(), [], first + k + 1))
+        elif out:
+            out[-1].expected.append(text)
+    kept: list[Example] = []
+    waiting: list[str] = []
+    for ex in out:
+        if not ex.expected:      # shown without output: runs first, for what it writes
+            waiting.append(ex.command)
+            continue
+        ex.before, waiting = waiting, []
+        kept.append(ex)
+    kept += [Example(doc, first, c, None) for c in waiting]
+    return kept
+
+
+# ---------------------------------------------------------------------------- running
+def workspace(root: Path = ROOT) -> Path:
+    """A scratch folder with the repository's scenarios (read-only use) beside it."""
+    where = Path(tempfile.mkdtemp(prefix="balance-docs-"))
+    (where / "scenarios").symlink_to(root / "scenarios")
+    return where
+
+
+def balance_exe() -> list[str]:
+    """The ``balance`` command of this environment."""
+    exe = Path(sys.executable).parent / "balance"
+    if exe.exists():
+        return [str(exe)]
+    found = shutil.which("balance")
+    return [found] if found else [sys.executable, "-c",
+                                  "import sys; from balance.cli import main; sys.exit(main())"]
+
+
+def run(example: Example, where: Path, files: dict[str, str]) -> list[str]:
+    """Run one example's command in ``where`` (files written, edits applied): its lines."""
+    for name, text in files.items():
+        (where / name).write_text(text, encoding="utf-8")
+    for name, pairs in example.edits.items():
+        text = files[name]
+        for old, new in pairs:
+            if old not in text:
+                raise ValueError(f"{example.name}: edit {old!r} is not in {name}")
+            text = text.replace(old, new, 1)
+        (where / name).write_text(text, encoding="utf-8")
+    for command in example.before:
+        _run(command, where)
+    return _run(example.command, where)
+
+
+def _run(command: str, where: Path) -> list[str]:
+    argv = shlex.split(command)
+    if argv and argv[0] == "balance":
+        argv = balance_exe() + argv[1:]
+    env = dict(os.environ, COLUMNS="100", NO_COLOR="1")
+    env.pop("GITHUB_STEP_SUMMARY", None)
+    done = subprocess.run(argv, cwd=where, capture_output=True, text=True, env=env,
+                          timeout=900)
+    out = done.stdout.rstrip("\n").splitlines()
+    if done.returncode != 0:
+        out += _errors(done.stderr)
+    return out
+
+
+_ERROR = re.compile(r"^(balance [\w-]+: |\S+:\d+(?::\d+)?: )")
+
+
+def _errors(stderr: str) -> list[str]:
+    """The error lines of a failed command's stderr (``balance run: error: ...``,
+    ``file:line:col: ...`` and their indented continuations), without progress lines."""
+    out: list[str] = []
+    keep = False
+    for line in stderr.rstrip("\n").splitlines():
+        if _ERROR.match(line):
+            keep = True
+        elif not line.startswith((" ", "\t")):
+            keep = False
+        if keep:
+            out.append(line)
+    return out
+
+
+# ------------------------------------------------------------------------- comparing
+def shape(line: str) -> str:
+    """A line without its numbers and with its spaces squeezed: how lines are matched."""
+    return " ".join(_NUMBER.sub("#", line).split())
+
+
+def _cut(want: str) -> str | None:
+    """The shown start of a line the doc cuts short with a trailing ``...`` (else None)."""
+    text = want.rstrip()
+    if text.endswith(ELLIPSIS) and text.strip() != ELLIPSIS:
+        return text[:-len(ELLIPSIS)].rstrip()
+    return None
+
+
+def same_shape(want: str, got: str) -> bool:
+    """Do a doc's line and a printed line have one shape (a cut line: its start)?"""
+    cut = _cut(want)
+    if cut is None:
+        return shape(want) == shape(got)
+    return shape(got).startswith(shape(cut))
+
+
+def align(expected: list[str], actual: list[str]) -> list[tuple[int, int]] | str:
+    """Pairs (expected index, actual index) for every expected line that is not ``...``,
+    matched by shape in order; or a message saying where the shapes part."""
+    pairs: list[tuple[int, int]] = []
+    segments: list[list[int]] = [[]]
+    for k, text in enumerate(expected):
+        if text.strip() == ELLIPSIS:
+            segments.append([])
+        else:
+            segments[-1].append(k)
+    cursor = 0
+    for s, seg in enumerate(segments):
+        if not seg:
+            continue
+        free = s > 0           # after a '...' the segment may start anywhere later
+        start = _find(seg, expected, actual, cursor, free)
+        if start is None:
+            k = seg[0]
+            if not free:       # the first line of the segment whose shape differs
+                for j, kk in enumerate(seg):
+                    at = cursor + j
+                    if at >= len(actual) or not same_shape(expected[kk], actual[at]):
+                        k = kk
+                        cursor = at
+                        break
+            got = actual[cursor] if cursor < len(actual) else "(nothing more)"
+            best = _closest(expected[k], actual[cursor:]) if free else got
+            return (f"expected line {k + 1} {expected[k].strip()!r} is not printed "
+                    f"(the code prints {best.strip()!r} there)")
+        pairs += [(k, start + j) for j, k in enumerate(seg)]
+        cursor = start + len(seg)
+    if segments[-1] and cursor < len(actual):
+        return (f"the code prints {len(actual) - cursor} more line(s) after the shown "
+                f"output, from {actual[cursor].strip()!r} (end the block with '...' if the "
+                "rest is left out on purpose)")
+    return pairs
+
+
+def _find(seg: list[int], expected: list[str], actual: list[str], cursor: int,
+          free: bool) -> int | None:
+    starts = range(cursor, len(actual) - len(seg) + 1) if free else [cursor]
+    for start in starts:
+        if start + len(seg) <= len(actual) and all(
+                same_shape(expected[k], actual[start + j]) for j, k in enumerate(seg)):
+            return start
+    return None
+
+
+def _closest(line: str, candidates: list[str]) -> str:
+    import difflib
+
+    best = difflib.get_close_matches(line, candidates, n=1, cutoff=0.0)
+    return best[0] if best else "(nothing)"
+
+
+def differences(example: Example, actual: list[str]) -> list[str]:
+    """What differs, one message per line, naming the doc, the line and the numbers."""
+    if example.expected is None:
+        return []
+    where = f"{example.name}: `{example.command}`"
+    pairs = align(example.expected, actual)
+    if isinstance(pairs, str):
+        return [f"{where}: {pairs}"]
+    out = []
+    for k, j in pairs:
+        want, got = example.expected[k], actual[j]
+        cut = _cut(want)
+        if cut is not None:
+            want, got = cut, got[:len(cut)]
+        if want.rstrip() == got.rstrip():
+            continue
+        doc_line = example.first + k
+        w_nums, g_nums = _NUMBER.findall(want), _NUMBER.findall(got)
+        moved = [(a, b) for a, b in zip(w_nums, g_nums, strict=False) if a != b]
+        if moved:
+            shown = ", ".join(f"{a} where the code prints {b}" for a, b in moved)
+            out.append(f"{example.doc}:{doc_line}: `{example.command}`: shows {shown}")
+        else:
+            out.append(f"{example.doc}:{doc_line}: `{example.command}`: shows {want!r} where "
+                       f"the code prints {got!r}")
+    return out
+
+
+def updated(example: Example, actual: list[str]) -> list[str] | None:
+    """The expected block rewritten with what the code prints (``...`` lines kept), or None
+    when the shapes do not match (the doc then needs a hand)."""
+    if example.expected is None:
+        return None
+    pairs = align(example.expected, actual)
+    if isinstance(pairs, str):
+        if ELLIPSIS not in [t.strip() for t in example.expected]:
+            return list(actual)
+        return None
+    new = list(example.expected)
+    for k, j in pairs:
+        cut = _cut(new[k])
+        new[k] = actual[j] if cut is None else \
+            _cut_like(cut, actual[j]) + " " + ELLIPSIS
+    return new
+
+
+def _cut_like(cut: str, line: str) -> str:
+    """``line`` cut after as many comma-separated items as ``cut`` shows."""
+    items = cut.count(",")
+    parts = line.split(",")
+    return ",".join(parts[:items + 1]).rstrip() + ("," if cut.endswith(",") else "")
+
+
+# ----------------------------------------------------------------------------- driver
+def check(docs: Iterable[Path] | None = None, *, slow: bool = False, update: bool = False,
+          root: Path = ROOT, echo=print) -> int:
+    """Run every example; print the differences (or rewrite the docs); the number of
+    examples that differ (or could not be rewritten)."""
+    bad = 0
+    for path in docs or documents(root):
+        doc = read(path, root)
+        if not doc.examples:
+            continue
+        where = workspace(root)
+        rewrites: list[tuple[Example, list[str]]] = []
+        try:
+            for ex in doc.examples:
+                if ex.slow and not slow:
+                    echo(f"{ex.name}: slow, skipped (--slow runs it)")
+                    continue
+                actual = run(ex, where, doc.files)
+                diffs = differences(ex, actual)
+                if not diffs:
+                    continue
+                if update:
+                    new = updated(ex, actual)
+                    if new is None:
+                        bad += 1
+                        echo(f"{ex.name}: cannot rewrite (the output's shape changed): "
+                             f"{diffs[0]}")
+                    else:
+                        rewrites.append((ex, new))
+                else:
+                    bad += 1
+                    for d in diffs:
+                        echo(d)
+        finally:
+            shutil.rmtree(where, ignore_errors=True)
+        if rewrites:
+            _rewrite(path, rewrites)
+            echo(f"{doc.doc}: rewrote {len(rewrites)} example(s)")
+    return bad
+
+
+def _rewrite(path: Path, rewrites: list[tuple[Example, list[str]]]) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    for ex, new in sorted(rewrites, key=lambda r: -r[0].first):
+        lines[ex.first - 1:ex.first - 1 + len(ex.expected)] = new
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m balance.tools.docnumbers",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("docs", nargs="*", type=Path, help="documents (default: all)")
+    parser.add_argument("--update", action="store_true",
+                        help="rewrite the documents with what the code prints now")
+    parser.add_argument("--slow", action="store_true", help="also run the slow examples")
+    parser.add_argument("--list", action="store_true", help="list the examples and stop")
+    args = parser.parse_args(argv)
+    paths = [p.resolve() for p in args.docs] or None
+    if args.list:
+        for path in paths or documents():
+            for ex in read(path).examples:
+                print(f"{ex.name}{'  (slow)' if ex.slow else ''}  {ex.command}")  # noqa: T201
+        return 0
+    bad = check(paths, slow=args.slow, update=args.update)
+    print(f"{bad} example(s) differ" if bad else "every example prints what the docs show")  # noqa: T201
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
