@@ -210,6 +210,29 @@ def bars(labels: Sequence[str], series: Mapping[str, np.ndarray], *, title: str,
     return fig
 
 
+def outcome_bars(labels: Sequence[str], p: np.ndarray, lo: np.ndarray, hi: np.ndarray, *,
+                 title: str, note: str = "") -> Figure:
+    """One horizontal bar per outcome (its probability, in %), with its 95% interval as an
+    error bar and the value written beside it: a single run's outcomes."""
+    fig = Figure(figsize=(7.5, 1.4 + 0.55 * len(labels)), layout="constrained")
+    ax = fig.add_subplot()
+    pos = np.arange(len(labels))[::-1]
+    p, lo, hi = (100 * np.asarray(a, dtype=float) for a in (p, lo, hi))
+    ax.barh(pos, p, color=[OKABE_ITO[n % len(OKABE_ITO)] for n in range(len(labels))],
+            edgecolor="black", linewidth=0.5, xerr=[p - lo, hi - p], capsize=4,
+            error_kw={"elinewidth": 1.2})
+    for y, v, top in zip(pos, p, hi, strict=True):
+        ax.text(top + 1, y, f"{v:.2f}%", va="center", fontsize=8)
+    ax.set_yticks(pos, [str(v) for v in labels])
+    ax.set_xlim(0, 100)
+    ax.axvline(50, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_xlabel("probability, %")
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
+    _note(fig, note)
+    return fig
+
+
 def _note(fig: Figure, note: str) -> None:
     if note:
         fig.get_layout_engine().set(rect=(0, 0.05, 1, 0.95))
