@@ -58,7 +58,7 @@ DUEL = "balance dice 2d6"
 
 
 def test_a_moved_number_is_named_with_its_doc_and_line(tmp_path):
-    path = _doc(tmp_path, f"""\
+    path = _doc(tmp_path, """\
         Roll:
 
         ```
