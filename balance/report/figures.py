@@ -66,6 +66,14 @@ def percent_text(value: float, decimals: int = 0) -> str:
     return f"{shown if shown != 0 else 0.0:.{decimals}f}%"
 
 
+def span_text(low: float, high: float, decimals: int = 0, most: int = 2) -> str:
+    """An interval as ``low–high`` with enough decimals that its ends differ: a narrow
+    interval reads ``13.6–14.4``, never ``14–14`` (up to ``most`` decimals)."""
+    while decimals < most and f"{low:.{decimals}f}" == f"{high:.{decimals}f}":
+        decimals += 1
+    return f"{low:.{decimals}f}–{high:.{decimals}f}"
+
+
 def percent_ticks(axis, vmin: float, vmax: float) -> None:
     """Percent ticks on ``axis`` at round steps, with a decimal only where steps need it."""
     locator = MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10])
@@ -115,8 +123,7 @@ def heatmap(values: np.ndarray, rows: Sequence[str], cols: Sequence[str], *, tit
             colour = "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
             text = percent_text(v, decimals) if percent else f"{v:.2f}"
             if low is not None and high is not None and not small and percent:
-                text += (f"\n{100 * low[i, j]:.{decimals}f}–"
-                         f"{100 * high[i, j]:.{decimals}f}")
+                text += "\n" + span_text(100 * low[i, j], 100 * high[i, j], decimals)
             ax.text(j, i, text, ha="center", va="center", color=colour,
                     fontsize=7 if small else 9)
     slanted = n_cols > 4 or max((len(str(c)) for c in cols), default=0) * n_cols > 48
