@@ -206,8 +206,8 @@ def findings(g: Metagame) -> list[str]:
     unused = [i for i in range(len(names)) if eq.high[i] <= 0]
     if len(support) > 1 and not unused:
         out.append("Every option has a place in the equilibrium: no choice is always wrong.")
-    for name, (words, strict, sure) in domination_words(g).items():
-        advice = "never pick it" if strict else "there is no reason to pick it"
+    for name, (words, is_strict, sure) in domination_words(g).items():
+        advice = "never pick it" if is_strict else "there is no reason to pick it"
         note = "" if sure else " (not confirmed: within the intervals it may be noise)"
         out.append(f"{name} is {words}: {advice}{note}.")
     for a, b, c in g.cycles:

@@ -15,8 +15,8 @@ from balance.analysis.matrix import Matrix
 from balance.analysis.metagame import Metagame
 from balance.io.atomic import new_directory
 from balance.report import figures
-from balance.report.figures import span_text
 from balance.report.document import Document, Picture, Section, Table, to_html, to_markdown
+from balance.report.figures import span_text
 
 
 def pct(x: float | None, digits: int = 1) -> str:
