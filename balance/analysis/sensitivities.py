@@ -23,7 +23,7 @@ from typing import Any
 from balance.analysis import words
 from balance.analysis.panel import BLOCK_TRIALS, Moments, Runner, bad_value, pool
 from balance.analysis.progress import Progress
-from balance.analysis.subject import Subject
+from balance.analysis.subject import Subject, split_ladder
 from balance.errors import OptionError
 from balance.sweep.paths import FieldPath, show
 
@@ -177,7 +177,9 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
                     to = int(to)
                 why = bad_value(runner, ((path, to),))
                 # a dice field's ladder positions are shown as the dice they stand for
-                said = (subject.spelled(path, start) or start, subject.spelled(path, to) or to)
+                said = (subject.spelled(path, start) or start, subject.spelled(path, to) or
+                        (f"(no step {'above' if to > start else 'below'})"
+                         if split_ladder(path)[1] else to))
                 if why:
                     skipped.append({"path": show(path), "label": subject.name_of(path),
                                     "from": said[0], "to": said[1], "why": why})
