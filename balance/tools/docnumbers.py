@@ -16,11 +16,17 @@ What counts as an example (Markdown that renders as before; the markers are HTML
 * ``<!-- docnumbers: file NAME -->`` just before a fenced block: the block is written to NAME
   in the examples' folder before the commands run (the README's ``my_duel.yaml``);
 * a command marker may end with ``| edit NAME: OLD => NEW; OLD => NEW`` to run on a copy of
-  NAME with those replacements (``\\n`` for a new line): the README's misspelt duel;
+  NAME with those replacements (``\\n`` for a new line): the README's misspelt duel; ``|
+  edit NAME from PATH: ...`` starts the copy from a repository file (``scenarios/...``);
 * ``<!-- docnumbers: slow COMMAND -->`` marks an example that takes too long for every test
-  run: it is checked by ``--slow`` (``BALANCE_DOCS_SLOW=1`` for the tests) only.
+  run: it is checked by ``--slow`` (``BALANCE_DOCS_SLOW=1`` for the tests) only;
+* ``<!-- docnumbers: unchecked REASON -->`` marks a block that looks like printed output but
+  is not (a sketch, an excerpt of something else). Every other plain fenced block that is
+  not a command synopsis (``balance solve FILE --vary PATH ...``) must be an example:
+  :func:`unchecked` lists those that are neither, and a test keeps the list empty.
 
-Commands run as written, with the repository's ``scenarios/`` beside them in a scratch folder
+Commands run as written, with the repository's ``scenarios/`` and ``docs/`` (whose
+``docs/examples/`` holds files the examples use) beside them in a scratch folder
 (so ``results/`` lands there), the ``balance`` of this environment, and stdout compared (with
 stderr added when the command fails, as for error examples). A line of ``...`` in the
 expected output stands for any number of lines. Lines are matched by their shape (the text
@@ -63,6 +69,7 @@ class Example:
     slow: bool = False
     edits: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     before: list[str] = field(default_factory=list)   # run-only commands it needs first
+    copies: dict[str, str] = field(default_factory=dict)   # file -> repository file it edits
 
     @property
     def name(self) -> str:
@@ -119,21 +126,56 @@ def read(path: Path, root: Path = ROOT) -> Document:
     return Document(doc, files, examples)
 
 
+_SYNOPSIS = re.compile(r"^balance [\w-]+ (?!.*: error)")
+
+
+def unchecked(path: Path, root: Path = ROOT) -> list[str]:
+    """``doc:line: first line`` of each plain fenced block that looks like printed output but
+    is neither an example nor marked ``unchecked``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    doc = str(path.relative_to(root))
+    out, mark, i = [], None, 0
+    while i < len(lines):
+        m, fence = _MARK.match(lines[i]), _FENCE.match(lines[i])
+        if m:
+            mark = m.group(1)
+        elif fence:
+            end = i + 1
+            while end < len(lines) and not lines[end].startswith(fence.group(1)):
+                end += 1
+            body, language = lines[i + 1:end], lines[i][len(fence.group(1)):].strip()
+            if not language and body and mark is None and not body[0].startswith("$ ") \
+                    and not _SYNOPSIS.match(body[0]):
+                out.append(f"{doc}:{i + 1}: {body[0][:80]}")
+            mark, i = None, end
+        elif lines[i].strip():
+            mark = None
+        i += 1
+    return out
+
+
 def _marked(doc: str, mark: tuple[int, str], body: list[str], first: int,
             files: dict[str, str], examples: list[Example]) -> None:
     line, text = mark
+    if text.startswith("unchecked"):
+        return
     if text.startswith("file "):
         files[text[5:].strip()] = "\n".join(body) + "\n"
         return
     slow = text.startswith("slow ")
     command = text[5:].strip() if slow else text
     edits: dict[str, list[tuple[str, str]]] = {}
+    copies: dict[str, str] = {}
     if " | edit " in command:
         command, spec = command.split(" | edit ", 1)
         name, _, pairs = spec.partition(":")
-        edits[name.strip()] = [tuple(p.strip().replace("\\n", "\n") for p in pair.split("=>"))
-                               for pair in pairs.split(";") if pair.strip()]
-    examples.append(Example(doc, line, command.strip(), body, first, slow, edits))
+        name, _, source = name.strip().partition(" from ")
+        if source:
+            copies[name] = source.strip()
+        edits[name] = [tuple(p.strip().replace("\\n", "\n") for p in pair.split("=>"))
+                       for pair in pairs.split(";") if pair.strip()]
+    examples.append(Example(doc, line, command.strip(), body, first, slow, edits,
+                            copies=copies))
 
 
 def _dollar(doc: str, body: list[str], first: int) -> list[Example]:
@@ -159,8 +201,15 @@ def _dollar(doc: str, body: list[str], first: int) -> list[Example]:
 def workspace(root: Path = ROOT) -> Path:
     """A scratch folder with the repository's scenarios (read-only use) beside it."""
     where = Path(tempfile.mkdtemp(prefix="balance-docs-"))
-    (where / "scenarios").symlink_to(root / "scenarios")
+    link(where, root)
     return where
+
+
+def link(where: Path, root: Path = ROOT) -> None:
+    """The repository's ``scenarios/`` and ``docs/`` (its example files) inside ``where``."""
+    for name in ("scenarios", "docs"):
+        if (root / name).exists():
+            (where / name).symlink_to(root / name)
 
 
 def balance_exe() -> list[str]:
@@ -178,7 +227,8 @@ def run(example: Example, where: Path, files: dict[str, str]) -> list[str]:
     for name, text in files.items():
         (where / name).write_text(text, encoding="utf-8")
     for name, pairs in example.edits.items():
-        text = files[name]
+        source = example.copies.get(name)
+        text = (where / source).read_text(encoding="utf-8") if source else files[name]
         for old, new in pairs:
             if old not in text:
                 raise ValueError(f"{example.name}: edit {old!r} is not in {name}")

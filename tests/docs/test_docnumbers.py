@@ -30,7 +30,7 @@ def test_the_docs_print_what_the_code_prints(doc, example, tmp_path):
     if example.slow and not os.environ.get("BALANCE_DOCS_SLOW"):
         pytest.skip("marked slow in the doc: BALANCE_DOCS_SLOW=1 (or python -m "
                     "balance.tools.docnumbers --slow) checks it")
-    (tmp_path / "scenarios").symlink_to(ROOT / "scenarios")
+    dn.link(tmp_path, ROOT)
     actual = dn.run(example, tmp_path, doc.files)
     diffs = dn.differences(example, actual)
     assert not diffs, ("\n".join(diffs) + "\n(after a rule change that moved them: python -m "
@@ -43,6 +43,13 @@ def test_the_readme_tour_and_the_questions_are_covered():
     assert any(c.startswith("balance sensitivity") for c in names)
     assert any(c.startswith("balance dice") for c in names)
     assert len(EXAMPLES) >= 15
+
+
+def test_every_printed_result_in_the_docs_is_an_example():
+    """A plain fenced block that looks like output (not a command synopsis) is a checked
+    example or says why not (``<!-- docnumbers: unchecked REASON -->``)."""
+    missing = [line for path in dn.documents(ROOT) for line in dn.unchecked(path, ROOT)]
+    assert missing == [], "printed output that no test checks:\n" + "\n".join(missing)
 
 
 # ------------------------------------------------------------------ the harness itself
