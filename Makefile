@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 LAB    := $(VENV)/.installed-lab
 
-.PHONY: demo test lint bench lab clean
+.PHONY: demo test lint bench lab clean docs-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,9 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check balance tests benchmarks
 	$(BIN)/python -m pytest -n auto
+
+docs-check: $(STAMP)
+	$(BIN)/python -m balance.tools.docnumbers --slow
 
 lint: $(STAMP)
 	$(BIN)/ruff check balance tests benchmarks

@@ -8,6 +8,10 @@ it); ``--slow`` also runs the examples marked slow; ``--list`` lists the example
 
 What counts as an example (Markdown that renders as before; the markers are HTML comments):
 
+* every ``balance`` command of a ``sh`` block, which must run cleanly (exit 0) after the
+  block's earlier commands; a synopsis with placeholders (``balance sweep FILE``) is left
+  out, and ``<!-- docnumbers: slow -->`` or ``<!-- docnumbers: unchecked REASON -->`` before
+  the block marks it slow or leaves it out;
 * a fenced block whose first line starts with ``$ ``: each ``$ command`` line is run, and the
   lines after it, up to the next ``$`` line, are what it must print (a command followed at
   once by another has its output left unchecked: it runs for what it writes);
@@ -70,6 +74,8 @@ class Example:
     edits: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     before: list[str] = field(default_factory=list)   # run-only commands it needs first
     copies: dict[str, str] = field(default_factory=dict)   # file -> repository file it edits
+    must_succeed: bool = False   # a shell block's command: it must exit 0
+    failure: str | None = None   # set by :func:`run`: what failed
 
     @property
     def name(self) -> str:
@@ -117,7 +123,11 @@ def read(path: Path, root: Path = ROOT) -> Document:
         while end < len(lines) and not lines[end].startswith(fence.group(1)):
             end += 1
         body = lines[i + 1:end]
-        if mark is not None:
+        language = text[len(fence.group(1)):].strip()
+        if language in SHELLS:
+            if mark is None or mark[1] == "slow":
+                examples += _shell(doc, body, i + 2, slow=mark is not None)
+        elif mark is not None:
             _marked(doc, mark, body, i + 2, files, examples)
         elif body and body[0].startswith("$ "):
             examples += _dollar(doc, body, i + 2)
@@ -178,6 +188,43 @@ def _marked(doc: str, mark: tuple[int, str], body: list[str], first: int,
                             copies=copies))
 
 
+SHELLS = ("sh", "bash", "shell", "console")
+_PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]+\b|\.\.\.")
+
+
+def _shell(doc: str, body: list[str], first: int, *, slow: bool) -> list[Example]:
+    """The ``balance`` commands of a shell block: each must run cleanly (exit 0), after the
+    block's earlier commands (a sweep before its report). Synopses with placeholders
+    (``FILE``, ``PATH ...``) and other programs (``make``, ``jupyter``) are left out."""
+    commands: list[tuple[int, str]] = []
+    pending, start = "", 0
+    for k, raw in enumerate(body):
+        line = raw.rstrip()
+        if not pending:
+            start = k
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        full = (pending + line).strip()
+        pending = ""
+        try:
+            words = shlex.split(full, comments=True)
+        except ValueError:
+            continue
+        if words and words[0] == "balance":
+            commands.append((first + start, shlex.join(words)))
+    out: list[Example] = []
+    done: list[str] = []
+    for line, command in commands:
+        words = shlex.split(command)
+        reads = len(words) > 2 and words[2].startswith("results/")   # a run folder: its
+        if not _PLACEHOLDER.search(command):                           # sweep runs first
+            out.append(Example(doc, line, command, None, slow=slow,
+                               before=list(done) if reads else [], must_succeed=True))
+        done.append(command)
+    return out
+
+
 def _dollar(doc: str, body: list[str], first: int) -> list[Example]:
     out: list[Example] = []
     for k, text in enumerate(body):
@@ -234,12 +281,19 @@ def run(example: Example, where: Path, files: dict[str, str]) -> list[str]:
                 raise ValueError(f"{example.name}: edit {old!r} is not in {name}")
             text = text.replace(old, new, 1)
         (where / name).write_text(text, encoding="utf-8")
+    example.failure = None
     for command in example.before:
-        _run(command, where)
-    return _run(example.command, where)
+        rc, lines = _run(command, where)
+        if rc != 0 and example.must_succeed and not _PLACEHOLDER.search(command):
+            example.failure = f"`{command}` (run first) exited {rc}: " + " / ".join(lines[-3:])
+            return lines
+    rc, lines = _run(example.command, where)
+    if rc != 0 and example.must_succeed:
+        example.failure = f"exited {rc}: " + " / ".join(lines[-3:])
+    return lines
 
 
-def _run(command: str, where: Path) -> list[str]:
+def _run(command: str, where: Path) -> tuple[int, list[str]]:
     argv = shlex.split(command)
     if argv and argv[0] == "balance":
         argv = balance_exe() + argv[1:]
@@ -249,8 +303,8 @@ def _run(command: str, where: Path) -> list[str]:
                           timeout=900)
     out = done.stdout.rstrip("\n").splitlines()
     if done.returncode != 0:
-        out += _errors(done.stderr)
-    return out
+        out += _errors(done.stderr) or done.stderr.rstrip("\n").splitlines()[-3:]
+    return done.returncode, out
 
 
 _ERROR = re.compile(r"^(balance [\w-]+: |\S+:\d+(?::\d+)?: )")
@@ -350,9 +404,11 @@ def _closest(line: str, candidates: list[str]) -> str:
 
 def differences(example: Example, actual: list[str]) -> list[str]:
     """What differs, one message per line, naming the doc, the line and the numbers."""
+    where = f"{example.name}: `{example.command}`"
+    if example.failure is not None:
+        return [f"{where}: {example.failure}"]
     if example.expected is None:
         return []
-    where = f"{example.name}: `{example.command}`"
     pairs = align(example.expected, actual)
     if isinstance(pairs, str):
         return [f"{where}: {pairs}"]
