@@ -42,15 +42,23 @@ class Change:
     p_value: float
     significant: bool = False
     label: str = ""            # a short name (knight.skills.single_weapon)
+    texts: tuple[str, str] | None = None   # a dice field's from and to as dice (exchange)
 
     @property
     def name(self) -> str:
         return self.label or self.path
 
+    def shown(self) -> tuple[str, str]:
+        """From and to as the designer writes them (dice for a dice field's ladder)."""
+        return self.texts or (words.value(self.from_), words.value(self.to))
+
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "label": self.name, "from": self.from_, "to": self.to,
-                "delta": words.num(self.delta), "ci95": [words.num(v) for v in self.ci95],
-                "p_value": words.num(self.p_value), "significant": self.significant}
+        out = {"path": self.path, "label": self.name, "from": self.from_, "to": self.to,
+               "delta": words.num(self.delta), "ci95": [words.num(v) for v in self.ci95],
+               "p_value": words.num(self.p_value), "significant": self.significant}
+        if self.texts is not None:
+            out |= {"from_text": self.texts[0], "to_text": self.texts[1]}
+        return out
 
 
 @dataclass(frozen=True)

@@ -147,3 +147,15 @@ def test_run_accepts_the_stepped_text():
     data = copy.deepcopy(DUEL)
     data["tables"] = {"weapons": {"broadsword": {"damage": at("1D8+1", "die", 4)}}}
     assert balance.load_scenario(data).tables.weapons["broadsword"].damage == "1D12+1"
+
+
+def test_exchange_spells_dice_steps():
+    from balance.analysis import exchange
+
+    res = exchange(copy.deepcopy(DUEL), give="tables.weapons.broadsword.damage.die",
+                   take="tables.weapons.broadsword.damage", side="red", trials=4096,
+                   block_trials=4096)
+    assert res.give.texts == ("1D8+1", "1D10+1") and res.take.texts == ("1D8+1", "1D8+2")
+    assert "broadsword.damage.die 1D8+1 -> 1D10+1:" in res.to_text()
+    doc = res.to_dict()
+    assert doc["give"]["to_text"] == "1D10+1" and doc["give"]["to"] == 3
