@@ -24,6 +24,10 @@ What counts as an example (Markdown that renders as before; the markers are HTML
   edit NAME from PATH: ...`` starts the copy from a repository file (``scenarios/...``);
 * ``<!-- docnumbers: slow COMMAND -->`` marks an example that takes too long for every test
   run: it is checked by ``--slow`` (``BALANCE_DOCS_SLOW=1`` for the tests) only;
+* ``<!-- docnumbers: COMMAND | check PATH SHOWN; PATH SHOWN -->`` before a paragraph of
+  prose: COMMAND prints JSON, the number at each dotted PATH formatted as SHOWN is written
+  (``31%``, ``4.1``) must be SHOWN, and SHOWN must stand in that paragraph (``| edit`` works
+  here too); ``--update`` rewrites both;
 * ``<!-- docnumbers: unchecked REASON -->`` marks a block that looks like printed output but
   is not (a sketch, an excerpt of something else). Every other plain fenced block that is
   not a command synopsis (``balance solve FILE --vary PATH ...``) must be an example:
@@ -75,6 +79,8 @@ class Example:
     before: list[str] = field(default_factory=list)   # run-only commands it needs first
     copies: dict[str, str] = field(default_factory=dict)   # file -> repository file it edits
     must_succeed: bool = False   # a shell block's command: it must exit 0
+    checks: list[tuple[str, str]] = field(default_factory=list)   # (JSON path, as shown)
+    prose: str = ""              # the paragraph the checks' numbers must appear in
     failure: str | None = None   # set by :func:`run`: what failed
 
     @property
@@ -105,16 +111,29 @@ def read(path: Path, root: Path = ROOT) -> Document:
     files: dict[str, str] = {}
     examples: list[Example] = []
     mark: tuple[int, str] | None = None
+    prose: list[tuple[int, str]] = []
     i = 0
     while i < len(lines):
         text = lines[i]
         m = _MARK.match(text)
+        if m and " | check " in m.group(1):     # prose checks: they wait for their paragraph
+            prose.append((i + 1, m.group(1)))
+            i += 1
+            continue
         if m:
             mark = (i + 1, m.group(1))
             i += 1
             continue
         fence = _FENCE.match(text)
         if not fence:
+            if text.strip() and prose:
+                end = i
+                while end < len(lines) and lines[end].strip() and not _FENCE.match(lines[end]) \
+                        and not _MARK.match(lines[end]):
+                    end += 1
+                examples += [_prose(doc, pm, lines[i:end], i + 1) for pm in prose]
+                prose, mark, i = [], None, end
+                continue
             if text.strip():
                 mark = None
             i += 1
@@ -162,6 +181,46 @@ def unchecked(path: Path, root: Path = ROOT) -> list[str]:
             mark = None
         i += 1
     return out
+
+
+def _prose(doc: str, mark: tuple[int, str], para: list[str], first: int) -> Example:
+    """A marker before a paragraph: ``COMMAND | check PATH SHOWN; PATH SHOWN``. COMMAND
+    prints JSON; the value at each dotted PATH, formatted as SHOWN is (``31%``: a share in
+    whole percent; ``4.1``: one decimal), must be SHOWN, and SHOWN must be in the paragraph."""
+    line, text = mark
+    command, _, spec = text.partition(" | check ")
+    slow = command.startswith("slow ")
+    command = command[5:] if slow else command
+    edits: dict[str, list[tuple[str, str]]] = {}
+    copies: dict[str, str] = {}
+    if " | edit " in command:
+        command, espec = command.split(" | edit ", 1)
+        name, _, pairs = espec.partition(":")
+        name, _, source = name.strip().partition(" from ")
+        if source:
+            copies[name] = source.strip()
+        edits[name] = [tuple(p.strip().replace("\\n", "\n") for p in pair.split("=>"))
+                       for pair in pairs.split(";") if pair.strip()]
+    checks = [tuple(c.split()) for c in spec.split(";") if c.strip()]
+    return Example(doc, line, command.strip(), None, first, slow, edits, copies=copies,
+                   checks=[c for c in checks if len(c) == 2], prose="\n".join(para))
+
+
+def json_value(doc: object, path: str) -> object:
+    """The value at a dotted path of a JSON document (list items by index)."""
+    node = doc
+    for part in path.split("."):
+        node = node[int(part)] if isinstance(node, list) else node[part]
+    return node
+
+
+def formatted(value: float, shown: str) -> str:
+    """``value`` printed as ``shown`` is: a share as a percent (``31%``, ``60.2%``), else a
+    number with as many decimals as ``shown`` has."""
+    body = shown.rstrip("%")
+    decimals = len(body.split(".")[1]) if "." in body else 0
+    number = 100 * float(value) if shown.endswith("%") else float(value)
+    return f"{number:.{decimals}f}" + ("%" if shown.endswith("%") else "")
 
 
 def _marked(doc: str, mark: tuple[int, str], body: list[str], first: int,
@@ -407,6 +466,8 @@ def differences(example: Example, actual: list[str]) -> list[str]:
     where = f"{example.name}: `{example.command}`"
     if example.failure is not None:
         return [f"{where}: {example.failure}"]
+    if example.checks:
+        return _check_prose(example, actual)
     if example.expected is None:
         return []
     pairs = align(example.expected, actual)
@@ -429,6 +490,28 @@ def differences(example: Example, actual: list[str]) -> list[str]:
         else:
             out.append(f"{example.doc}:{doc_line}: `{example.command}`: shows {want!r} where "
                        f"the code prints {got!r}")
+    return out
+
+
+def _check_prose(example: Example, actual: list[str]) -> list[str]:
+    import json
+
+    where = f"{example.name}: `{example.command}`"
+    try:
+        doc = json.loads("\n".join(actual))
+    except ValueError:
+        return [f"{where}: prints no JSON for its checks"]
+    out = []
+    for path, shown in example.checks:
+        try:
+            got = formatted(json_value(doc, path), shown)
+        except (KeyError, IndexError, TypeError, ValueError):
+            out.append(f"{where}: no number at {path}")
+            continue
+        if got != shown:
+            out.append(f"{where}: the text shows {path} as {shown} where the code prints {got}")
+        elif shown not in example.prose:
+            out.append(f"{where}: {shown} ({path}) is not in the paragraph after the marker")
     return out
 
 
@@ -478,6 +561,12 @@ def check(docs: Iterable[Path] | None = None, *, slow: bool = False, update: boo
                 diffs = differences(ex, actual)
                 if not diffs:
                     continue
+                if update and ex.checks:
+                    if _rewrite_prose(path, ex, actual):
+                        continue
+                    bad += 1
+                    echo(f"{ex.name}: cannot rewrite: {diffs[0]}")
+                    continue
                 if update:
                     new = updated(ex, actual)
                     if new is None:
@@ -496,6 +585,29 @@ def check(docs: Iterable[Path] | None = None, *, slow: bool = False, update: boo
             _rewrite(path, rewrites)
             echo(f"{doc.doc}: rewrote {len(rewrites)} example(s)")
     return bad
+
+
+def _rewrite_prose(path: Path, ex: Example, actual: list[str]) -> bool:
+    """Put the printed numbers into a prose check's marker and paragraph (first match)."""
+    import json
+
+    try:
+        doc = json.loads("\n".join(actual))
+        pairs = [(shown, formatted(json_value(doc, p), shown)) for p, shown in ex.checks]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return False
+    lines = path.read_text(encoding="utf-8").splitlines()
+    marker = ex.line - 1
+    end = ex.first - 1 + len(ex.prose.splitlines())
+    para = "\n".join(lines[ex.first - 1:end])
+    for old, new in pairs:
+        if old not in para:
+            return False
+        lines[marker] = lines[marker].replace(f" {old}", f" {new}", 1)
+        para = para.replace(old, new, 1)
+    lines[ex.first - 1:end] = para.split("\n")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return True
 
 
 def _rewrite(path: Path, rewrites: list[tuple[Example, list[str]]]) -> None:

@@ -136,3 +136,24 @@ def test_a_changed_shape_is_reported_not_guessed(tmp_path):
     (msg,) = dn.differences(ex, dn.run(ex, tmp_path, {}))
     assert "expected line 2 'a line the code never prints' is not printed" in msg
     shutil.rmtree(tmp_path / "docs")
+
+
+def test_prose_numbers_are_checked_and_rewritten(tmp_path):
+    """A marker before a paragraph ties a number in the prose to a JSON value: a wrong one
+    is reported with its path, --update puts the printed number in marker and prose."""
+    path = _doc(tmp_path, """\
+        <!-- docnumbers: balance dice d20+12 --vs d20+10 --json | check p_at_least 62% -->
+        Twelve against ten is at least as high 62% of the time.
+        """)
+    (ex,) = dn.read(path, tmp_path).examples
+    assert ex.checks == [("p_at_least", "62%")] and "62%" in ex.prose
+    assert dn.differences(ex, dn.run(ex, tmp_path, {})) == []     # 0.6175 shown as 62%
+    assert dn.formatted(0.6175, "62%") == "62%" and dn.formatted(4.123, "4.1") == "4.1"
+    # a claim to one decimal shows the difference, and --update fixes marker and prose
+    path.write_text(path.read_text().replace("62%", "61.5%"))
+    (ex,) = dn.read(path, tmp_path).examples
+    (msg,) = dn.differences(ex, dn.run(ex, tmp_path, {}))
+    assert msg.endswith("the text shows p_at_least as 61.5% where the code prints 61.7%")
+    assert dn.check([path], root=tmp_path, update=True, echo=lambda s: None) == 0
+    text = path.read_text()
+    assert "check p_at_least 61.7%" in text and "high 61.7% of the time" in text
