@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 LAB    := $(VENV)/.installed-lab
 
-.PHONY: demo test test-fast lint bench lab clean
+.PHONY: demo test test-fast lint bench lab clean docs-check
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ test-fast: $(STAMP)
 	$(BIN)/ruff check balance tests benchmarks
 	$(BIN)/python -m pytest -n auto -m "not slow"
 
+# Every printed example in README.md and docs/, the slow ones too (balance.tools.docnumbers).
+docs-check: $(STAMP)
+	$(BIN)/python -m balance.tools.docnumbers --slow
+
 lint: $(STAMP)
 	$(BIN)/ruff check balance tests benchmarks
 
@@ -37,6 +41,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_ratios.py
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_duel.py
+	$(BIN)/python benchmarks/bench_designer.py
 	$(BIN)/python benchmarks/bench_group.py
 	$(BIN)/python benchmarks/bench_missile.py
 	$(BIN)/python benchmarks/bench_sweep.py

@@ -23,7 +23,6 @@ from balance.analysis.fields import varied_fields
 from balance.analysis.matrix import from_run
 from balance.analysis.racing import RUNGS, Evaluator, Field, Measured, Pairing, measure, search
 from balance.errors import MAX_TRIALS, OptionError, check_count
-from balance.sweep.paths import assign
 
 BUDGET_EVALUATIONS = 20      # default budget: this many full round robins at --trials
 
@@ -80,11 +79,11 @@ class Autobalance:
                f"{100 * a.max_abs_dev:.1f} points (rms {100 * b.rms_dev:.1f} -> "
                f"{100 * a.rms_dev:.1f}), both measured on fresh random numbers "
                f"({self.trials:,} trials per cell, seed {self.seed})."]
-        moved = [f"{p} {self.start[p]:g} -> {v:g}" for p, v in self.values.items()
-                 if v != self.start[p]]
+        moved = [f"{p} {self.shown(p, self.start[p])} -> {self.shown(p, v)}"
+                 for p, v in self.values.items() if v != self.start[p]]
         out.append("Suggested: " + "; ".join(moved) + "." if moved else
                    "No candidate did better than the start values: keep them.")
-        edge = [f"{f.path} at {self.values[f.path]:g}" for f in self.fields
+        edge = [f"{f.path} at {self.shown(f.path, self.values[f.path])}" for f in self.fields
                 if self.values[f.path] != self.start[f.path]
                 and self.values[f.path] in (f.cast(f.low), f.cast(f.high))]
         if edge:
@@ -99,6 +98,11 @@ class Autobalance:
                    "(chosen on those numbers, so optimistic).")
         return out
 
+    def shown(self, path: str, v: float) -> str:
+        """A value as the designer writes it: a number, or a dice field's dice."""
+        f = next(f for f in self.fields if f.path == path)
+        return str(f.value(v)) if f.ladder else f"{v:g}"
+
     def search_info(self) -> dict[str, Any]:
         return {"target": self.target, "evaluations": self.evaluations,
                 "trials played": f"{self.trials_spent:,}", "budget": f"{self.budget:,}",
@@ -110,14 +114,14 @@ class Autobalance:
         out = copy.deepcopy(self.patches)
         for f in self.fields:
             _, table, row, name = f.parts
-            out.setdefault(table, {}).setdefault(row, {})[name] = self.values[f.path]
+            out.setdefault(table, {}).setdefault(row, {})[name] = f.value(self.values[f.path])
         return out
 
     def yaml_snippet(self) -> str:
         """The suggested rows, ready to paste under ``tables:`` (old values in comments)."""
         from balance.io.jsonout import dumps
 
-        was = {f.parts[1:]: f.cast(f.start) for f in self.fields}
+        was = {f.parts[1:]: f.value(f.start) for f in self.fields}
         lines = [f"# balance autobalance: {self.scenario}, target {self.target}",
                  f"# worst deviation {100 * self.before.max_abs_dev:.1f} -> "
                  f"{100 * self.after.max_abs_dev:.1f} points (fresh random numbers, "
@@ -129,7 +133,7 @@ class Autobalance:
                 lines.append(f"  {row}:")
                 for name, value in fields.items():
                     old = was.get((table, row, name))
-                    note = f"   # was {old:g}" if old is not None and old != value else ""
+                    note = f"   # was {dumps(old)}" if old is not None and old != value else ""
                     lines.append(f"    {name}: {dumps(value)}{note}")
         return "\n".join(lines) + "\n"
 
@@ -184,7 +188,7 @@ def confirm(plan: Any, fields: Sequence[Field], values: tuple, target: np.ndarra
 
     data = copy.deepcopy(plan.data)
     for f, v in zip(fields, values, strict=True):
-        assign(data, f.parts, f.cast(v))
+        f.assign(data, v)
     res = run_sweep(data, sweep=sweep_block(plan), trials=trials, seed=seed, out=None)
     return measure(from_run(res.table, res.manifest), target)
 
@@ -264,6 +268,6 @@ def _raise_invalid(plan: Any, fields: Sequence[Field], values: tuple) -> None:
 
     data = copy.deepcopy(plan.data)
     for f, v in zip(fields, values, strict=True):
-        assign(data, f.parts, f.cast(v))
+        f.assign(data, v)
     load_scenario(data)          # raises the scenario's own problems
     raise OptionError("the start values do not make a valid fight in every cell")

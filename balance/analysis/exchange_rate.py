@@ -77,7 +77,7 @@ class Exchange:
         lines = [f"{self.scenario}: {words.what(self.metric, self.side)} "
                  f"{words.fmt(self.metric)(self.estimate)} as written", ""]
         for name, c in (("give", self.give), ("take", self.take)):
-            lines.append(f"  {name}  {c.name} {words.value(c.from_)} -> {words.value(c.to)}: "
+            lines.append(f"  {name}  {c.name} {' -> '.join(c.shown())}: "
                          f"{change(c.delta)} [{change(c.ci95[0])}, {change(c.ci95[1])}] {unit}")
         lines += ["", "  " + self.sentence()]
         if self.interval is None and self.take.delta == 0 and tuple(self.take.ci95) == (0, 0):
@@ -130,8 +130,10 @@ def exchange(scenario: str | os.PathLike | Mapping[str, Any] | Subject, give: st
     changes = []
     for k, (path, start, to, _) in enumerate(moves, start=1):
         delta, ci, se = m.diff(0, k)
+        texts = (subject.spelled(path, start), subject.spelled(path, to))
         changes.append(Change(show(path), start, to, delta, ci, _p_value(delta, se),
-                              bool(ci[0] > 0 or ci[1] < 0), subject.name_of(path)))
+                              bool(ci[0] > 0 or ci[1] < 0), subject.name_of(path),
+                              texts if None not in texts else None))
     cov = m.cov()
     w = np.array([[-1.0, 1.0, 0.0], [-1.0, 0.0, 1.0]])
     v = w @ cov @ w.T

@@ -30,8 +30,38 @@ HEADLINE = {
              "skill", "stance", "max_defences", "size", "move"),
     "percentile": ("hp", "dodge", "defence", "armour_text", "db_text", "move", "STR", "CON",
                    "SIZ", "DEX"),
-    "ymlad": ("weapon", "style", "speed", "reach", "armour", "shield", "threshold", "down_at",
-              "dead_at", "strength", "dexterity"),
+    "ymlad": ("weapon", "skill", "style", "encumbrance", "speed", "reach", "armour", "shield",
+              "threshold", "down_at", "dead_at", "strength", "dexterity"),
+}
+
+
+def labels(ruleset: str) -> dict[str, tuple[str, ...]]:
+    """What the positions of a compiled fighter's tuple numbers mean, by field (Ymlad: one
+    number per fighting style), so ``--explain`` prints ``weapon missile 0, formation 2,
+    melee 4, close 4`` rather than ``weapon 0,2,4,4``."""
+    if ruleset != "ymlad":
+        return {}
+    from balance.rules.ymlad.tables import STYLE_NAMES
+
+    return {"weapon": STYLE_NAMES, "skill": STYLE_NAMES, "effort_bonus": STYLE_NAMES,
+            "resistance_bonus": STYLE_NAMES,
+            "resist": ("slashing", "piercing", "pummeling", "grapple")}
+
+
+def codes(ruleset: str) -> dict[str, tuple[str, ...]]:
+    """The names of coded numbers, by field (Ymlad: a style's code is its index)."""
+    if ruleset != "ymlad":
+        return {}
+    from balance.rules.ymlad.tables import STYLE_NAMES
+
+    return {"style": STYLE_NAMES, "contact_style": STYLE_NAMES}
+
+
+# What a headline number means, where its name alone does not say (printed after it).
+NOTES = {
+    "ymlad": {"encumbrance": "the weight of armour and shield against the fighter's capacity, "
+                             "added to every effort and resistance",
+              "armour": "the combined armour score"},
 }
 
 
@@ -56,7 +86,23 @@ def explain(scenario: str | os.PathLike | Mapping[str, Any] | LoadedScenario) ->
         fighters.append(entry)
     return {"scenario": loaded.model.name, "ruleset": loaded.ruleset, "fighters": fighters,
             "patched": [{"table": t, "row": r, "field": k, "shipped": s, "now": n}
-                        for (t, r, k), (s, n) in patches.items()]}
+                        for (t, r, k), (s, n) in patches.items()],
+            "labels": {k: list(v) for k, v in labels(loaded.ruleset).items()},
+            "codes": {k: list(v) for k, v in codes(loaded.ruleset).items()}}
+
+
+def _labelled(doc: Mapping[str, Any], numbers: Mapping[str, Any]) -> dict[str, Any]:
+    """Numbers with their positions named (``{missile: 0, formation: 2, ...}``) and their
+    codes spelled (``melee (2)``), for the text."""
+    names, coded = doc.get("labels", {}), doc.get("codes", {})
+    out: dict[str, Any] = {}
+    for k, v in numbers.items():
+        if k in names and isinstance(v, list) and len(v) == len(names[k]):
+            v = dict(zip(names[k], v, strict=True))
+        elif k in coded and isinstance(v, int) and 0 <= v < len(coded[k]):
+            v = f"{coded[k][v]} ({v})"
+        out[k] = v
+    return out
 
 
 def explain_text(doc: Mapping[str, Any]) -> str:
@@ -70,7 +116,13 @@ def explain_text(doc: Mapping[str, Any]) -> str:
             lines.append(f"{f['name']} to {group[-1]['name']}  (side {f['side']}; "
                          f"{len(group)} fighters with the same numbers)")
         head = f["headline"] or list(f["numbers"])[:8]
-        lines.append("  fights with   " + _pairs({k: f["numbers"][k] for k in head}))
+        numbers = _labelled(doc, f["numbers"])
+        lines += _wrapped({k: numbers[k] for k in head}, "  fights with   ")
+        notes = [f"{k}: {note}" for k, note in NOTES.get(doc["ruleset"], {}).items()
+                 if k in head]
+        if notes:
+            lines += textwrap.wrap(f"({'; '.join(notes)})", 96, initial_indent=" " * 16,
+                                   subsequent_indent=" " * 17)
         if "scenario" in f:
             sets = {k: v for k, v in f["scenario"].items() if k != "name"}
             lines.append("  scenario sets " + _pairs(sets))
@@ -79,10 +131,9 @@ def explain_text(doc: Mapping[str, Any]) -> str:
                 shown = {(f"{k}*" if k in mark else k): v for k, v in fields.items()
                          if k not in ("patched", "note")}
                 lines.append(f"  table row     {row}: {_pairs(shown)}")
-        rest = {k: v for k, v in f["numbers"].items() if k not in head
+        rest = {k: v for k, v in numbers.items() if k not in head
                 and (len(group) == 1 or k not in IDENTITY)}
-        lines += textwrap.wrap(_pairs(rest, limit=None), 96, initial_indent="  all numbers   ",
-                               subsequent_indent=" " * 16, break_on_hyphens=False)
+        lines += _wrapped(rest, "  all numbers   ")
         lines.append("")
     if doc["patched"]:
         lines.append("Table fields the scenario patches (* above):")
@@ -194,6 +245,15 @@ def _json(v: Any) -> Any:
     return str(v)
 
 
+def _wrapped(d: Mapping[str, Any], first: str) -> list[str]:
+    """``name value`` pairs wrapped to 96 columns, never between a name and its value."""
+    glue = "\u00a0"
+    text = ", ".join(f"{k}{glue}{_short(v).replace(' ', glue)}" for k, v in d.items())
+    return [line.replace(glue, " ") for line in textwrap.wrap(
+        text, 96, initial_indent=first, subsequent_indent=" " * 16, break_on_hyphens=False,
+        break_long_words=False)]
+
+
 def _pairs(d: Mapping[str, Any], limit: int | None = 12) -> str:
     items = list(d.items())
     shown = items if limit is None else items[:limit]
@@ -206,4 +266,6 @@ def _short(v: Any) -> str:
         return "{" + ", ".join(f"{k}: {_short(x)}" for k, x in v.items()) + "}"
     if isinstance(v, list):
         return ",".join(_short(x) for x in v) or "[]"
+    if isinstance(v, float):
+        return f"{v:.4g}"
     return str(v)

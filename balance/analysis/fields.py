@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from balance.analysis.racing import Field
+from balance.analysis.subject import _dice_field
+from balance.dice import ladder
 from balance.errors import OptionError
 from balance.sweep.paths import PathError, parse_path, resolve_path
 
@@ -29,6 +31,9 @@ def varied_fields(plan: Any, texts: Sequence[str],
     for text in texts:
         try:
             parts = parse_path(text)
+            part = None
+            if len(parts) == 5 and parts[0] == "tables" and parts[4] in ladder.PARTS:
+                parts, part = parts[:4], str(parts[4])      # a dice field's ladder
             if parts[0] != "tables" or len(parts) != 4:
                 hint = f" (did you mean tables.{text}?)" if parts[0] in rows else ""
                 raise PathError(f"{text}: expected a table field, tables.<table>.<row>."
@@ -39,11 +44,24 @@ def varied_fields(plan: Any, texts: Sequence[str],
             raise OptionError(f"--vary: {err}") from None
         _, table, row, name = parts
         info = ROW_MODELS[plan.ruleset][table].model_fields[name]
-        integer, lo, hi = _numeric(info.annotation, info.metadata, f"--vary {text}")
         patch = ((plan.data.get("tables") or {}).get(table) or {}).get(row)
         start = patch.get(name) if isinstance(patch, dict) else None
         if start is None:
             start = rows.get(table, {}).get(row, {}).get(name, info.default)
+        dice = None
+        if isinstance(start, str) and _dice_field(info):
+            dice, part = start, part or "modifier"
+            try:
+                start = ladder.position(dice, part)
+            except ladder.LadderError as err:
+                raise OptionError(f"--vary {text}: {err}") from None
+            integer, lo, hi = True, (0 if part == "die" else -math.inf), \
+                (len(ladder.DIE_LADDER) - 1 if part == "die" else math.inf)
+        elif part is not None:
+            raise OptionError(f"--vary {text}: .{part} steps a dice field, and "
+                              f"{table}.{row}.{name} holds {start!r}")
+        else:
+            integer, lo, hi = _numeric(info.annotation, info.metadata, f"--vary {text}")
         if not isinstance(start, int | float) or isinstance(start, bool):
             raise OptionError(f"--vary {text}: the row has no number here to start from; set "
                               "one in the scenario's tables: first")
@@ -56,13 +74,15 @@ def varied_fields(plan: Any, texts: Sequence[str],
         if integer and (low != int(low) or high != int(high)):
             raise OptionError(f"--bounds {text}: the field holds whole numbers; give whole "
                               f"bounds, not {low:g}:{high:g}")
-        fields.append(Field(text, parts, float(start), float(low), float(high), integer))
+        fields.append(Field(text, parts, float(start), float(low), float(high), integer,
+                            part if dice is not None else None, dice))
     unknown = sorted(set(bounds) - {f.path for f in fields})
     if unknown:
         raise OptionError(f"--bounds: {', '.join(unknown)} is not one of the --vary fields")
     seen = [f.parts for f in fields]
     if len(set(seen)) < len(seen):
-        raise OptionError("--vary: a field is named twice")
+        raise OptionError("--vary: a field is named twice (a dice field is searched along "
+                          "one ladder at a time: .modifier or .die)")
     return fields
 
 
@@ -86,8 +106,8 @@ def _numeric(annotation: Any, metadata: list[Any], where: str) -> tuple[bool, fl
         else:
             break
     if tp not in (int, float):
-        raise OptionError(f"{where}: not a number field (autobalance varies numbers; "
-                          "dice expressions and names are not searched)")
+        raise OptionError(f"{where}: not a number field (autobalance varies numbers and "
+                          "dice fields; names are not searched)")
     for m in metadata:
         if getattr(m, "ge", None) is not None:
             lo = max(lo, m.ge)

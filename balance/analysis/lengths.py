@@ -55,20 +55,28 @@ def hazard(hist: np.ndarray) -> list[float | None]:
     return out
 
 
-def survival_text(hist: np.ndarray, *, width: int = 40, max_rows: int = 16) -> list[str]:
-    """The survival curve as text rows: ``round  open %  bar`` (rounds thinned to fit)."""
+def survival_text(hist: np.ndarray, *, width: int = 40, max_rows: int = 40) -> list[str]:
+    """The survival curve as text rows, ``round  open %  bar``, one for **every** round up
+    to the last with at least 0.5% of fights open, so a rhythm in the fight (unequal reach
+    in Yags: the longer weapon steps back, the shorter closes, every other round) shows.
+    When that is more than ``max_rows`` rounds, a compact form without bars keeps every
+    round: five ``round open%`` pairs to a line."""
     curve = survival(hist)
     if not curve:
         return []
     shown = [r for r, s in enumerate(curve) if s >= 0.005] or [0]
-    step = -(-len(shown) // max_rows)
-    rows = shown[::step]
-    if rows[-1] != shown[-1]:
-        rows.append(shown[-1])
-    lines = [f"  {'after round':>11}  {'still open':>10}"]
-    for r in rows:
-        bar = "█" * round(width * curve[r])
-        lines.append(f"  {r:>11}  {100 * curve[r]:9.1f}%  {bar}")
+    rows = list(range(shown[-1] + 1))
+    if len(rows) <= max_rows:
+        lines = [f"  {'after round':>11}  {'still open':>10}"]
+        for r in rows:
+            bar = "█" * round(width * curve[r])
+            lines.append(f"  {r:>11}  {100 * curve[r]:9.1f}%  {bar}")
+    else:
+        per = 5
+        lines = ["  " + "   ".join(f"{'round':>5} {'open':>6}" for _ in range(per))]
+        for start in range(0, len(rows), per):
+            lines.append("  " + "   ".join(f"{r:>5} {100 * curve[r]:5.1f}%"
+                                           for r in rows[start:start + per]))
     if shown[-1] + 1 < len(curve):
         lines.append(f"  (after round {shown[-1] + 1} fewer than 0.5% of fights are open; the "
                      f"longest lasted {len(curve)} rounds)")

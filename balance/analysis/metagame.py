@@ -158,6 +158,28 @@ def _beats(matrix: Matrix) -> tuple[np.ndarray, bool]:
     return beats, True
 
 
+def domination_words(g: Metagame) -> dict[str, tuple[str, bool, bool]]:
+    """Per dominated option, how ``balance metagame`` says it (``dominated by spear``,
+    ``weakly dominated by a mix of 60% spear and 40% mace``), whether strictly, and whether
+    the intervals confirm it: the one vocabulary the metagame and the sweep reports share.
+    Of several dominations the surest is told (confirmed, strict, widest margin), naming
+    every pure dominator of that kind."""
+    pct = lambda x: f"{100 * x:.0f}%"  # noqa: E731
+    by_option: dict[str, list[DominatedOption]] = {}
+    for d in g.dominated:
+        by_option.setdefault(d.option, []).append(d)
+    out = {}
+    for name, ds in by_option.items():
+        best = max(ds, key=lambda d: (d.survives is not False, d.strict, d.margin))
+        same = [d for d in ds if d.strict == best.strict
+                and (d.survives is not False) == (best.survives is not False)]
+        kind = "dominated" if best.strict else "weakly dominated"
+        by = ", ".join(next(iter(d.by)) for d in same if d.pure) if best.pure else \
+            "a mix of " + " and ".join(f"{pct(w)} {o}" for o, w in best.by.items())
+        out[name] = (f"{kind} by {by}", best.strict, best.survives is not False)
+    return out
+
+
 def findings(g: Metagame) -> list[str]:
     """What a designer should take from the analysis, in sentences."""
     eq, names, m = g.equilibrium, g.options, g.matrix
@@ -184,20 +206,10 @@ def findings(g: Metagame) -> list[str]:
     unused = [i for i in range(len(names)) if eq.high[i] <= 0]
     if len(support) > 1 and not unused:
         out.append("Every option has a place in the equilibrium: no choice is always wrong.")
-    by_option: dict[str, list[DominatedOption]] = {}
-    for d in g.dominated:
-        by_option.setdefault(d.option, []).append(d)
-    for name, ds in by_option.items():
-        best = max(ds, key=lambda d: (d.survives is not False, d.strict, d.margin))
-        same = [d for d in ds if d.strict == best.strict
-                and (d.survives is not False) == (best.survives is not False)]
-        kind = "dominated" if best.strict else "weakly dominated"
-        by = ", ".join(next(iter(d.by)) for d in same if d.pure) if best.pure else \
-            "a mix of " + " and ".join(f"{pct(w)} {o}" for o, w in best.by.items())
-        sure = "" if best.survives is not False else \
-            " (not confirmed: within the intervals it may be noise)"
-        advice = "never pick it" if best.strict else "there is no reason to pick it"
-        out.append(f"{name} is {kind} by {by}: {advice}{sure}.")
+    for name, (words, is_strict, sure) in domination_words(g).items():
+        advice = "never pick it" if is_strict else "there is no reason to pick it"
+        note = "" if sure else " (not confirmed: within the intervals it may be noise)"
+        out.append(f"{name} is {words}: {advice}{note}.")
     for a, b, c in g.cycles:
         out.append(f"{a} beats {b}, {b} beats {c}, and {c} beats {a}"
                    + (" (each significant)" if g.cycles_tested else "")

@@ -47,9 +47,24 @@ class Field:
     low: float
     high: float
     integer: bool
+    ladder: str | None = None          # a dice field: "modifier" or "die" (balance.dice.ladder)
+    dice: str | None = None            # ... and its dice as the scenario has them
 
     def cast(self, value: float) -> float | int:
         return round(float(value)) if self.integer else float(value)
+
+    def value(self, v: float) -> float | int | str:
+        """What the field holds at search value ``v``: the number, or a dice field's dice at
+        ladder position ``v`` (``1D8+2``)."""
+        if self.ladder is None:
+            return self.cast(v)
+        from balance.dice.ladder import at
+
+        return at(self.dice, self.ladder, int(self.cast(v)))
+
+    def assign(self, data: dict[str, Any], v: float) -> None:
+        """Set the field to search value ``v`` in a scenario mapping."""
+        assign(data, self.parts, self.value(v))
 
 
 @dataclass(frozen=True)
@@ -117,7 +132,7 @@ class Evaluator:
             for cell in self.cells:
                 data = copy.deepcopy(cell.data)
                 for f, v in zip(self.fields, values, strict=True):
-                    assign(data, f.parts, f.cast(v))
+                    f.assign(data, v)
                 try:
                     sc = load_scenario(data)
                     fight = system.compile(sc.model, sc.tables)

@@ -23,7 +23,7 @@ from typing import Any
 from balance.analysis import words
 from balance.analysis.panel import BLOCK_TRIALS, Moments, Runner, bad_value, pool
 from balance.analysis.progress import Progress
-from balance.analysis.subject import Subject
+from balance.analysis.subject import Subject, split_ladder
 from balance.errors import OptionError
 from balance.sweep.paths import FieldPath, show
 
@@ -42,15 +42,23 @@ class Change:
     p_value: float
     significant: bool = False
     label: str = ""            # a short name (knight.skills.single_weapon)
+    texts: tuple[str, str] | None = None   # a dice field's from and to as dice (exchange)
 
     @property
     def name(self) -> str:
         return self.label or self.path
 
+    def shown(self) -> tuple[str, str]:
+        """From and to as the designer writes them (dice for a dice field's ladder)."""
+        return self.texts or (words.value(self.from_), words.value(self.to))
+
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "label": self.name, "from": self.from_, "to": self.to,
-                "delta": words.num(self.delta), "ci95": [words.num(v) for v in self.ci95],
-                "p_value": words.num(self.p_value), "significant": self.significant}
+        out = {"path": self.path, "label": self.name, "from": self.from_, "to": self.to,
+               "delta": words.num(self.delta), "ci95": [words.num(v) for v in self.ci95],
+               "p_value": words.num(self.p_value), "significant": self.significant}
+        if self.texts is not None:
+            out |= {"from_text": self.texts[0], "to_text": self.texts[1]}
+        return out
 
 
 @dataclass(frozen=True)
@@ -176,12 +184,16 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
                 if isinstance(start, int) and float(step).is_integer():
                     to = int(to)
                 why = bad_value(runner, ((path, to),))
+                # a dice field's ladder positions are shown as the dice they stand for
+                said = (subject.spelled(path, start) or start, subject.spelled(path, to) or
+                        (f"(no step {'above' if to > start else 'below'})"
+                         if split_ladder(path)[1] else to))
                 if why:
                     skipped.append({"path": show(path), "label": subject.name_of(path),
-                                    "from": start, "to": to, "why": why})
+                                    "from": said[0], "to": said[1], "why": why})
                     continue
                 variants.append(((path, to),))
-                moves.append((show(path), start, to, subject.name_of(path)))
+                moves.append((show(path), *said, subject.name_of(path)))
         if not moves:
             raise OptionError("no field could be moved: " + "; ".join(
                 f"{s['path']} -> {s['to']}: {s['why']}" for s in skipped))

@@ -48,10 +48,16 @@ class Point:
     trials: int
     estimate: float
     ci95: tuple[float, float]
+    text: str | None = None     # a dice field's value as dice (its ladder position's)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": self.value, "trials": self.trials, "estimate": words.num(self.estimate),
-                "ci95": [words.num(v) for v in self.ci95]}
+        out = {"value": self.value, "trials": self.trials, "estimate": words.num(self.estimate),
+               "ci95": [words.num(v) for v in self.ci95]}
+        return out | ({"text": self.text} if self.text is not None else {})
+
+    def shown(self) -> str:
+        """The value, with its dice beside a dice field's ladder position: ``3 (1D6+3)``."""
+        return words.value(self.value) + (f" ({self.text})" if self.text else "")
 
 
 @dataclass(frozen=True)
@@ -75,11 +81,13 @@ class Solution:
     scenario: str
     evaluations: list[Point] = field(default_factory=list)
     label: str = ""             # a short name (knight.skills.single_weapon)
+    text: str | None = None     # a dice field's answer as dice (``value`` is its position)
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "path": self.path, "label": self.label or self.path,
                 "for": self.side,
                 "metric": self.metric, "target": self.target, "value": self.value,
+                **({"text": self.text} if self.text is not None else {}),
                 "interval": [words.num(v) for v in self.interval],
                 "estimate": words.num(self.estimate), "ci95": [words.num(v) for v in self.ci95],
                 "crossing": words.num(self.crossing), "integer": self.integer,
@@ -92,7 +100,8 @@ class Solution:
         fmt = words.fmt(self.metric)
         lines = [f"{self.scenario}: {self.label or self.path} for {what} = "
                  f"{fmt(self.target)}", ""]
-        lines.append(f"  value      {words.value(self.value)}   ({what} {fmt(self.estimate)} "
+        value = words.value(self.value) + (f" ({self.text})" if self.text else "")
+        lines.append(f"  value      {value}   ({what} {fmt(self.estimate)} "
                      f"[{fmt(self.ci95[0])}, {fmt(self.ci95[1])}])")
         lines.append(f"  crossing   {self.crossing:.3g}   (where the estimates cross the target)")
         lo, hi = self.interval
@@ -100,12 +109,12 @@ class Solution:
                      "consistent with the target at 95%)")
         if not self.ci95[0] <= self.target <= self.ci95[1] and self.below and self.above:
             lines.append(f"  (no value tried is consistent with the target at 95%: the metric "
-                         f"jumps across it between {words.value(self.below.value)} and "
-                         f"{words.value(self.above.value)})")
+                         f"jumps across it between {self.below.shown()} and "
+                         f"{self.above.shown()})")
         if self.integer and self.below is not None and self.above is not None:
             lines += ["", "  bracketing values:"]
             for p in sorted((self.below, self.above), key=lambda p: p.value):
-                lines.append(f"    {p.value:>8}  {fmt(p.estimate)} [{fmt(p.ci95[0])}, "
+                lines.append(f"    {p.shown():>8}  {fmt(p.estimate)} [{fmt(p.ci95[0])}, "
                              f"{fmt(p.ci95[1])}]  ({p.trials:,} trials)")
         total = sum(p.trials for p in self.evaluations)
         lines += ["", f"  {len(self.evaluations)} evaluations, {total:,} trials in all, "
@@ -208,7 +217,7 @@ class _Search:
     def _note(self, v: int | float, m: Moments) -> None:
         fmt = words.fmt(self.runner.metric)
         lo, hi = m.interval(0)
-        self.bar.step(f"{words.value(v)} -> {fmt(m.mean())} [{fmt(lo)}, {fmt(hi)}] "
+        self.bar.step(f"{self._point(v).shown()} -> {fmt(m.mean())} [{fmt(lo)}, {fmt(hi)}] "
                       f"({m.trials:,} trials)")
 
     # -- phase 1: a bracket
@@ -271,7 +280,7 @@ class _Search:
                      if self.runner.side is not None else None)
         raise OptionError(
             f"no value of {show(self.path)} {where} brings {what} to {fmt(self.target)}: "
-            f"the closest is {fmt(m.mean())} [{fmt(lo)}, {fmt(hi)}] at {words.value(best)}")
+            f"the closest is {fmt(m.mean())} [{fmt(lo)}, {fmt(hi)}] at {self._point(best).shown()}")
 
     # -- phase 2: bisection
     def bisect(self, a: Any, b: Any, resolution: float) -> tuple[Any, Any]:
@@ -304,7 +313,8 @@ class _Search:
             above=self._point(b), integer=self.integer,
             trials=self.cap * self.runner.block_trials, seed=self.runner.seed,
             scenario=self.runner.subject.base.model.name, evaluations=fmt_pts,
-            label=self.runner.subject.name_of(self.path))
+            label=self.runner.subject.name_of(self.path),
+            text=self.runner.subject.spelled(self.path, value))
 
     def _excludes(self, v: Any, outside: int) -> bool:
         """Does the 95% interval at ``v`` lie wholly on the ``outside`` side of the target?"""
@@ -357,7 +367,8 @@ class _Search:
 
     def _point(self, v: Any) -> Point:
         m = self.points[v]
-        return Point(v, m.trials, m.mean(), m.interval(0))
+        return Point(v, m.trials, m.mean(), m.interval(0),
+                     self.runner.subject.spelled(self.path, v))
 
 
 def _doubling(cap: int) -> list[int]:

@@ -15,7 +15,8 @@ from typing import Any
 
 import pydantic
 
-from balance.errors import OptionError
+from balance.dice import ladder
+from balance.errors import OptionError, Problem, ScenarioError
 from balance.io.scenario import LoadedScenario, load_scenario
 from balance.io.tables import shipped_rows
 from balance.models import ROW_MODELS, SCENARIO_MODELS
@@ -60,23 +61,56 @@ class Subject:
         return names.index(side)
 
     def resolve(self, text: str, option: str = "--vary") -> FieldPath:
-        """A path checked against the scenario's model, names of list entries as indices."""
+        """A path checked against the scenario's model, names of list entries as indices.
+
+        A dice field (``tables.weapons.broadsword.damage``, ``1D8+1``) is stepped along a
+        ladder (:mod:`balance.dice.ladder`): ``PATH.modifier`` (also the path alone) or
+        ``PATH.die``; the ladder rides on the path as a last ``@modifier``/``@die`` segment.
+        """
         rows = {table: list(r) for table, r in shipped_rows(self.ruleset).items()}
+        model = SCENARIO_MODELS[self.ruleset]
         try:
-            return resolve_path(parse_path(text), SCENARIO_MODELS[self.ruleset], self.data,
-                                rows)
+            parts = parse_path(text)
         except PathError as err:
             raise OptionError(f"{option}: {err}") from None
+        try:
+            path = resolve_path(parts, model, self.data, rows)
+        except PathError as err:
+            real = None
+            if len(parts) > 1 and parts[-1] in ladder.PARTS:
+                try:
+                    real = resolve_path(parts[:-1], model, self.data, rows)
+                except PathError:
+                    real = None
+            if real is None or not _dice(self.current(real)):
+                raise OptionError(f"{option}: {err}") from None
+            return (*real, f"@{parts[-1]}")
+        return (*path, "@modifier") if _dice(self.current(path)) else path
 
     def name_of(self, path: FieldPath) -> str:
         """A short name for tables and charts, as sweeps name their axes:
-        ``knight.skills.single_weapon``, ``long_sword.damage``, ``success_step``."""
+        ``knight.skills.single_weapon``, ``long_sword.damage``, ``success_step``; a dice
+        field names its ladder: ``broadsword.damage.modifier``, ``broadsword.damage.die``."""
         from balance.sweep.plan import _path_name
 
-        return _path_name(path, self.data)
+        real, part = split_ladder(path)
+        return _path_name(real, self.data) + (f".{part}" if part else "")
+
+    def spelled(self, path: FieldPath, value: Any) -> str | None:
+        """The dice text at ladder position ``value`` of a dice field (None for others, or
+        for a position off the ladder or between its steps)."""
+        real, part = split_ladder(path)
+        if part is None or not float(value).is_integer():
+            return None
+        try:
+            return ladder.at(self.current(real), part, int(value))
+        except ladder.LadderError:
+            return None
 
     def current(self, path: FieldPath) -> Any:
-        """The scenario's value at ``path``: as written, or the model's or table's default."""
+        """The scenario's value at ``path``: as written, or the model's or table's default
+        (for a dice field's ladder, the dice text itself)."""
+        path, _ = split_ladder(path)
         node: Any = self.base.tables if path[0] == "tables" else self.base.model
         for seg in path[1:] if path[0] == "tables" else path:
             if isinstance(node, pydantic.BaseModel):
@@ -90,7 +124,14 @@ class Subject:
         return node
 
     def numeric(self, path: FieldPath, option: str = "--vary") -> int | float:
-        """The current value at ``path``, which must be a number (ints stay ints)."""
+        """The current value at ``path``, which must be a number (ints stay ints); for a dice
+        field, its position on the ladder."""
+        real, part = split_ladder(path)
+        if part is not None:
+            try:
+                return ladder.position(self.current(real), part)
+            except ladder.LadderError as err:
+                raise OptionError(f"{option}: {show(real)}.{part}: {err}") from None
         value = self.current(path)
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise OptionError(f"{option}: {show(path)} is {value!r}, not a number; only "
@@ -103,7 +144,13 @@ class Subject:
             return self.base
         data = copy.deepcopy(self.data)
         for path, value in changes.items():
-            assign(data, path, value)
+            real, part = split_ladder(path)
+            if part is not None:
+                try:
+                    value = ladder.at(self.current(real), part, int(value))
+                except ladder.LadderError as err:
+                    raise ScenarioError([Problem(str(err), show(real))]) from None
+            assign(data, real, value)
         return load_scenario(data)
 
     def row_paths(self, spec: str, fields: list[str] | None,
@@ -120,7 +167,8 @@ class Subject:
             raise OptionError(f"{option}: " + unknown_name("table", table, models))
         row_model = models[table]
         numeric = [f for f, info in row_model.model_fields.items()
-                   if info.annotation in (int, float) or _numeric(info)]
+                   if info.annotation in (int, float) or _numeric(info)
+                   or _dice_field(info)]
         chosen = fields or numeric
         for f in chosen:
             if f not in row_model.model_fields:
@@ -130,6 +178,43 @@ class Subject:
                                                                row_model.model_fields))
         return [self.resolve(f"tables.{table}.{row}.{f}", option)
                 for row in names.split(",") if row for f in chosen]
+
+
+def split_ladder(path: FieldPath) -> tuple[FieldPath, str | None]:
+    """A path without its ladder segment, and the ladder (``modifier``, ``die`` or None)."""
+    if path and isinstance(path[-1], str) and path[-1].startswith("@"):
+        return path[:-1], path[-1][1:]
+    return path, None
+
+
+def _dice(value: Any) -> bool:
+    """Is a field's value a dice expression with at least one die (``1D8+1``, not a name)?"""
+    if not isinstance(value, str):
+        return False
+    from balance.dice import Dice, Pool, parse
+    from balance.errors import DiceExpressionError
+
+    try:
+        expr = parse(value)
+    except DiceExpressionError:
+        return False
+    return any(isinstance(t, Dice | Pool) for _, t in expr.terms)
+
+
+def _dice_field(info: Any) -> bool:
+    """Does a table field hold a dice expression (marked :class:`DiceField` in its model,
+    alone or as one arm of a union such as an armour's ``int | dice``)?"""
+    import typing
+
+    from balance.models.base import DiceField
+
+    def marked(tp: Any) -> bool:
+        if typing.get_origin(tp) is typing.Annotated:
+            return any(isinstance(m, DiceField) for m in typing.get_args(tp)[1:]) or \
+                marked(typing.get_args(tp)[0])
+        return any(marked(a) for a in typing.get_args(tp))
+
+    return any(isinstance(m, DiceField) for m in info.metadata) or marked(info.annotation)
 
 
 def _numeric(info: Any) -> bool:

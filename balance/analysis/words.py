@@ -33,8 +33,11 @@ def unit(metric: str) -> str:
     return "points" if metric in SHARES else ""
 
 
-def value(v: float) -> str:
-    """A field value: integers without a decimal point, others to 3 digits."""
+def value(v: float | str) -> str:
+    """A field value: integers without a decimal point, others to 3 digits (a dice text as
+    it is)."""
+    if isinstance(v, str):
+        return v
     if isinstance(v, int) or (math.isfinite(v) and float(v).is_integer()):
         return str(int(v))
     return f"{v:.3g}" if math.isfinite(v) else ("-inf" if v < 0 else "inf")

@@ -39,7 +39,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "dice",
         help="exact distribution of a dice expression",
         description="Exact distribution of a dice expression such as '2d6+1d4-1', 'd20+12', "
-                    "'drift+3' or 'd%', or the exact chance that it is at least another.",
+                    "'drift+3', 'd%', '4d6kh3' (keep the highest 3; kl, dh, dl), 'd6!' "
+                    "(exploding), '5d10>=7' (how many dice show 7 or more) or 'd20+5>=15' "
+                    "(1 if the total is at least 15), or the exact chance that it is at least "
+                    "another. Quote expressions with '!', '<' or '>' in the shell.",
         epilog="An expression that starts with '-' goes after '--' "
                "(balance dice -- -1+d6) or as --vs=-1+d6.",
     )
@@ -136,6 +139,8 @@ def _distribution(expr: DiceExpr, samples: int | None, seed: int, *, as_json: bo
     if as_json:
         doc: dict[str, object] = {"expr": expr.text, "pmf": _json_pmf(pmf.to_dict()),
                                   "mean": pmf.mean(), "sd": pmf.sd()}
+        if expr.left_out():
+            doc["left_out"] = expr.left_out()
         if counts is not None:
             mean, sd = _moments(counts)
             doc |= {"samples": samples, "seed": seed, "sampled": {
@@ -159,11 +164,14 @@ def _table(expr: DiceExpr, pmf: Pmf, counts: Mapping[int, int] | None,
         rows = [(*row, _pct(counts.get(int(row[0]), 0) / samples)) for row in rows]
     widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
     lines = [str(expr) if str(expr) == expr.text.strip() else f"{expr.text.strip()}  ({expr})"]
+    lines += [f"  {words}" for words in expr.describe()]
     lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths, strict=True))
               for row in (head, *rows)]
     hidden = int(np.count_nonzero(~shown))
     if hidden:
         lines.append(f"({hidden} outcomes with probability below {MIN_SHOWN:g} not shown)")
+    if expr.left_out():
+        lines.append(_left_out(expr))
     mean, sd = f"mean  {pmf.mean():.6f}", f"sd    {pmf.sd():.6f}"
     if counts is not None:
         s_mean, s_sd = _moments(counts)
@@ -172,6 +180,12 @@ def _table(expr: DiceExpr, pmf: Pmf, counts: Mapping[int, int] | None,
     else:
         lines += [mean, sd]
     return "\n".join(lines)
+
+
+def _left_out(expr: DiceExpr) -> str:
+    """The line saying how much probability the exact pmf leaves out, and why."""
+    return (f"(left out of the exact table: {expr.left_out():.2g} of the probability, "
+            f"{'; '.join(expr.cuts())})")
 
 
 def _comparison(expr: DiceExpr, vs: DiceExpr, samples: int | None, seed: int, *,

@@ -23,10 +23,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--explain", action="store_true",
                    help="print each fighter's numbers before the first roll and where they "
                         "come from (table rows, overrides, patches); runs nothing")
+    p.add_argument("--report", metavar="DIR",
+                   help="also write the run's report to DIR (report.html offline, report.md, "
+                        "PNG figures; the folder is replaced whole)")
     p.set_defaults(func=main)
 
 
 def main(args: argparse.Namespace) -> int:
+    report = getattr(args, "report", None)
+    if report is not None:
+        from balance.errors import OptionError
+        from balance.io.atomic import check_replaceable
+
+        if args.explain:
+            raise OptionError("--report writes the report of a run; --explain runs nothing")
+        check_replaceable(report)          # before any fight: a bad folder wastes no time
     if args.explain:
         from balance.analysis.explaining import explain, explain_text
         from balance.commands._questions import print_json
@@ -40,4 +51,12 @@ def main(args: argparse.Namespace) -> int:
     result = run(args.file, trials=args.trials, seed=args.seed, engine=args.engine,
                  progress=not args.quiet)
     sys.stdout.write((result.to_json() if args.json else result.to_text()) + "\n")
+    if report is not None:
+        from pathlib import Path
+
+        from balance.report.single import write_run_report
+
+        text = Path(args.file).read_text(encoding="utf-8")
+        target = write_run_report(result, report, scenario_text=text, source=args.file)
+        sys.stderr.write(f"report: {target / 'report.html'}\n")
     return 0

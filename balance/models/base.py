@@ -13,6 +13,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from balance.errors import FieldValueError
 
 
+class DiceField:
+    """Marks a model field that holds a dice expression (``Annotated[str, DiceField(), ...]``):
+    the questions step such a field along its ladder (:mod:`balance.dice.ladder`)."""
+
+    def __repr__(self) -> str:
+        return "DiceField()"
+
+
 class Strict(BaseModel):
     """Base of every scenario and table model: strict types, no unknown keys, immutable."""
 

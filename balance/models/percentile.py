@@ -19,6 +19,7 @@ from balance.dice import parse
 from balance.errors import DiceExpressionError
 from balance.models.base import (
     Count,
+    DiceField,
     Distance,
     MaxRounds,
     Morale,
@@ -41,7 +42,27 @@ def _dice_text(text: str) -> str:
     return text
 
 
-DiceText = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_dice_text)]
+def _plain_dice_text(text: str) -> str:
+    """A dice expression of plain NdM dice and numbers only: the family halves a damage
+    bonus (thrown weapons) and a damaged armour's roll by halving its dice, which kept,
+    exploding or counted dice and comparisons do not allow."""
+    try:
+        expr = parse(text)
+    except DiceExpressionError as err:
+        raise ValueError(str(err)) from None
+    if not expr.plain:
+        raise ValueError(f"{text!r}: a damage bonus or an armour roll is halved by halving its "
+                         "dice (thrown weapons, damaged armour), so it takes plain dice and "
+                         "numbers only (NdM+N), not kept, exploding or counted dice")
+    return text
+
+
+DiceText = Annotated[str, DiceField(), Field(min_length=1, max_length=40),
+                     AfterValidator(_dice_text)]
+"""Any dice expression (``balance dice``'s language): weapon and shield damage, fire."""
+PlainDiceText = Annotated[str, DiceField(), Field(min_length=1, max_length=40),
+                          AfterValidator(_plain_dice_text)]
+"""Plain dice and numbers only: a damage bonus, an armour roll (both may be halved)."""
 Char = Annotated[int, Field(ge=1, le=100)]          # a characteristic (3-18 for humans)
 Pct = Annotated[int, Field(ge=0, le=300)]           # a skill in percent (may pass 100)
 Hp = Annotated[int, Field(ge=1, le=500)]
@@ -104,7 +125,7 @@ class Shield(Strict):
 class Armour(Strict):
     """A suit of armour: fixed protection or a rolled one ("1D6-1"), and a weight class."""
 
-    protection: Annotated[int, Field(ge=0, le=100)] | DiceText
+    protection: Annotated[int, Field(ge=0, le=100)] | PlainDiceText
     weight: Weight = "light"          # light buoys a swimmer, heavy needs Swim, plate sinks
     never_soaks: bool = False         # sea leather (seed 004)
     note: str = ""
@@ -125,7 +146,7 @@ class DamageBonus(Strict):
     """A row of the damage bonus table: from this STR+SIZ up, the bonus dice."""
 
     at_least: Annotated[int, Field(ge=0, le=1000)]
-    bonus: DiceText
+    bonus: PlainDiceText
 
 
 class Attackers(Strict):
@@ -221,7 +242,7 @@ class ShieldPatch(Strict):
 
 
 class ArmourPatch(Strict):
-    protection: Annotated[int, Field(ge=0, le=100)] | DiceText | None = None
+    protection: Annotated[int, Field(ge=0, le=100)] | PlainDiceText | None = None
     weight: Weight | None = None
     never_soaks: bool | None = None
     note: str | None = None
@@ -238,7 +259,7 @@ class PoisonPatch(Strict):
 
 class DamageBonusPatch(Strict):
     at_least: Annotated[int, Field(ge=0, le=1000)] | None = None
-    bonus: DiceText | None = None
+    bonus: PlainDiceText | None = None
 
 
 # A patch's attackers-per-target row, as a plain mapping: the loader merges it key by key onto

@@ -66,6 +66,14 @@ def percent_text(value: float, decimals: int = 0) -> str:
     return f"{shown if shown != 0 else 0.0:.{decimals}f}%"
 
 
+def span_text(low: float, high: float, decimals: int = 0, most: int = 2) -> str:
+    """An interval as ``low–high`` with enough decimals that its ends differ: a narrow
+    interval reads ``13.6–14.4``, never ``14–14`` (up to ``most`` decimals)."""
+    while decimals < most and f"{low:.{decimals}f}" == f"{high:.{decimals}f}":
+        decimals += 1
+    return f"{low:.{decimals}f}–{high:.{decimals}f}"
+
+
 def percent_ticks(axis, vmin: float, vmax: float) -> None:
     """Percent ticks on ``axis`` at round steps, with a decimal only where steps need it."""
     locator = MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10])
@@ -115,8 +123,7 @@ def heatmap(values: np.ndarray, rows: Sequence[str], cols: Sequence[str], *, tit
             colour = "black" if 0.299 * r + 0.587 * g + 0.114 * b > 0.5 else "white"
             text = percent_text(v, decimals) if percent else f"{v:.2f}"
             if low is not None and high is not None and not small and percent:
-                text += (f"\n{100 * low[i, j]:.{decimals}f}–"
-                         f"{100 * high[i, j]:.{decimals}f}")
+                text += "\n" + span_text(100 * low[i, j], 100 * high[i, j], decimals)
             ax.text(j, i, text, ha="center", va="center", color=colour,
                     fontsize=7 if small else 9)
     slanted = n_cols > 4 or max((len(str(c)) for c in cols), default=0) * n_cols > 48
@@ -206,6 +213,29 @@ def bars(labels: Sequence[str], series: Mapping[str, np.ndarray], *, title: str,
     ax.set_title(title)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8, frameon=False)
+    _note(fig, note)
+    return fig
+
+
+def outcome_bars(labels: Sequence[str], p: np.ndarray, lo: np.ndarray, hi: np.ndarray, *,
+                 title: str, note: str = "") -> Figure:
+    """One horizontal bar per outcome (its probability, in %), with its 95% interval as an
+    error bar and the value written beside it: a single run's outcomes."""
+    fig = Figure(figsize=(7.5, 1.4 + 0.55 * len(labels)), layout="constrained")
+    ax = fig.add_subplot()
+    pos = np.arange(len(labels))[::-1]
+    p, lo, hi = (100 * np.asarray(a, dtype=float) for a in (p, lo, hi))
+    ax.barh(pos, p, color=[OKABE_ITO[n % len(OKABE_ITO)] for n in range(len(labels))],
+            edgecolor="black", linewidth=0.5, xerr=[p - lo, hi - p], capsize=4,
+            error_kw={"elinewidth": 1.2})
+    for y, v, top in zip(pos, p, hi, strict=True):
+        ax.text(top + 1, y, f"{v:.2f}%", va="center", fontsize=8)
+    ax.set_yticks(pos, [str(v) for v in labels])
+    ax.set_xlim(0, 100)
+    ax.axvline(50, color="grey", linewidth=0.8, linestyle=":")
+    ax.set_xlabel("probability, %")
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
     _note(fig, note)
     return fig
 

@@ -16,6 +16,7 @@ from balance.analysis.metagame import Metagame
 from balance.io.atomic import new_directory
 from balance.report import figures
 from balance.report.document import Document, Picture, Section, Table, to_html, to_markdown
+from balance.report.figures import span_text
 
 
 def pct(x: float | None, digits: int = 1) -> str:
@@ -69,7 +70,7 @@ def metagame_document(g: Metagame, title: str | None = None) -> Document:
     rows = []
     for i in order:
         span = "" if eq.high[i] - eq.low[i] <= SAME_WEIGHT else \
-            f"{pct(eq.low[i])}–{pct(eq.high[i])}"
+            span_text(100 * eq.low[i], 100 * eq.high[i], 1)
         rows.append([names[i], pct(eq.mix[i]), span or "—", pct(eq.payoff[i]),
                      pct(g.without[i]), f"{100 * (eq.value - g.without[i]):.1f}"])
     mix.tables.append(Table(f"Value {pct(eq.value)}%", ["option", "weight %", "range %",

@@ -44,10 +44,10 @@ def sweep_document(table: pd.DataFrame, manifest: Mapping[str, Any],
     side = side or sides[0]
     ctx = _Context(table, manifest, tallies, side)
     doc = Document(f"{manifest['scenario']}: sweep report", lead=[headline(ctx), _stamp(ctx)])
-    doc.sections.append(_run_section(ctx))
     if manifest.get("round_robin") and len(sides) == 2:
         doc.sections.append(_round_robin_section(ctx))
-    doc.sections.append(_win_section(ctx))
+    if not (ctx.rr and not ctx.plain):     # a bare round robin: its section says it all
+        doc.sections.append(_win_section(ctx))
     if manifest.get("baseline") and f"delta_{side}" in table:
         doc.sections.append(baseline_section(table, manifest, side, ctx.plain_note,
                                              ctx.name("baseline")))
@@ -55,6 +55,7 @@ def sweep_document(table: pd.DataFrame, manifest: Mapping[str, Any],
     if any(t.n_fighters > t.n_sides for t in tallies.values()):
         doc.sections.append(_casualty_section(ctx))
     doc.sections.append(_cells_section(ctx))
+    doc.sections.append(_run_section(ctx))            # results first, provenance last
     doc.sections.append(_scenario_section(ctx))
     return doc
 
@@ -161,6 +162,8 @@ def headline(ctx: _Context) -> str:
     """The biggest effect found, in one sentence: the axis whose values move the chosen
     side's win probability most (averaged over the other axes, weighted by trials)."""
     side = ctx.side
+    if ctx.rr and not ctx.plain and len(ctx.sides) == 2:
+        return _round_robin_headline(ctx)
     if len(ctx.table) == 1 or not ctx.axes:
         row = ctx.table.iloc[0]
         return (f"{side} wins {_pct(row[f'p_{side}'])} of fights (95% interval "
@@ -187,6 +190,17 @@ def headline(ctx: _Context) -> str:
     return (f"Biggest effect: {axis}. {side} wins {_pct(p_low)} with {low} and "
             f"{_pct(p_high)} with {high}{others}, {number_article(swing)} {swing}-point "
             f"swing.{noise}")
+
+
+def _round_robin_headline(ctx: _Context) -> str:
+    """A round robin's headline, from its ranking (the same numbers as the table under it):
+    the strongest and the weakest option by mean win rate against the others."""
+    rr = round_robin(ctx.table, tuple(ctx.rr), (ctx.sides[0], ctx.sides[1]))
+    top, bottom = rr.ranking.iloc[0], rr.ranking.iloc[-1]
+    others = len(rr.options) - 1
+    return (f"Strongest option: {top['option']}, winning {_pct(top['mean_win_rate'])} of "
+            f"its fights against the {others} others on average (both seatings pooled); "
+            f"weakest: {bottom['option']}, {_pct(bottom['mean_win_rate'])}.")
 
 
 def number_article(number: str) -> str:
@@ -253,10 +267,13 @@ def _round_robin_section(ctx: _Context) -> Section:
     a, b = ctx.rr
     sec = Section("Round robin", [
         f"Each cell is the row option's win rate against the column option, over both "
-        f"seatings ({ctx.sides[0]} and {ctx.sides[1]}) pooled. 'dominant': beats every other "
-        "option; 'dominated': loses to every other option (each judged by its 95% interval "
-        "against 50%). The equilibrium mix is the mix of options no opponent can exploit "
-        "(a draw as half a win; balance metagame analyses it further)."])
+        f"seatings ({ctx.sides[0]} and {ctx.sides[1]}) pooled; an option's mean win rate is "
+        "over the other options (its mirror match left out). 'beats every other': each of "
+        "its intervals lies above 50%. 'dominated by X', as balance metagame says it: X (an "
+        "option, or a mix of options) does at least as well against every opponent and "
+        "better against one, a draw as half a win ('weakly' when only at least as well; "
+        "'within noise' when the intervals do not confirm it). The equilibrium mix is the "
+        "mix of options no opponent can exploit (balance metagame analyses it further)."])
     for caption, sub in _facets(ctx, ctx.plain)[:MAX_FACETS]:
         rr = round_robin(sub, (a, b), (ctx.sides[0], ctx.sides[1]))
         title = "Round robin: row's win rate against column" + (f" ({caption})" if caption
@@ -266,8 +283,9 @@ def _round_robin_section(ctx: _Context) -> Section:
                               scale_label="row's win rate, %", note=ctx.note,
                               low=rr.low.to_numpy(), high=rr.high.to_numpy())
         sec.pictures.append(Picture(ctx.name("round-robin"), fig, title))
+        flags = _flags(sub, (a, b), ctx.sides, rr)
         rows = [[str(r["rank"]), r["option"], f"{100 * r['mean_win_rate']:.1f}",
-                 str(r["beats"]), str(r["loses_to"]), r["flag"] or "—"]
+                 str(r["beats"]), str(r["loses_to"]), flags.get(r["option"]) or "—"]
                 for _, r in rr.ranking.iterrows()]
         sec.tables.append(Table("Ranking" + (f" ({caption})" if caption else ""),
                                 ["rank", "option", "mean win rate %", "beats", "loses to",
@@ -278,6 +296,28 @@ def _round_robin_section(ctx: _Context) -> Section:
                                 [[r.option, f"{100 * r.weight:.1f}", f"{100 * r.payoff:.1f}"]
                                  for r in mix.itertuples()]))
     return sec
+
+
+def _flags(sub: pd.DataFrame, axes: tuple[str, str], sides: list[str],
+           rr: Any) -> dict[str, str]:
+    """Each option's flag in the words of ``balance metagame``: 'beats every other' (from
+    the ranking's intervals), 'dominated by X' (the metagame's own domination analysis of
+    the pooled matrix, a draw as half a win)."""
+    from balance.analysis.matrix import Matrix, pooled, table_cells
+    from balance.analysis.metagame import analyse, domination_words
+    from balance.errors import OptionError
+
+    out = {r["option"]: "beats every other" for _, r in rr.ranking.iterrows()
+           if r["flag"] == "dominant"}
+    try:
+        score, low, high, se, trials = pooled(rr.options,
+                                              table_cells(sub, *axes, sides))
+    except OptionError:
+        return out
+    game = analyse(Matrix(rr.options, score, low, high, se, trials))
+    for option, (words, _, sure) in domination_words(game).items():
+        out[option] = words + ("" if sure else " (within noise)")
+    return out
 
 
 def _win_section(ctx: _Context) -> Section:

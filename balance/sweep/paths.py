@@ -63,7 +63,10 @@ def parse_path(text: object) -> FieldPath:
 
 
 def show(path: FieldPath) -> str:
-    """A path as the lab prints field paths elsewhere: ``sides[0].members[0].weapon``."""
+    """A path as the lab prints field paths elsewhere: ``sides[0].members[0].weapon``; a
+    dice field's ladder (a last ``@die`` segment) as ``....damage.die``."""
+    if path and isinstance(path[-1], str) and path[-1].startswith("@"):
+        return f"{format_path(path[:-1])}.{path[-1][1:]}"
     return format_path(path)
 
 

@@ -62,3 +62,42 @@ def test_a_members_count_is_one_block_of_text() -> None:
     names = [f["name"] for f in doc["fighters"][1:]]
     assert f"{names[0]} to {names[-1]}  (side blue; 3 fighters with the same numbers)" in text
     assert text.count("fights with") == 2
+
+
+def test_ymlad_numbers_are_labelled_and_show_encumbrance() -> None:
+    """Ymlad's per-style numbers print with their styles and the preferred style by name;
+    encumbrance (seed 002: the load against the capacity, added to every effort and
+    resistance) is a headline number: at strength 3, plate and closed helmet cost -1 where
+    a mail hauberk costs 0 (the lab's encumbrance table), which is why plate can do worse."""
+    from tests.analysis.conftest import YMLAD
+
+    plate = copy.deepcopy(YMLAD)
+    plate["sides"][0]["members"][0]["armour"] = ["plate_harness", "closed_helmet"]
+    doc, mail = explain(plate), explain(YMLAD)
+    text = explain_text(doc)
+    assert "weapon {missile: " in text and ", melee: " in text and "skill {missile: " in text
+    assert "style melee (2)" in text and "encumbrance -1" in text
+    assert "(encumbrance: the weight of armour and shield against" in text
+    assert doc["labels"]["weapon"] == ["missile", "formation", "melee", "close"]
+    assert doc["codes"]["style"][2] == "melee"
+    assert isinstance(doc["fighters"][0]["numbers"]["weapon"], list)    # the JSON stays raw
+    assert "encumbrance" in doc["fighters"][0]["headline"]
+    assert (doc["fighters"][0]["numbers"]["encumbrance"],
+            mail["fighters"][0]["numbers"]["encumbrance"]) == (-1, 0)
+
+
+def test_the_two_party_scenarios_say_why_they_differ() -> None:
+    """Two bundled party-against-skeletons fights once had near-identical titles and
+    opposite results (67% and 33%): their names now say what differs, and each description
+    names the other file and why."""
+    from pathlib import Path
+
+    import balance
+
+    root = Path(__file__).resolve().parents[2] / "scenarios"
+    a = balance.load_scenario(root / "ymlad" / "party_vs_skeletons.yaml").model
+    b = balance.load_scenario(root / "groups" / "ymlad_party_vs_skeletons.yaml").model
+    assert "five skeletons" in a.name and "seven skeletons" in b.name
+    assert "tactics" in b.name and "morale" in b.name
+    assert "groups/ymlad_party_vs_skeletons.yaml" in a.description
+    assert "ymlad/party_vs_skeletons.yaml" in b.description

@@ -52,3 +52,26 @@ def test_run_json_and_text_carry_the_curve(capsys) -> None:
     assert len(doc["rounds"]["hazard"]) == len(doc["rounds"]["survival"])
     assert main(["run", SCENARIOS[0], "--trials", "2000", "--quiet"]) == 0
     assert "still open" in capsys.readouterr().out
+
+
+def test_text_curve_shows_every_round_so_a_two_round_rhythm_stays_visible() -> None:
+    """Fights decided only in odd rounds (as when a longer weapon steps back one round and
+    the shorter closes the next): every round up to the 0.5% point has its row, so the
+    curve's plateaus (open after round 2 = open after round 1) show; none is thinned out."""
+    hist = np.zeros(40, dtype=np.int64)
+    hist[1:30:2] = 1000 * 0.8 ** np.arange(15)
+    lines = survival_text(hist)
+    rounds = [int(line.split()[0]) for line in lines[1:] if line.split()[0].isdigit()]
+    curve = survival(hist)
+    last = max(r for r, s in enumerate(curve) if s >= 0.005)
+    assert rounds == list(range(last + 1))
+    assert lines[2].split()[1] == lines[3].split()[1]       # after 1 and after 2: a plateau
+
+
+def test_long_curves_use_a_compact_form_that_keeps_every_round() -> None:
+    hist = np.zeros(200, dtype=np.int64)
+    hist[1:150] = 100
+    lines = survival_text(hist, max_rows=40)
+    pairs = [tok for line in lines[1:] if "fewer" not in line for tok in line.split()]
+    rounds = [int(t) for t in pairs[0::2]]
+    assert rounds == list(range(len(rounds))) and len(rounds) > 100

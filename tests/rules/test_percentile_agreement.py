@@ -57,6 +57,12 @@ FIGHTS = {
                 skills={"off_hand": 50})],
         [member(75, armour="half_plate", policy={"extra_attack": True}),
          member(65, weapon="great_axe", shield=None, policy={"defence": "dodge"})]),
+    # the dice language's kept, exploding and counted dice as weapon damage: the kernel
+    # samples their exact pmfs, the reference rolls them die by die
+    "rich_dice_weapons": fight(
+        [member(70, weapon="broadsword")], [member(65, weapon="battle_axe", shield=None)],
+        tables={"weapons": {"broadsword": {"damage": "2D8kh1+1"},
+                            "battle_axe": {"damage": "1D6!+(3D6>=5)"}}}),
     "pitch_dark_noisy_cramped": fight(
         [member(70, weapon="long_spear", shield=None, skills={"listen": 40, "scent": 70})],
         [member(55, weapon="dagger", shield=None, noisy=True, smelly=True,

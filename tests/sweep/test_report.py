@@ -80,7 +80,44 @@ def test_one_axis_group_fight_and_round_robin_reports(tmp_path) -> None:
     run_sweep(duel(rr), trials=600, out=tmp_path, run_id="rr")
     md = (write_report(tmp_path / "rr") / "report.md").read_text()
     ranking = md_table(md, "**Ranking**")
-    assert [r[1] for r in ranking][-1] == "club" and ranking[-1][5] == "dominated"
+    assert [r[1] for r in ranking][-1] == "club"
+    assert ranking[-1][5].startswith("dominated by ")
+
+
+def test_round_robin_report_results_first_one_vocabulary_no_empty_sections(tmp_path) -> None:
+    """Issue 30, point 13: the headline's numbers are the ranking's; "dominated" is said as
+    balance metagame says it (and by the same function); results come before the run's
+    provenance; no section says only "see above"; heat-map intervals never read 14–14."""
+    from balance.analysis.matrix import from_run
+    from balance.analysis.metagame import analyse, domination_words
+    from balance.io.store import load
+
+    rr = {"round_robin": {"paths": ["sides.0.members.0.weapon", "sides.1.members.0.weapon"],
+                          "values": ["long_sword", "club", "spear"]}}
+    run_sweep(duel(rr), trials=600, out=tmp_path, run_id="rr")
+    md = (write_report(tmp_path / "rr") / "report.md").read_text()
+    ranking = md_table(md, "**Ranking**")
+    top, bottom = ranking[0], ranking[-1]
+    lead = md.split("\n\n")[1]
+    assert lead.startswith(f"Strongest option: {top[1]}, winning {top[2]}% of its fights")
+    assert f"weakest: {bottom[1]}, {bottom[2]}%." in lead
+    table = load(tmp_path / "rr")
+    words = domination_words(analyse(from_run(table, table.attrs["manifest"])))
+    for row in ranking:
+        if row[1] in words:
+            assert row[5].startswith(words[row[1]][0])
+    titles = re.findall(r"^## (.+)$", md, flags=re.M)
+    assert titles[-2:] == ["Run", "Scenario"] and titles[0] == "Round robin"
+    assert not any(t.startswith("Win probability") for t in titles)
+    assert "See the round robin above" not in md
+
+
+def test_interval_text_has_enough_decimals() -> None:
+    from balance.report.figures import span_text
+
+    assert span_text(13.6, 14.4) == "13.6–14.4"
+    assert span_text(13.61, 13.64) == "13.61–13.64"
+    assert span_text(12.2, 16.8) == "12–17"
 
 
 def test_round_robin_scores_pool_both_seatings_and_flag_by_interval() -> None:

@@ -17,7 +17,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
-from balance.dice import Dice, Pmf, parse
+from balance.dice import Constant, Dice, Drift, Pmf, parse
 
 
 def weapon_pmf(text: str) -> Pmf:
@@ -31,11 +31,17 @@ def impale_pmf(text: str) -> Pmf:
     return once + once
 
 
+def is_dice(term: object) -> bool:
+    """A term that is rolled dice (plain, kept, exploding, counted or bracketed), not a
+    plus or minus modifier (a number) and not Ymlad's drift."""
+    return not isinstance(term, Constant | Drift)
+
+
 def dice_only_pmf(text: str) -> Pmf:
     """Only the dice of an expression, its plus and minus modifiers ignored."""
     total = Pmf.constant(0)
     for sign, term in parse(text).terms:
-        if isinstance(term, Dice):
+        if is_dice(term):
             total = total + term.pmf() if sign > 0 else total - term.pmf()
     return total
 
@@ -66,7 +72,8 @@ def pulled_pmf(text: str, impale: bool = False) -> Pmf:
 
 def half_bonus_text(text: str) -> str:
     """Half a damage bonus, by halving its dice (1D4 -> 1D2, 1D6 -> 1D3, 2D6 -> 1D6,
-    3D6 -> 1D6+1D3): the family's half bonus for thrown objects."""
+    3D6 -> 1D6+1D3): the family's half bonus for thrown objects. Only plain dice can be
+    halved so; the models refuse a damage bonus with kept, exploding or counted dice."""
     parts: list[str] = []
     for sign, term in parse(text).terms:
         if not isinstance(term, Dice):
@@ -110,15 +117,9 @@ def _terms(text: str) -> tuple:
 
 
 def roll_dice(text: str, rng: np.random.Generator) -> int:
-    """Roll a dice expression die by die (the scalar reference's literal roll)."""
-    total = 0
-    for sign, term in _terms(text):
-        if isinstance(term, Dice):
-            value = sum(int(rng.integers(1, term.m + 1)) for _ in range(term.n))
-        else:
-            value = term.value
-        total += sign * value
-    return total
+    """Roll a dice expression die by die (the scalar reference's literal roll: each term's
+    own ``roll``, so kept, exploding and counted dice are rolled as the rulebook reads)."""
+    return sum(sign * term.roll(rng) for sign, term in _terms(text))
 
 
 class PmfTable:

@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from balance.dice import Dice, parse
+from balance.dice import parse
 from balance.dice.resistance import resistance_chance
 from balance.engine.distance import start_positions
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.percentile import tables as tb
-from balance.rules.percentile.damage import roll_dice
+from balance.rules.percentile.damage import is_dice, roll_dice
 from balance.rules.percentile.fighters import (
     BREAK,
     DB_HALF,
@@ -470,8 +470,7 @@ def roll_damage(s: FighterState, t: FighterState, slot: int, level: int, combat:
 
 def _dice_only(text: str, rng: np.random.Generator) -> int:
     """Only the dice of a damage expression, rolled (a pulled blow ignores modifiers)."""
-    return sum(sign * roll_dice(str(term), rng) for sign, term in parse(text).terms
-               if isinstance(term, Dice))
+    return sum(sign * term.roll(rng) for sign, term in parse(text).terms if is_dice(term))
 
 
 def raw_harm(t: FighterState, amount: int, combat: Combat, *,

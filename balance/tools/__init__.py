@@ -1,0 +1,1 @@
+"""Developer tools that ship with the package (``python -m balance.tools.<name>``)."""
