@@ -137,11 +137,14 @@ class Autobalance:
 def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike = "even",
                 bounds: Mapping[str, tuple[float, float]] | None = None,
                 budget: int | None = None, trials: int | None = None, seed: int | None = None,
-                on_step: Callable[[dict[str, Any]], None] | None = None) -> Autobalance:
+                on_step: Callable[[dict[str, Any]], None] | None = None,
+                progress: bool = False) -> Autobalance:
     """Search the values of the ``vary`` table fields that bring the round robin of
     ``source`` (a scenario file, mapping or Plan with a ``round_robin`` sweep) closest to
     ``target`` ("even", or a CSV matrix with blank cells free). ``budget`` caps the trials
-    the search plays (default: 20 full round robins at ``trials`` per cell)."""
+    the search plays (default: 20 full round robins at ``trials`` per cell). ``on_step``
+    sees each line search as it ends; ``progress`` shows the before and after round robins'
+    cells on stderr as they finish."""
     from balance.sweep.plan import Plan, load_plan
 
     plan = source if isinstance(source, Plan) else load_plan(source)
@@ -168,8 +171,9 @@ def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike =
     if ev.fights(start) is None:
         _raise_invalid(plan, fields, start)
     values, estimate = search(ev, budget, on_step)
-    before = confirm(plan, fields, start, goal, trials, seed)
-    after = before if values == start else confirm(plan, fields, values, goal, trials, seed)
+    before = confirm(plan, fields, start, goal, trials, seed, progress=progress)
+    after = before if values == start else confirm(plan, fields, values, goal, trials, seed,
+                                                   progress=progress)
     patches = copy.deepcopy(plan.data.get("tables") or {})
     return Autobalance(plan.name, plan.ruleset, str(target), fields,
                        {f.path: f.cast(v) for f, v in zip(fields, values, strict=True)},
@@ -178,14 +182,15 @@ def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike =
 
 
 def confirm(plan: Any, fields: Sequence[Field], values: tuple, target: np.ndarray,
-            trials: int, seed: int) -> Measured:
+            trials: int, seed: int, *, progress: bool = False) -> Measured:
     """The round robin with these values, on the sweep's own streams (fresh for the search)."""
     from balance.sweep.run import run_sweep
 
     data = copy.deepcopy(plan.data)
     for f, v in zip(fields, values, strict=True):
         assign(data, f.parts, f.cast(v))
-    res = run_sweep(data, sweep=sweep_block(plan), trials=trials, seed=seed, out=None)
+    res = run_sweep(data, sweep=sweep_block(plan), trials=trials, seed=seed, out=None,
+                    progress=progress)
     return measure(from_run(res.table, res.manifest), target)
 
 

@@ -23,6 +23,7 @@ from balance import rules
 from balance.analysis.subject import Subject
 from balance.analysis.task import METRICS, SIDE_METRICS, BlockJob, run_block, scale
 from balance.errors import MAX_SEED, MAX_TRIALS, OptionError, ScenarioError, check_count
+from balance.sweep.executors import in_order
 from balance.sweep.paths import FieldPath
 
 BLOCK_TRIALS = 16_384
@@ -149,9 +150,9 @@ class Runner:
         fights = tuple(self.fight(v) for v in variants)
         jobs = [BlockJob(self.subject.ruleset, fights, self.metric, self.side, self.seed, b,
                          self.block_trials) for b in range(moments.blocks, blocks)]
-        futures = [self.executor.submit(run_block, job) for job in jobs]
-        done = [f.result() for f in futures]           # in block order: sums stay exact
-        for block in done:
+        # in block order (sums stay exact), each block counted as it comes: a serial
+        # executor plays one block per result taken, so progress moves under it too
+        for block in in_order(self.executor, run_block, jobs):
             moments.add(block)
             if self.on_trials is not None:
                 self.on_trials(block.size * len(fights))

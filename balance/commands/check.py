@@ -65,10 +65,16 @@ def main(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         bar.update(1)
 
+    looked = [0]
+
+    def cell(claim: int, _cell: object) -> None:
+        looked[0] += 1      # every cell's look, as it finishes, under every executor
+        bar.set_postfix_str(f"claim {claim + 1}: {looked[0]:,} cell looks", refresh=True)
+
     try:
         result = check_budget(args.budget, executor=args.executor, scheduler=args.scheduler,
                               workers=args.workers, seed=args.seed,
-                              max_trials=args.max_trials, on_claim=show)
+                              max_trials=args.max_trials, on_claim=show, on_cell=cell)
     finally:
         bar.close()
     write_results(result, out)

@@ -19,7 +19,7 @@ import copy
 import dataclasses
 import math
 from collections.abc import Callable
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,7 @@ from balance.io import jsonout
 from balance.io.scenario import load_scenario, read_text
 from balance.io.yamlfile import read_yaml
 from balance.report.stats import wilson
+from balance.sweep.executors import as_finished
 from balance.sweep.paired import Paired, compare
 from balance.sweep.paths import PathError, assign, parse_path, resolve_path
 from balance.sweep.plan import Plan, load_plan
@@ -228,11 +229,13 @@ def prepare_budget(budget: LoadedBudget) -> list[PreparedClaim]:
 
 def check_claim(budget: LoadedBudget, number: int, *, executor: Executor,
                 seed: int | None = None, max_trials: int | None = None,
-                prepared: PreparedClaim | None = None) -> ClaimResult:
+                prepared: PreparedClaim | None = None,
+                on_cell: Callable[[Any], None] | None = None) -> ClaimResult:
     """Judge claim ``number`` (0-based) of a budget, escalating trials where inconclusive.
 
     ``max_trials`` overrides the budget's and the claim's cap (``balance check --max-trials``);
-    ``prepared`` is the claim's :func:`prepare_claim` (made here when not given).
+    ``prepared`` is the claim's :func:`prepare_claim` (made here when not given); ``on_cell``
+    sees each cell's look as it finishes (progress).
     """
     b = budget.model
     claim = b.claims[number]
@@ -244,13 +247,15 @@ def check_claim(budget: LoadedBudget, number: int, *, executor: Executor,
     level = 1 - (1 - b.confidence) / (cells * len(looks))
     seed = b.seed if seed is None else seed
     judge = _judge_difference if claim.difference is not None else _judge_cells
-    verdicts, extra, used = judge(budget, number, prepared, looks, level, seed, executor)
+    verdicts, extra, used = judge(budget, number, prepared, looks, level, seed, executor,
+                                  on_cell)
     overall = ("fail" if any(v.verdict == "fail" for v in verdicts) else
                "inconclusive" if any(v.verdict == "inconclusive" for v in verdicts) else "pass")
     return ClaimResult(number + 1, claim, overall, verdicts, level, used, extra)
 
 
-def _judge_cells(budget, number, prepared: PreparedClaim, looks, level, seed, executor):
+def _judge_cells(budget, number, prepared: PreparedClaim, looks, level, seed, executor,
+                 on_cell=None):
     claim = budget.model.claims[number]
     plan, side = prepared.plan, prepared.side
     fights = prepared.fights or plan.compile()
@@ -264,9 +269,10 @@ def _judge_cells(budget, number, prepared: PreparedClaim, looks, level, seed, ex
         jobs = [CellJob(cid, plan.ruleset, fights[cid], seed, streams[cid], SWEEP_BLOCK_TRIALS,
                         trials, blocks_done=state[cid][1], tally=state[cid][0])
                 for cid in open_ids]
-        for future in as_completed([executor.submit(run_cell, j) for j in jobs]):
-            r = future.result()
+        for r in as_finished(executor, run_cell, jobs):
             state[r.cell_id] = (r.tally, r.blocks)
+            if on_cell is not None:
+                on_cell(r)
         for cell in plan.cells:
             if cell.id in open_ids:
                 value, lo, hi = metric_interval(state[cell.id][0], claim.metric, side,
@@ -280,7 +286,8 @@ def _judge_cells(budget, number, prepared: PreparedClaim, looks, level, seed, ex
     return [verdicts[c.id] for c in plan.cells], {}, used
 
 
-def _judge_difference(budget, number, prepared: PreparedClaim, looks, level, seed, executor):
+def _judge_difference(budget, number, prepared: PreparedClaim, looks, level, seed, executor,
+                      on_cell=None):
     claim = budget.model.claims[number]
     plan, side, pairs = prepared.plan, prepared.side, prepared.pairs or {}
     side_name = None if side is None else plan.side_names[side]
@@ -299,6 +306,8 @@ def _judge_difference(budget, number, prepared: PreparedClaim, looks, level, see
             lo, hi = p.interval(level)
             verdicts[cid] = CellVerdict(names[cid], p.diff, lo, hi, p.trials,
                                         verdict(lo, hi, claim.bounds))
+            if on_cell is not None:
+                on_cell(cid)
         open_ids = [cid for cid in open_ids if verdicts[cid].verdict == "inconclusive"]
         if not open_ids or any(v.verdict == "fail" for v in verdicts.values()):
             break

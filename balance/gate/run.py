@@ -44,10 +44,12 @@ class BudgetResult:
 def check_budget(path: str | os.PathLike, *, executor: str | Executor = "local",
                  scheduler: str | None = None, workers: int | None = None,
                  seed: int | None = None, max_trials: int | None = None,
-                 on_claim: Callable[[ClaimResult], None] | None = None) -> BudgetResult:
+                 on_claim: Callable[[ClaimResult], None] | None = None,
+                 on_cell: Callable[[int, Any], None] | None = None) -> BudgetResult:
     """Judge every claim of the budget file at ``path`` (see :mod:`balance.gate.check`).
 
-    ``max_trials`` overrides every claim's cap on trials per cell."""
+    ``max_trials`` overrides every claim's cap on trials per cell; ``on_claim`` sees each
+    judged claim, ``on_cell`` (claim index, cell) each cell's look as it finishes."""
     budget = load_budget(path)
     prepared = prepare_budget(budget)      # every claim's mistakes before any fight runs
     started = now_iso()
@@ -59,7 +61,9 @@ def check_budget(path: str | os.PathLike, *, executor: str | Executor = "local",
     with pool_ctx or _Given(executor) as (pool, _):
         for i in range(len(budget.model.claims)):
             result = check_claim(budget, i, executor=pool, seed=seed, max_trials=max_trials,
-                                 prepared=prepared[i])
+                                 prepared=prepared[i],
+                                 on_cell=None if on_cell is None else
+                                 (lambda cell, i=i: on_cell(i, cell)))
             results.append(result)
             if on_claim is not None:
                 on_claim(result)
