@@ -134,12 +134,20 @@ def schema_text(ruleset: str | None = None) -> str:
 
 
 def write_schema(path: str | os.PathLike[str], ruleset: str | None = None) -> None:
-    """Write :func:`schema_text` to ``path`` for editors (see ``balance schema --help``)."""
+    """Write :func:`schema_text` to ``path`` for editors (see ``balance schema --help``),
+    whole or not at all; a path that cannot be written is an :class:`OptionError`."""
+    from balance.io.atomic import check_writable, write_text
+
+    if os.path.isdir(path):
+        raise OptionError(f"{os.fsdecode(path)}: is a folder; give --out a file name such as "
+                          "balance-scenario.schema.json")
+    check_writable(path, what="file")
+    text = schema_text(ruleset)
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(schema_text(ruleset))
+        write_text(path, text)
     except OSError as err:
-        _fail(os.fsdecode(path), f"cannot write the schema: {err.strerror or err}")
+        raise OptionError(f"{os.fsdecode(path)}: cannot write the schema: "
+                          f"{err.strerror or err}") from None
 
 
 def _ruleset(data: Any, label: str, index: PathIndex) -> str:
