@@ -172,7 +172,7 @@ def test_validate_reports_good_and_bad_files(tmp_path, capsys):
     bad = tmp_path / "bad.yaml"
     bad.write_text(DUEL_FILE.read_text().replace("weapon: club", "weapon: clubb"))
     assert run_command(validate_cmd, ["validate", str(DUEL_FILE)]) == 0
-    assert run_command(validate_cmd, ["validate", str(DUEL_FILE), str(bad)]) == 1
+    assert run_command(validate_cmd, ["validate", str(DUEL_FILE), str(bad)]) == 2
     out, err = capsys.readouterr()
     assert out.splitlines() == [f"{DUEL_FILE}: ok (yags, 2 sides, 3 fighters, 2000 trials)"] * 2
     assert err == (f"{bad}:23:17: sides[1].members[0].weapon: 'clubb' is not a known weapon "
