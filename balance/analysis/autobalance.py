@@ -11,6 +11,7 @@ what ``balance sweep`` reports for the scenario with the old and the new values.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from balance.analysis.fields import varied_fields
+from balance.analysis.fields import reach_of, varied_fields
 from balance.analysis.matrix import from_run
 from balance.analysis.racing import RUNGS, Evaluator, Field, Measured, Pairing, measure, search
 from balance.errors import MAX_TRIALS, OptionError, check_count
@@ -46,6 +47,7 @@ class Autobalance:
     trials: int
     seed: int
     patches: dict[str, dict[str, dict[str, Any]]]   # the scenario's own tables: block
+    reach: tuple[dict[str, Any], ...] = ()           # who each varied field's change reaches
 
     @property
     def start(self) -> dict[str, float | int]:
@@ -71,7 +73,7 @@ class Autobalance:
                 "options": self.after.matrix.options,
                 "matrix_before": self.before.matrix.score.tolist(),
                 "matrix_after": self.after.matrix.score.tolist(),
-                "tables": self.tables()}
+                "tables": self.tables(), "reach": list(self.reach)}
 
     def summary(self) -> list[str]:
         """The result in sentences."""
@@ -97,6 +99,7 @@ class Autobalance:
                    f"{self.trials_spent:,} trials (budget {self.budget:,}); its own estimate "
                    f"of the worst deviation was {100 * self.estimate.max_abs_dev:.1f} points "
                    "(chosen on those numbers, so optimistic).")
+        out += [r["sentence"] for r in self.reach]
         return out
 
     def search_info(self) -> dict[str, Any]:
@@ -123,6 +126,10 @@ class Autobalance:
                  f"{100 * self.after.max_abs_dev:.1f} points (fresh random numbers, "
                  f"{self.trials:,} trials per cell, seed {self.seed})",
                  "# paste under the scenario's `tables:` (replacing these rows)"]
+        for r in self.reach:              # a fighter's own copy: the member must name it
+            if "@" in r["row"]:
+                lines.append(f"# {r['row']} is a fighter's own copy of {r['row'].split('@')[0]}"
+                             f": name it at {', '.join(r['where'])} in the scenario")
         for table, rows in self.tables().items():
             lines.append(f"{table}:")
             for row, fields in rows.items():
@@ -148,6 +155,8 @@ def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike =
     from balance.sweep.plan import Plan, load_plan
 
     plan = source if isinstance(source, Plan) else load_plan(source)
+    # its own data: a field through a fighter writes the fighter's copy of the row into it
+    plan = dataclasses.replace(plan, data=copy.deepcopy(plan.data))
     model = plan.base.model
     trials = _positive("trials", model.trials if trials is None else trials)
     seed = model.seed if seed is None else seed
@@ -155,6 +164,7 @@ def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike =
         raise OptionError(f"seed must be an integer >= 0, got {seed!r}")
     first, second, options = _round_robin(plan)
     fields = tuple(varied_fields(plan, vary, bounds or {}))
+    reached = reach_of(plan, fields)
     goal = target_matrix(options, target)
     index = {o: i for i, o in enumerate(options)}
     # only the cells the target fixes matter to the search (the confirmation plays them all)
@@ -178,7 +188,7 @@ def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike =
     return Autobalance(plan.name, plan.ruleset, str(target), fields,
                        {f.path: f.cast(v) for f, v in zip(fields, values, strict=True)},
                        before, after, estimate, ev.evaluations, ev.trials_spent, budget,
-                       trials, seed, patches)
+                       trials, seed, patches, reached)
 
 
 def confirm(plan: Any, fields: Sequence[Field], values: tuple, target: np.ndarray,

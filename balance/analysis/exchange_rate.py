@@ -30,6 +30,7 @@ from balance.analysis.sensitivities import CHUNK_BLOCKS, Change, _p_value
 from balance.analysis.subject import Subject
 from balance.errors import OptionError
 from balance.sweep.paths import show
+from balance.sweep.rows import reach_lines
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Exchange:
     trials: int
     seed: int
     estimate: float
+    reach: tuple[dict[str, Any], ...] = ()   # who each table field's change reaches
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "for": self.side, "metric": self.metric,
@@ -55,7 +57,7 @@ class Exchange:
                 [words.num(v) for v in self.interval],
                 "sentence": self.sentence(), "trials": self.trials, "seed": self.seed,
                 "base": {"estimate": words.num(self.estimate)},
-                "common_random_numbers": True}
+                "common_random_numbers": True, "reach": list(self.reach)}
 
     def sentence(self) -> str:
         give_step = self.give.to - self.give.from_
@@ -88,7 +90,7 @@ class Exchange:
                          "no finite 95% interval: use a larger --step-take or more --trials)")
         lines += ["", f"  rate = change(give) / change(take), Fieller 95% interval, paired; "
                       f"{self.trials:,} trials, seed {self.seed}, common random numbers"]
-        return "\n".join(lines)
+        return "\n".join(lines + reach_lines(self.reach))
 
 
 def exchange(scenario: str | os.PathLike | Mapping[str, Any] | Subject, give: str, take: str,
@@ -141,7 +143,7 @@ def exchange(scenario: str | os.PathLike | Mapping[str, Any] | Subject, give: st
                     runner.side_name if runner.side is not None else None, metric,
                     changes[0], changes[1], rate,
                     fieller(a, b, v[0, 0], v[1, 1], v[0, 1]), m.trials, runner.seed,
-                    m.mean(0))
+                    m.mean(0), tuple(r for r in (subject.reach(pg), subject.reach(pt)) if r))
 
 
 def fieller(a: float, b: float, vaa: float, vbb: float, vab: float,

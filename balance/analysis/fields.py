@@ -13,6 +13,7 @@ from typing import Any
 from balance.analysis.racing import Field
 from balance.errors import OptionError
 from balance.sweep.paths import PathError, parse_path, resolve_path
+from balance.sweep.rows import own_row
 
 
 def varied_fields(plan: Any, texts: Sequence[str],
@@ -29,14 +30,20 @@ def varied_fields(plan: Any, texts: Sequence[str],
     for text in texts:
         try:
             parts = parse_path(text)
+            # a path through a fighter (sides.0.members.0.armour.helm.protection) becomes
+            # the field of that fighter's own copy of the row (balance.sweep.rows)
+            parts = own_row(parts, plan.data, plan.ruleset) or parts
             if parts[0] != "tables" or len(parts) != 4:
                 hint = f" (did you mean tables.{text}?)" if parts[0] in rows else ""
                 raise PathError(f"{text}: expected a table field, tables.<table>.<row>."
-                                f"<field> (e.g. tables.weapons.spear.damage){hint}")
+                                f"<field> (e.g. tables.weapons.spear.damage), or one through "
+                                f"a fighter (sides.0.members.0.weapon.damage){hint}")
             parts = resolve_path(parts, SCENARIO_MODELS[plan.ruleset], plan.data,
-                                 {t: list(r) for t, r in rows.items()})
+                                 {t: [*r, *((plan.data.get("tables") or {}).get(t) or {})]
+                                  for t, r in rows.items()})
         except PathError as err:
             raise OptionError(f"--vary: {err}") from None
+        _worn_everywhere(plan, text, parts)
         _, table, row, name = parts
         info = ROW_MODELS[plan.ruleset][table].model_fields[name]
         integer, lo, hi = _numeric(info.annotation, info.metadata, f"--vary {text}")
@@ -64,6 +71,34 @@ def varied_fields(plan: Any, texts: Sequence[str],
     if len(set(seen)) < len(seen):
         raise OptionError("--vary: a field is named twice")
     return fields
+
+
+def _worn_everywhere(plan: Any, text: str, parts: tuple) -> None:
+    """A fighter's own copy of a row must be in use in every cell: a round robin that
+    changes the very slot (the fighter's weapon) would leave the copy unused."""
+    from balance.io.scenario import load_scenario
+    from balance.sweep.rows import owner_label, reach_over
+
+    if owner_label(str(parts[2]))[1] is None:
+        return
+    found = reach_over([load_scenario(plan.cell_data(c)) for c in plan.cells],
+                       str(parts[1]), str(parts[2]))
+    if found.reached < found.cells:
+        raise OptionError(f"--vary {text}: the sweep changes what this fighter uses there, so "
+                          f"its own copy of the row is used in {found.reached} of "
+                          f"{found.cells} cells; vary the shared row "
+                          f"(tables.{parts[1]}.{owner_label(str(parts[2]))[0]}.{parts[3]})")
+
+
+def reach_of(plan: Any, fields: Sequence[Field]) -> tuple[dict[str, Any], ...]:
+    """Who each varied field's change reaches over the round robin's cells."""
+    from balance.io.scenario import load_scenario
+    from balance.sweep.plan import _path_name
+    from balance.sweep.rows import reach_over, reach_record
+
+    cells = [load_scenario(plan.cell_data(c)) for c in plan.cells]
+    return tuple(reach_record(reach_over(cells, f.parts[1], f.parts[2]), f.parts,
+                              _path_name(f.parts, plan.data), plan.data) for f in fields)
 
 
 def _numeric(annotation: Any, metadata: list[Any], where: str) -> tuple[bool, float, float]:

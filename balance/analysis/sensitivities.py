@@ -26,6 +26,7 @@ from balance.analysis.progress import Progress
 from balance.analysis.subject import Subject
 from balance.errors import OptionError
 from balance.sweep.paths import FieldPath, show
+from balance.sweep.rows import reach_lines
 
 CHUNK_BLOCKS = 4          # blocks run at once between progress lines
 
@@ -69,6 +70,7 @@ class Sensitivity:
     skipped: list[dict[str, Any]] = field(default_factory=list)
     best: dict[str, Any] | None = None
     both: bool = True          # moved down as well as up
+    reach: tuple[dict[str, Any], ...] = ()   # who each table field's change reaches
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "for": self.side, "metric": self.metric,
@@ -77,7 +79,7 @@ class Sensitivity:
                 "base": {"estimate": words.num(self.estimate),
                          "ci95": [words.num(v) for v in self.ci95]},
                 "rows": [r.to_dict() for r in self.rows], "skipped": self.skipped,
-                "best": self.best, "correction": "holm"}
+                "best": self.best, "correction": "holm", "reach": list(self.reach)}
 
     def table(self) -> tuple[list[str], list[list[str]]]:
         """Header and rows of the ranked changes, as text cells."""
@@ -122,7 +124,7 @@ class Sensitivity:
                 for s in self.skipped]
         if len(self.headline()) > 1:
             out += ["", self.headline()[1]]
-        return "\n".join(out)
+        return "\n".join(out + reach_lines(self.reach))
 
     def to_markdown(self) -> str:
         from balance.report.document import markdown_table
@@ -193,7 +195,9 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
             bar.step(f"{m.trials:,} of {blocks * runner.block_trials:,} trials; largest so "
                      f"far {moves[top - 1][3]} -> {words.value(moves[top - 1][2])}: "
                      f"{words.fmt_change(metric)(m.diff(0, top)[0])}")
-    return _ranked(subject, runner, m, moves, skipped, step, both)
+    reached = tuple(r for r in (subject.reach(p) for p in chosen) if r)
+    return dataclasses.replace(_ranked(subject, runner, m, moves, skipped, step, both),
+                               reach=reached)
 
 
 def _ranked(subject: Subject, runner: Runner, m: Moments, moves: list[tuple[str, Any, Any, str]],

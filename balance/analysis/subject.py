@@ -19,7 +19,7 @@ from balance.errors import OptionError
 from balance.io.scenario import LoadedScenario, load_scenario
 from balance.io.tables import shipped_rows
 from balance.models import ROW_MODELS, SCENARIO_MODELS
-from balance.sweep.paths import FieldPath, PathError, assign, parse_path, resolve_path, show
+from balance.sweep.paths import FieldPath, PathError, assign, parse_path, show
 
 
 @dataclass(frozen=True)
@@ -60,13 +60,35 @@ class Subject:
         return names.index(side)
 
     def resolve(self, text: str, option: str = "--vary") -> FieldPath:
-        """A path checked against the scenario's model, names of list entries as indices."""
+        """A path checked against the scenario's model, names of list entries as indices.
+
+        A path through a fighter (``sides.0.members.0.armour.helm.protection``) gives that
+        fighter its own copy of the row (:mod:`balance.sweep.rows`): the subject's data gains
+        the copy and its base is reloaded (the same numbers: the copy has every field), and
+        the path returned is the copy's, ``tables.armour.helm@knight.protection``."""
+        from balance.sweep.rows import resolve_through
+
         rows = {table: list(r) for table, r in shipped_rows(self.ruleset).items()}
+        before = copy.deepcopy(self.data)
         try:
-            return resolve_path(parse_path(text), SCENARIO_MODELS[self.ruleset], self.data,
-                                rows)
+            path = resolve_through(parse_path(text), SCENARIO_MODELS[self.ruleset], self.data,
+                                   self.ruleset, rows)
         except PathError as err:
             raise OptionError(f"{option}: {err}") from None
+        if self.data != before:       # frozen for callers; the copy is part of the subject
+            object.__setattr__(self, "base", load_scenario(self.data))
+        return path
+
+    def reach(self, path: FieldPath) -> dict[str, Any] | None:
+        """For a table field: which fighters changing it reaches, and whether that is
+        ambiguous (a row several fighters use), as :func:`balance.sweep.rows.reach_record`
+        gives it; None for any other field."""
+        if len(path) < 4 or path[0] != "tables":
+            return None
+        from balance.sweep.rows import reach, reach_record
+
+        return reach_record(reach(self.base, str(path[1]), str(path[2])), path,
+                            self.name_of(path), self.data)
 
     def name_of(self, path: FieldPath) -> str:
         """A short name for tables and charts, as sweeps name their axes:

@@ -105,6 +105,18 @@ def _patched_row(model: type[pydantic.BaseModel], table: str, name: str,
     return validate_model(model, merged, source, index, base=path)
 
 
+def written_row(ruleset: str, table: str, name: str, patch: Any) -> dict[str, Any]:
+    """A row as a scenario has it, in the form a scenario writes it: the shipped row's fields
+    as its data file writes them, with the scenario's ``patch`` (plain data) laid over, a
+    null keeping the shipped value. Written under another name it is the very same row (the
+    fields a row leaves out stay left out: a roster entry's unset policy keys still give way
+    to its side's default policy)."""
+    shipped = _shipped(ruleset)[table].raw.get(name, {})
+    given = {k: v for k, v in (patch or {}).items() if v is not None} \
+        if isinstance(patch, Mapping) else {}
+    return copy.deepcopy(_deep_merge(dict(shipped), given))
+
+
 def _deep_merge(base: Any, over: Any) -> Any:
     """``over`` laid onto ``base``: mappings merge key by key, anything else is replaced."""
     if isinstance(base, dict) and isinstance(over, dict):

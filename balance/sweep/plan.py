@@ -29,7 +29,8 @@ from balance.io.yamlfile import PathIndex, read_yaml
 from balance.models import SCENARIO_MODELS
 from balance.sweep.baseline import resolve_baseline
 from balance.sweep.cells import Axis, Cell, expand
-from balance.sweep.paths import FieldPath, PathError, assign, resolve_path, show
+from balance.sweep.paths import FieldPath, PathError, assign, show
+from balance.sweep.rows import resolve_through
 from balance.sweep.spec import AxisSpec, SweepSpec, parse_sweep
 
 RESERVED = {"cell", "stream", "trials", "seed", "blocks", "rounds_mean", "rounds_p50",
@@ -85,6 +86,22 @@ class Plan:
             raise ScenarioError(_located(problems, self.index, self.path or DICT_SOURCE))
         return fights
 
+    def reach(self) -> list[dict[str, Any]]:
+        """For each swept table field: which fighters its change reaches over the cells, and
+        whether that is ambiguous (one row several fighters use); see
+        :mod:`balance.sweep.rows`."""
+        from balance.sweep.rows import reach_over, reach_record
+
+        out = []
+        for axis in self.axes:
+            for path in axis.paths:
+                if path[0] == "tables" and len(path) >= 4:
+                    found = reach_over(list(self.scenarios), str(path[1]), str(path[2]))
+                    label = _path_name(path, self.data)
+                    out.append({"axis": axis.name,
+                                **reach_record(found, path, label, self.data)})
+        return out
+
     def cell_data(self, cell: Cell) -> dict[str, Any]:
         """The plain scenario data of one cell (the base with the cell's values set)."""
         data = copy.deepcopy(self.data)
@@ -103,7 +120,9 @@ def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
     ``baseline`` its ``baseline:``. A scenario without a sweep block is a plan of one cell.
     """
     if isinstance(source, Mapping):
-        data, index, label, text, path = dict(source), PathIndex(), DICT_SOURCE, None, None
+        # a copy: an axis through a fighter writes the fighter's own row into the data
+        data, index, label, text, path = (copy.deepcopy(dict(source)), PathIndex(),
+                                          DICT_SOURCE, None, None)
     else:
         path = label = os.fsdecode(source)
         text = read_text(path)
@@ -121,7 +140,10 @@ def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
             raise ScenarioError(problems)
     if crn is not None:
         spec = dataclasses.replace(spec, crn=tuple(crn) if isinstance(crn, list) else crn)
+    before = copy.deepcopy(base_data)
     axes = _resolve(spec, base, base_data, label, index_block)
+    if base_data != before:      # an axis through a fighter copied a row for it
+        base = _load_base(base_data, text, label, index)
     crn_axes = _crn_axes(spec.crn, axes, label, index_block)
     cells = expand(axes, crn=crn_axes, mirror=spec.mirror)
     scenarios = _check_cells(axes, cells, base_data, base, label, index_block)
@@ -160,8 +182,8 @@ def _resolve(spec: SweepSpec, base: LoadedScenario, data: dict[str, Any], label:
     for a in spec.axes:
         paths = []
         for p in a.paths:
-            try:
-                paths.append(resolve_path(p, model, data, rows))
+            try:        # a path through a fighter gives it its own copy of the row (in data)
+                paths.append(resolve_through(p, model, data, base.ruleset, rows))
             except PathError as err:
                 at = a.source[:-1] if a.source[-1] == "values" else a.source
                 problems.append(_problem(index, str(err), at, label, at_key=True))
@@ -175,6 +197,10 @@ def _resolve(spec: SweepSpec, base: LoadedScenario, data: dict[str, Any], label:
     if problems:
         raise ScenarioError(problems)
     names = [a.name or _default_name(paths, data) for a, paths in resolved]
+    for i, (a, paths) in enumerate(resolved):     # a fighter's own row: named by the fighter
+        if a.name is None and len(a.paths) == 1 and paths and paths[0][0] == "tables" \
+                and a.paths[0][0] == "sides":
+            names[i] = _path_name(paths[0], data)
     for i, (a, paths) in enumerate(resolved):
         if a.name is None and names.count(names[i]) > 1:
             names[i] = "+".join(show(p) for p in paths)
@@ -284,6 +310,11 @@ def _default_name(paths: tuple[FieldPath, ...], data: dict[str, Any]) -> str:
 def _path_name(path: FieldPath, data: dict[str, Any]) -> str:
     head, rest = path[0], list(path[1:])
     if head == "tables" and len(path) >= 3:
+        from balance.sweep.rows import owner_label
+
+        row, owner = owner_label(str(path[2]))
+        if owner is not None:        # a fighter's own copy: helm@knight -> knight.helm
+            return ".".join([owner, row, *map(str, path[3:])])
         return ".".join(map(str, path[2:]))
     if head == "sides" and rest and isinstance(rest[0], int):
         side = data["sides"][rest[0]]

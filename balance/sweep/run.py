@@ -260,6 +260,7 @@ def _manifest(plan: Plan, run_id: str, fingerprint: dict[str, Any], info: Execut
             "values": dict(plan.baseline.values)},
         "mirror": plan.mirror,
         "crn_note": _crn_note(plan),
+        "reach": plan.reach(),
         "python": sys.version.split()[0],
         "numpy": np.__version__,
         "bit_generator": "PCG64",

@@ -47,4 +47,6 @@ def summary_text(table, manifest: dict) -> str:
         lines.append(f"... and {len(table) - SHOWN_CELLS} more cells (see cells.csv)")
     if manifest.get("crn_note"):
         lines += ["", manifest["crn_note"]]
+    if manifest.get("reach"):          # who each swept table field reaches (issue 30)
+        lines += ["", *(r["sentence"] for r in manifest["reach"])]
     return "\n".join(lines)
