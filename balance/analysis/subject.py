@@ -31,13 +31,15 @@ class Subject:
     label: str
 
     @classmethod
-    def load(cls, source: str | os.PathLike | Mapping[str, Any] | Subject) -> Subject:
-        """Read and check a scenario file or mapping (a sweep block in it is left aside)."""
+    def load(cls, source: str | os.PathLike | Mapping[str, Any] | Subject, *,
+             sets: Any = ()) -> Subject:
+        """Read and check a scenario file or mapping (a sweep block in it is left aside),
+        with ``sets`` (``--set`` overrides) applied."""
         if isinstance(source, Subject):
             return source
         from balance.sweep.plan import load_plan
 
-        plan = load_plan(source)
+        plan = load_plan(source, sets=sets)
         return cls(plan.base, copy.deepcopy(plan.data), plan.path or "<dict>")
 
     @property

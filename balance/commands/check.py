@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from balance.commands._types import count
+from balance.commands._types import add_set, count
 from balance.sweep.executors import EXECUTORS
 
 
@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="where cells run (as for balance sweep)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address")
     p.add_argument("--workers", type=int, metavar="K", help="worker processes")
+    add_set(p)
     p.set_defaults(func=main)
 
 
@@ -55,7 +56,12 @@ def main(args: argparse.Namespace) -> int:
 
     out = Path(args.out) if args.out else Path("results") / f"check-{Path(args.budget).stem}"
     check_replaceable(out)                # before the claims run, not after
+    from balance.sweep.overrides import note, parse_sets
+
+    sets = parse_sets(args.sets)
     claims = len(load_budget(args.budget).model.claims)
+    if sets:
+        sys.stdout.write(f"(every claim's scenario {note(sets)})\n")
     bar = progress_bar(claims, unit="claim", desc="balance check", delay=0.0)
 
     def show(result) -> None:
@@ -74,7 +80,8 @@ def main(args: argparse.Namespace) -> int:
     try:
         result = check_budget(args.budget, executor=args.executor, scheduler=args.scheduler,
                               workers=args.workers, seed=args.seed,
-                              max_trials=args.max_trials, on_claim=show, on_cell=cell)
+                              max_trials=args.max_trials, on_claim=show, on_cell=cell,
+                              sets=sets)
     finally:
         bar.close()
     write_results(result, out)

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from balance.commands._questions import add_common, executor_options, print_json
+from balance.commands._questions import (
+    add_common,
+    executor_options,
+    print_json,
+    set_note,
+    subject,
+    with_sets,
+)
 from balance.commands.solve import METRICS
 from balance.io import jsonout
 
@@ -44,15 +51,15 @@ def main(args: argparse.Namespace) -> int:
     if args.out:
         check_replaceable(args.out)       # before the fights run, not after
     step = int(args.step) if float(args.step).is_integer() else args.step
-    result = sensitivity(args.file, paths=args.paths, rows=args.rows,
+    result = sensitivity(subject(args), paths=args.paths, rows=args.rows,
                          fields=args.fields.split(",") if args.fields else None,
                          side=args.side, metric=args.metric, step=step,
                          both=not args.up_only, trials=args.trials, seed=args.seed,
                          progress=not args.quiet, **executor_options(args))
     if args.json:
-        print_json(result.to_dict())
+        print_json(with_sets(result.to_dict(), args))
     else:
-        sys.stdout.write(result.to_text() + "\n")
+        sys.stdout.write(set_note(args) + result.to_text() + "\n")
     if args.out:
         out = write_sensitivity(result, args.out)
         sys.stderr.write(f"wrote {out / 'tornado.png'}, sensitivity.md and sensitivity.json\n")

@@ -28,7 +28,7 @@ from scipy.stats import norm
 
 from balance.engine.run import Tally
 from balance.engine.status import DEAD
-from balance.errors import Problem, ScenarioError
+from balance.errors import OptionError, Problem, ScenarioError
 from balance.gate.budget import SHARES, Claim, LoadedBudget
 from balance.io import jsonout
 from balance.io.scenario import load_scenario, read_text
@@ -188,12 +188,13 @@ class PreparedClaim:
     fights: dict[str, Any] | None = None          # each cell's compiled fight
 
 
-def prepare_claim(budget: LoadedBudget, number: int) -> PreparedClaim:
+def prepare_claim(budget: LoadedBudget, number: int, sets: Any = ()) -> PreparedClaim:
     """Every problem of claim ``number`` that can be found without playing a fight (its
     scenario file, ``set:`` and ``sweep:`` paths, side, the difference's path and values),
-    so a budget with a mistake in its last claim stops before the first claim runs."""
+    so a budget with a mistake in its last claim stops before the first claim runs.
+    ``sets`` (``balance check --set``) change every claim's scenario after its own ``set:``."""
     claim = budget.model.claims[number]
-    plan = claim_plan(budget, number)
+    plan = claim_plan(budget, number, sets)
     side = _side(claim, plan.side_names, budget, number)
     try:
         fights = plan.compile()
@@ -214,12 +215,12 @@ def prepare_claim(budget: LoadedBudget, number: int) -> PreparedClaim:
     return PreparedClaim(plan, side, pairs, fights)
 
 
-def prepare_budget(budget: LoadedBudget) -> list[PreparedClaim]:
+def prepare_budget(budget: LoadedBudget, sets: Any = ()) -> list[PreparedClaim]:
     """:func:`prepare_claim` for every claim; all their problems raised at once."""
     prepared, problems = [], []
     for i in range(len(budget.model.claims)):
         try:
-            prepared.append(prepare_claim(budget, i))
+            prepared.append(prepare_claim(budget, i, sets))
         except ScenarioError as err:
             problems += err.problems
     if problems:
@@ -359,15 +360,16 @@ def metric_interval(tally: Tally, metric: str, side: int | None, side_of: np.nda
     return (share, *wilson(round(share * n), n, level))
 
 
-def claim_plan(budget: LoadedBudget, number: int) -> Plan:
-    """The scenario a claim is about, with its ``set:`` and ``sweep:`` applied, checked."""
+def claim_plan(budget: LoadedBudget, number: int, sets: Any = ()) -> Plan:
+    """The scenario a claim is about, with its ``set:`` and ``sweep:`` applied, checked, and
+    then ``sets`` (``balance check --set``: the command line wins over the claim's ``set:``)."""
     claim = budget.model.claims[number]
     path = budget.folder / claim.scenario
     if not path.is_file():
         _fail(budget, number, f"scenario: no such file {claim.scenario!r} (relative to "
                               f"{budget.folder})", ("scenario",))
     if not claim.set and claim.sweep is None:
-        return _plan(str(path), budget, number)
+        return _plan(str(path), budget, number, sets)
     data, _ = read_yaml(read_text(str(path)), str(path))
     data = copy.deepcopy(data)
     if claim.sweep is not None:
@@ -375,14 +377,18 @@ def claim_plan(budget: LoadedBudget, number: int) -> Plan:
     base = _plan({k: v for k, v in data.items() if k != "sweep"}, budget, number)
     for key, value in claim.set.items():
         assign(data, _checked_path(key, base, budget, number, ("set", key)), value)
-    return _plan(data, budget, number)
+    return _plan(data, budget, number, sets)
 
 
-def _plan(source: Any, budget: LoadedBudget, number: int) -> Plan:
+def _plan(source: Any, budget: LoadedBudget, number: int, sets: Any = ()) -> Plan:
     try:
-        return load_plan(source)
+        return load_plan(source, sets=sets)
     except ScenarioError as err:
         raise _from_claim(err, budget, number) from None
+    except OptionError as err:         # a --set path this claim's scenario does not have
+        line, col = budget.where(number)
+        raise ScenarioError([Problem(f"claim {number + 1}: {err}", "", budget.path, line,
+                                     col)]) from None
 
 
 def _from_claim(err: ScenarioError, budget: LoadedBudget, number: int) -> ScenarioError:

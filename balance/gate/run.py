@@ -27,6 +27,7 @@ class BudgetResult:
     claims: list[ClaimResult]
     started: str
     finished: str
+    sets: tuple[Any, ...] = ()       # balance check --set: changes to every claim's scenario
 
     @property
     def failed(self) -> bool:
@@ -45,13 +46,15 @@ def check_budget(path: str | os.PathLike, *, executor: str | Executor = "local",
                  scheduler: str | None = None, workers: int | None = None,
                  seed: int | None = None, max_trials: int | None = None,
                  on_claim: Callable[[ClaimResult], None] | None = None,
-                 on_cell: Callable[[int, Any], None] | None = None) -> BudgetResult:
+                 on_cell: Callable[[int, Any], None] | None = None,
+                 sets: Any = ()) -> BudgetResult:
     """Judge every claim of the budget file at ``path`` (see :mod:`balance.gate.check`).
 
     ``max_trials`` overrides every claim's cap on trials per cell; ``on_claim`` sees each
-    judged claim, ``on_cell`` (claim index, cell) each cell's look as it finishes."""
+    judged claim, ``on_cell`` (claim index, cell) each cell's look as it finishes; ``sets``
+    (``--set`` overrides) change every claim's scenario after its own ``set:``."""
     budget = load_budget(path)
-    prepared = prepare_budget(budget)      # every claim's mistakes before any fight runs
+    prepared = prepare_budget(budget, sets)   # every claim's mistakes before any fight runs
     started = now_iso()
     results = []
     if isinstance(executor, Executor):
@@ -67,7 +70,7 @@ def check_budget(path: str | os.PathLike, *, executor: str | Executor = "local",
             results.append(result)
             if on_claim is not None:
                 on_claim(result)
-    return BudgetResult(budget, results, started, now_iso())
+    return BudgetResult(budget, results, started, now_iso(), tuple(sets))
 
 
 class _Given:
@@ -99,6 +102,9 @@ def to_markdown(result: BudgetResult) -> str:
              f"**{c['pass']} passed, {c['fail']} failed, {c['inconclusive']} inconclusive** "
              f"({result.budget.path}, seed {b.seed}, balance {__version__}, "
              f"git {git_commit() or 'n/a'})", ""]
+    if result.sets:
+        lines += ["Every claim's scenario changed on the command line: " +
+                  ", ".join(f"`--set {o.text}`" for o in result.sets), ""]
     if b.description:
         lines += [b.description.strip(), ""]
     lines += [markdown_table(["#", "claim", "result", "value [interval]", "bound",
@@ -140,6 +146,7 @@ def to_dict(result: BudgetResult) -> dict[str, Any]:
         "budget": b.name, "path": result.budget.path, "seed": b.seed,
         "confidence": b.confidence, "started": result.started, "finished": result.finished,
         "package_version": __version__, "git_commit": git_commit(), "counts": result.counts(),
+        "set": [o.to_dict() for o in result.sets],
         "claims": [{"number": r.number, "claim": r.claim.claim, "verdict": r.verdict,
                     "metric": r.claim.metric, "side": r.claim.side, "set": r.claim.set,
                     "bounds": list(r.claim.bounds), "difference": r.claim.difference is not None,

@@ -55,6 +55,7 @@ class Plan:
     path: str | None
     baseline: Cell | None = None         # the cell deltas are measured from
     index: PathIndex = dataclasses.field(default_factory=PathIndex, repr=False, compare=False)
+    sets: tuple[Any, ...] = ()           # --set overrides applied to the base scenario
 
     @property
     def side_names(self) -> tuple[str, ...]:
@@ -113,11 +114,14 @@ class Plan:
 
 def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
               sweep: Mapping[str, Any] | None = None,
-              crn: bool | list[str] | None = None, baseline: Any = None) -> Plan:
+              crn: bool | list[str] | None = None, baseline: Any = None,
+              sets: Any = ()) -> Plan:
     """Read a scenario with a ``sweep:`` block (a file path or a mapping) and check it all.
 
     ``sweep`` replaces the file's block (for notebooks); ``crn`` overrides its ``crn:`` and
-    ``baseline`` its ``baseline:``. A scenario without a sweep block is a plan of one cell.
+    ``baseline`` its ``baseline:``; ``sets`` (:class:`~balance.sweep.overrides.Override`s,
+    ``--set``) change fields of the base scenario first (a swept field cannot also be set).
+    A scenario without a sweep block is a plan of one cell.
     """
     if isinstance(source, Mapping):
         # a copy: an axis through a fighter writes the fighter's own row into the data
@@ -133,6 +137,15 @@ def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
         block, index_block = data.get("sweep"), index
     base_data = {k: v for k, v in data.items() if k != "sweep"}
     base = _load_base(base_data, text, label, index)
+    resolved_sets: list = []
+    if sets:                     # the file as written is good; now the command line's changes
+        from balance.sweep.overrides import apply_sets, relocate
+
+        base_data, resolved_sets = apply_sets(base_data, sets)
+        try:
+            base = _load_base(base_data, text, label, index)
+        except ScenarioError as err:
+            raise relocate(err, resolved_sets) from None
     spec = SweepSpec(())
     if block is not None:
         spec, problems = parse_sweep(block, label if sweep is None else "<sweep>", index_block)
@@ -144,6 +157,11 @@ def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
     axes = _resolve(spec, base, base_data, label, index_block)
     if base_data != before:      # an axis through a fighter copied a row for it
         base = _load_base(base_data, text, label, index)
+    for o, set_path in resolved_sets:
+        swept = next((a.name for a in axes for p in a.paths if p == set_path), None)
+        if swept is not None:
+            raise OptionError(f"--set {o.text}: {show(set_path)} is swept by the axis "
+                              f"{swept!r}; each cell sets it, so --set would change nothing")
     crn_axes = _crn_axes(spec.crn, axes, label, index_block)
     cells = expand(axes, crn=crn_axes, mirror=spec.mirror)
     scenarios = _check_cells(axes, cells, base_data, base, label, index_block)
@@ -159,8 +177,13 @@ def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
     if text is None or sweep is not None:   # the exact inputs, for the manifest and its hash
         whole = {**base_data, **({"sweep": block} if block is not None else {})}
         text = json.dumps(whole, indent=2, default=str) + "\n"
+    if sets:                     # the file as written, and what the command line changed
+        from balance.sweep.overrides import as_comment
+
+        text = text + ("" if text.endswith("\n") else "\n") + as_comment(sets, "balance")
     return Plan(base.model.name, base.ruleset, base, base_data, axes, tuple(cells),
-                tuple(scenarios), crn_axes, spec.mirror, text, path, base_cell, index_block)
+                tuple(scenarios), crn_axes, spec.mirror, text, path, base_cell, index_block,
+                tuple(sets))
 
 
 def _load_base(data: dict[str, Any], text: str | None, label: str,

@@ -99,7 +99,7 @@ class Reach:
             return f"{label}: no fighter uses {self.table}.{self.row}; the change reaches nobody"
         names = ", ".join(f"{s.owner} ({s.where}{', via ' + s.via if s.via else ''})"
                           for s in _first_per_member(self.slots))
-        cells = f" in {self.reached} of {self.cells} cells" if self.cells > 1 else ""
+        cells = f" in {self.reached} of {self.cells} cells" if self.reached < self.cells else ""
         if not self.shared:
             return f"{label} reaches {names}{cells}"
         own = self.own_paths(field, data)

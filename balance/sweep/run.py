@@ -261,6 +261,7 @@ def _manifest(plan: Plan, run_id: str, fingerprint: dict[str, Any], info: Execut
         "mirror": plan.mirror,
         "crn_note": _crn_note(plan),
         "reach": plan.reach(),
+        "set": [o.to_dict() for o in plan.sets],
         "python": sys.version.split()[0],
         "numpy": np.__version__,
         "bit_generator": "PCG64",
