@@ -23,6 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out", help="folder for check.md and check.json (default: "
                                  "results/check-<budget file name without .yaml>, e.g. "
                                  "results/check-budget)")
+    p.add_argument("--junit", metavar="FILE",
+                   help="also write the verdicts as JUnit XML for CI test views: one test "
+                        "suite per claim, one test case per cell (inconclusive cells are "
+                        "skipped, or failures with --strict)")
     p.add_argument("--seed", type=int, help="root seed (default: the budget's)")
     p.add_argument("--strict", action="store_true", help="exit 1 on an inconclusive claim too")
     p.add_argument("--max-trials", type=count, metavar="N",
@@ -56,6 +60,16 @@ def main(args: argparse.Namespace) -> int:
 
     out = Path(args.out) if args.out else Path("results") / f"check-{Path(args.budget).stem}"
     check_replaceable(out)                # before the claims run, not after
+    if args.junit:
+        from balance.io.atomic import check_writable
+
+        if Path(args.junit).is_dir():
+            raise OptionError(f"--junit {args.junit}: is a folder; give a file name such as "
+                              "check-junit.xml")
+        check_writable(args.junit, what="file")
+        if Path(args.junit).resolve().parent == out.resolve():
+            raise OptionError(f"--junit {args.junit}: inside the output folder {out}, which is "
+                              "replaced whole; put it beside it")
     from balance.sweep.overrides import note, parse_sets
 
     sets = parse_sets(args.sets)
@@ -85,8 +99,13 @@ def main(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     write_results(result, out)
+    if args.junit:
+        from balance.gate.junit import write_junit
+
+        write_junit(result, args.junit, strict=args.strict)
     append_step_summary(to_markdown(result))
     c = result.counts()
+    junit = f" and {args.junit}" if args.junit else ""
     sys.stdout.write(f"\n{c['pass']} passed, {c['fail']} failed, {c['inconclusive']} "
-                     f"inconclusive; wrote {out / 'check.md'}\n")
+                     f"inconclusive; wrote {out / 'check.md'}{junit}\n")
     return 1 if result.failed or (args.strict and result.inconclusive) else 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ class BudgetResult:
     started: str
     finished: str
     sets: tuple[Any, ...] = ()       # balance check --set: changes to every claim's scenario
+    seconds: tuple[float, ...] = ()  # wall time each claim took (JUnit's time)
 
     @property
     def failed(self) -> bool:
@@ -56,21 +58,23 @@ def check_budget(path: str | os.PathLike, *, executor: str | Executor = "local",
     budget = load_budget(path)
     prepared = prepare_budget(budget, sets)   # every claim's mistakes before any fight runs
     started = now_iso()
-    results = []
+    results, seconds = [], []
     if isinstance(executor, Executor):
         pool_ctx = None
     else:
         pool_ctx = open_executor(executor, scheduler=scheduler, workers=workers)
     with pool_ctx or _Given(executor) as (pool, _):
         for i in range(len(budget.model.claims)):
+            clock = time.perf_counter()
             result = check_claim(budget, i, executor=pool, seed=seed, max_trials=max_trials,
                                  prepared=prepared[i],
                                  on_cell=None if on_cell is None else
                                  (lambda cell, i=i: on_cell(i, cell)))
             results.append(result)
+            seconds.append(time.perf_counter() - clock)
             if on_claim is not None:
                 on_claim(result)
-    return BudgetResult(budget, results, started, now_iso(), tuple(sets))
+    return BudgetResult(budget, results, started, now_iso(), tuple(sets), tuple(seconds))
 
 
 class _Given:
