@@ -59,6 +59,25 @@ class Exchange:
                 "base": {"estimate": words.num(self.estimate)},
                 "common_random_numbers": True, "reach": list(self.reach)}
 
+    def to_frame(self):
+        """The two paired changes as a pandas DataFrame (rows ``give`` and ``take``: path,
+        label, from, to, change and 95% interval, p-value); the rate and its Fieller
+        interval are columns too (the same on both rows) and in ``attrs``."""
+        import pandas as pd
+
+        low, high = self.interval if self.interval is not None else (None, None)
+        frame = pd.DataFrame([{"role": role, "path": c.path, "label": c.name,
+                               "from": c.from_, "to": c.to, "delta": c.delta,
+                               "ci_low": c.ci95[0], "ci_high": c.ci95[1],
+                               "p_value": c.p_value, "rate": self.rate, "rate_low": low,
+                               "rate_high": high}
+                              for role, c in (("give", self.give), ("take", self.take))])
+        frame.attrs.update({"scenario": self.scenario, "for": self.side,
+                            "metric": self.metric, "rate": self.rate,
+                            "interval": self.interval, "sentence": self.sentence(),
+                            "trials": self.trials, "seed": self.seed})
+        return frame
+
     def sentence(self) -> str:
         give_step = self.give.to - self.give.from_
         take_step = self.take.to - self.take.from_

@@ -91,6 +91,23 @@ class Solution:
                 "evaluations": [p.to_dict() for p in self.evaluations],
                 "reach": list(self.reach)}
 
+    def to_frame(self):
+        """Every value played, in order, as a pandas DataFrame: value, trials, estimate and
+        95% interval, and whether it is one of the two bracketing values (full trials)."""
+        import pandas as pd
+
+        bracket = {p.value for p in (self.below, self.above) if p is not None}
+        frame = pd.DataFrame([{"value": p.value, "trials": p.trials, "estimate": p.estimate,
+                               "ci_low": p.ci95[0], "ci_high": p.ci95[1],
+                               "bracket": p.value in bracket} for p in self.evaluations],
+                             columns=["value", "trials", "estimate", "ci_low", "ci_high",
+                                      "bracket"])
+        frame.attrs.update({"path": self.path, "label": self.label or self.path,
+                            "target": self.target, "answer": self.value,
+                            "crossing": self.crossing, "interval": self.interval,
+                            "metric": self.metric, "for": self.side, "seed": self.seed})
+        return frame
+
     def to_text(self) -> str:
         what = words.what(self.metric, self.side)
         fmt = words.fmt(self.metric)
