@@ -48,6 +48,7 @@ class Exchange:
     seed: int
     estimate: float
     reach: tuple[dict[str, Any], ...] = ()   # who each table field's change reaches
+    notes: tuple[str, ...] = ()              # how it was played (trials rounded up)
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "for": self.side, "metric": self.metric,
@@ -57,7 +58,8 @@ class Exchange:
                 [words.num(v) for v in self.interval],
                 "sentence": self.sentence(), "trials": self.trials, "seed": self.seed,
                 "base": {"estimate": words.num(self.estimate)},
-                "common_random_numbers": True, "reach": list(self.reach)}
+                "common_random_numbers": True, "reach": list(self.reach),
+                "notes": list(self.notes)}
 
     def to_frame(self):
         """The two paired changes as a pandas DataFrame (rows ``give`` and ``take``: path,
@@ -109,7 +111,7 @@ class Exchange:
                          "no finite 95% interval: use a larger --step-take or more --trials)")
         lines += ["", f"  rate = change(give) / change(take), Fieller 95% interval, paired; "
                       f"{self.trials:,} trials, seed {self.seed}, common random numbers"]
-        return "\n".join(lines + reach_lines(self.reach))
+        return "\n".join(lines + reach_lines(self.reach) + [f"  note: {n}" for n in self.notes])
 
 
 def exchange(scenario: str | os.PathLike | Mapping[str, Any] | Subject, give: str, take: str,
@@ -162,7 +164,8 @@ def exchange(scenario: str | os.PathLike | Mapping[str, Any] | Subject, give: st
                     runner.side_name if runner.side is not None else None, metric,
                     changes[0], changes[1], rate,
                     fieller(a, b, v[0, 0], v[1, 1], v[0, 1]), m.trials, runner.seed,
-                    m.mean(0), tuple(r for r in (subject.reach(pg), subject.reach(pt)) if r))
+                    m.mean(0), tuple(r for r in (subject.reach(pg), subject.reach(pt)) if r),
+                    runner.notes())
 
 
 def fieller(a: float, b: float, vaa: float, vbb: float, vab: float,

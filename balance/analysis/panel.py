@@ -159,8 +159,22 @@ class Runner:
         return moments
 
     def blocks_for(self, trials: int) -> int:
-        """Whole blocks holding at least ``trials`` trials."""
-        return max(1, -(-_count("trials", trials, 1) // self.block_trials))
+        """Whole blocks holding at least ``trials`` trials (a count that is not a whole
+        number of blocks is rounded up, and :meth:`notes` says so)."""
+        blocks = max(1, -(-_count("trials", trials, 1) // self.block_trials))
+        if blocks * self.block_trials != trials:
+            self.rounded = (int(trials), blocks * self.block_trials)
+        return blocks
+
+    rounded: tuple[int, int] | None = None
+
+    def notes(self) -> tuple[str, ...]:
+        """What the answer should say about how it was played (trials rounded up)."""
+        if self.rounded is None:
+            return ()
+        asked, played = self.rounded
+        return (f"{asked:,} trials asked for, {played:,} played: every version plays whole "
+                f"blocks of {self.block_trials:,} trials from the same streams",)
 
 
 def _count(name: str, value: Any, minimum: int) -> int:

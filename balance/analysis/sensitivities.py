@@ -72,6 +72,7 @@ class Sensitivity:
     both: bool = True          # moved down as well as up
     reach: tuple[dict[str, Any], ...] = ()   # who each table field's change reaches
     steps: dict[str, float] = field(default_factory=dict)   # fields with their own step
+    notes: tuple[str, ...] = ()              # how it was played (trials rounded up)
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "for": self.side, "metric": self.metric,
@@ -81,7 +82,8 @@ class Sensitivity:
                 "base": {"estimate": words.num(self.estimate),
                          "ci95": [words.num(v) for v in self.ci95]},
                 "rows": [r.to_dict() for r in self.rows], "skipped": self.skipped,
-                "best": self.best, "correction": "holm", "reach": list(self.reach)}
+                "best": self.best, "correction": "holm", "reach": list(self.reach),
+                "notes": list(self.notes)}
 
     def table(self) -> tuple[list[str], list[list[str]]]:
         """Header and rows of the ranked changes, as text cells."""
@@ -147,7 +149,7 @@ class Sensitivity:
                 for s in self.skipped]
         if len(self.headline()) > 1:
             out += ["", self.headline()[1]]
-        return "\n".join(out + reach_lines(self.reach))
+        return "\n".join(out + reach_lines(self.reach) + [f"  note: {n}" for n in self.notes])
 
     def to_markdown(self) -> str:
         from balance.report.document import markdown_table
@@ -230,7 +232,7 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
                      f"{words.fmt_change(metric)(m.diff(0, top)[0])}")
     reached = tuple(r for r in (subject.reach(p) for p in chosen) if r)
     return dataclasses.replace(_ranked(subject, runner, m, moves, skipped, step, both),
-                               reach=reached,
+                               reach=reached, notes=runner.notes(),
                                steps={subject.name_of(p): v for p, v in own.items()})
 
 

@@ -78,6 +78,7 @@ class Solution:
     evaluations: list[Point] = field(default_factory=list)
     label: str = ""             # a short name (knight.skills.single_weapon)
     reach: tuple[dict[str, Any], ...] = ()   # who a table field's change reaches
+    notes: tuple[str, ...] = ()              # how it was played (trials rounded up)
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "path": self.path, "label": self.label or self.path,
@@ -89,7 +90,7 @@ class Solution:
                 "bracket": [p.to_dict() for p in (self.below, self.above) if p is not None],
                 "trials": self.trials, "seed": self.seed,
                 "evaluations": [p.to_dict() for p in self.evaluations],
-                "reach": list(self.reach)}
+                "reach": list(self.reach), "notes": list(self.notes)}
 
     def to_frame(self):
         """Every value played, in order, as a pandas DataFrame: value, trials, estimate and
@@ -131,7 +132,7 @@ class Solution:
         total = sum(p.trials for p in self.evaluations)
         lines += ["", f"  {len(self.evaluations)} evaluations, {total:,} trials in all, "
                       f"common random numbers, seed {self.seed}"]
-        return "\n".join(lines + reach_lines(self.reach))
+        return "\n".join(lines + reach_lines(self.reach) + [f"  note: {n}" for n in self.notes])
 
 
 def solve(scenario: str | os.PathLike | Mapping[str, Any] | Subject, vary: str, target: float,
@@ -183,7 +184,8 @@ def solve(scenario: str | os.PathLike | Mapping[str, Any] | Subject, vary: str, 
         low, high = search.bisect(low, high, resolution)
         answer = search.answer(low, high, resolution, side_name=runner.side_name
                                if runner.side is not None else None)
-    return dataclasses.replace(answer, reach=tuple(r for r in [subject.reach(path)] if r))
+    return dataclasses.replace(answer, reach=tuple(r for r in [subject.reach(path)] if r),
+                               notes=runner.notes())
 
 
 class _Search:

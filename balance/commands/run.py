@@ -48,7 +48,11 @@ def main(args: argparse.Namespace) -> int:
                 text = f"{head}\n  ({note(sets)})\n{rest}"
             sys.stdout.write(text + "\n")
         return 0
-    result = run(source, trials=args.trials, seed=args.seed, engine=args.engine,
+    from balance.io.scenario import LoadedScenario, load_scenario
+
+    loaded = source if isinstance(source, LoadedScenario) else load_scenario(source)
+    sys.stderr.write("".join(f"{note}\n" for note in loaded.notes))   # rows left to defaults
+    result = run(loaded, trials=args.trials, seed=args.seed, engine=args.engine,
                  progress=not args.quiet)
     if args.json:
         from balance.io import jsonout

@@ -64,6 +64,7 @@ def main(args: argparse.Namespace) -> int:
 
     plan = load_plan(args.file, crn=args.crn, baseline=parse_baseline(args.baseline),
                      sets=parse_sets(args.sets))
+    sys.stderr.write("".join(f"{note}\n" for note in plan.base.notes))   # rows left to defaults
     if args.list:
         for cell in plan.cells:
             sys.stdout.write(f"{cell.id}  {cell.describe()}\n")

@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write("".join(f"{problem}\n" for problem in err.problems))
             continue
         sys.stdout.write(f"{file}: ok ({summary(loaded)}{cells})\n")
+        sys.stdout.write("".join(f"{note}\n" for note in loaded.notes))
     return BAD_INPUT if failed else 0
 
 

@@ -190,35 +190,63 @@ class PreparedClaim:
 
 def prepare_claim(budget: LoadedBudget, number: int, sets: Any = ()) -> PreparedClaim:
     """Every problem of claim ``number`` that can be found without playing a fight (its
-    scenario file, ``set:`` and ``sweep:`` paths, side, the difference's path and values),
-    so a budget with a mistake in its last claim stops before the first claim runs.
-    ``sets`` (``balance check --set``) change every claim's scenario after its own ``set:``."""
+    scenario file, ``set:`` and ``sweep:`` paths and values, side, the difference's path and
+    values, what only the compiled fighters show), all at once, so a budget with mistakes
+    anywhere stops before the first claim runs, naming them all. ``sets`` (``balance check
+    --set``) change every claim's scenario after its own ``set:``."""
     claim = budget.model.claims[number]
-    plan = claim_plan(budget, number, sets)
-    side = _side(claim, plan.side_names, budget, number)
-    try:
-        fights = plan.compile()
-    except ScenarioError as err:
-        raise _from_claim(err, budget, number) from None
-    pairs = None
+    path = budget.folder / claim.scenario
+    if not path.is_file():
+        _fail(budget, number, f"scenario: no such file {claim.scenario!r} (relative to "
+                              f"{budget.folder})", ("scenario",))
+    base = _plan(str(path), budget, number)     # the file's own problems stop the claim here
+    problems: list[Problem] = []
+
+    def keep(action: Callable[[], Any]) -> Any:
+        try:
+            return action()
+        except ScenarioError as err:
+            problems.extend(err.problems)
+            return None
+
+    side = keep(lambda: _side(claim, base.side_names, budget, number))
+    diff_path = None
     if claim.difference is not None:
-        diff = claim.difference
-        path = _checked_path(diff.path, plan, budget, number, ("difference", "path"))
+        diff_path = keep(lambda: _checked_path(claim.difference.path, base, budget, number,
+                                               ("difference", "path")))
+    plan = keep(lambda: claim_plan(budget, number, sets, problems))
+    fights = None
+    if plan is not None:
+        fights = keep(lambda: _compiled(plan, budget, number))
+    pairs = None
+    if plan is not None and diff_path is not None:
         pairs = {}
         for cell in plan.cells:
             versions = []
-            for value in (diff.from_, diff.to):
+            for value in (claim.difference.from_, claim.difference.to):
                 data = plan.cell_data(cell)
-                assign(data, path, value)
-                versions.append(_load(data, budget, number, "difference"))
+                assign(data, diff_path, value)
+                versions.append(keep(lambda data=data: _load(data, budget, number,
+                                                             "difference")))
             pairs[cell.id] = versions
+    if problems:
+        raise ScenarioError(dict.fromkeys(problems))
     return PreparedClaim(plan, side, pairs, fights)
 
 
-def prepare_budget(budget: LoadedBudget, sets: Any = ()) -> list[PreparedClaim]:
-    """:func:`prepare_claim` for every claim; all their problems raised at once."""
+def _compiled(plan: Plan, budget: LoadedBudget, number: int) -> dict[str, Any]:
+    try:
+        return plan.compile()
+    except ScenarioError as err:
+        raise _from_claim(err, budget, number) from None
+
+
+def prepare_budget(budget: LoadedBudget, sets: Any = (),
+                   claims: list[int] | None = None) -> list[PreparedClaim]:
+    """:func:`prepare_claim` for every claim (or the ``claims`` given); all their problems
+    raised at once."""
     prepared, problems = [], []
-    for i in range(len(budget.model.claims)):
+    for i in range(len(budget.model.claims)) if claims is None else claims:
         try:
             prepared.append(prepare_claim(budget, i, sets))
         except ScenarioError as err:
@@ -360,9 +388,12 @@ def metric_interval(tally: Tally, metric: str, side: int | None, side_of: np.nda
     return (share, *wilson(round(share * n), n, level))
 
 
-def claim_plan(budget: LoadedBudget, number: int, sets: Any = ()) -> Plan:
+def claim_plan(budget: LoadedBudget, number: int, sets: Any = (),
+               problems: list[Problem] | None = None) -> Plan:
     """The scenario a claim is about, with its ``set:`` and ``sweep:`` applied, checked, and
-    then ``sets`` (``balance check --set``: the command line wins over the claim's ``set:``)."""
+    then ``sets`` (``balance check --set``: the command line wins over the claim's ``set:``).
+    With ``problems``, a bad ``set:`` key is added there and the rest still checked (the
+    plan is then of the good keys only)."""
     claim = budget.model.claims[number]
     path = budget.folder / claim.scenario
     if not path.is_file():
@@ -376,7 +407,12 @@ def claim_plan(budget: LoadedBudget, number: int, sets: Any = ()) -> Plan:
         data["sweep"] = claim.sweep
     base = _plan({k: v for k, v in data.items() if k != "sweep"}, budget, number)
     for key, value in claim.set.items():
-        assign(data, _checked_path(key, base, budget, number, ("set", key)), value)
+        try:
+            assign(data, _checked_path(key, base, budget, number, ("set", key)), value)
+        except ScenarioError as err:
+            if problems is None:
+                raise
+            problems.extend(err.problems)
     return _plan(data, budget, number, sets)
 
 

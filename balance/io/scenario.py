@@ -35,6 +35,7 @@ class LoadedScenario:
     ruleset: str
     text: str | None          # the file's text; None for a mapping
     path: str | None          # the file's path as given; None for a mapping
+    notes: tuple[str, ...] = ()   # what the file leaves to defaults worth saying (new rows)
 
 
 def load_scenario(source: str | os.PathLike[str] | Mapping[str, Any]) -> LoadedScenario:
@@ -77,7 +78,31 @@ def load_parsed(data: Mapping[str, Any], index: PathIndex, label: str, text: str
     if problems:
         raise ScenarioError(_in_order(problems))
     tables = TABLE_MODELS[ruleset].model_validate(rows, strict=True)
-    return LoadedScenario(model, tables, ruleset, text, path)
+    return LoadedScenario(model, tables, ruleset, text, path,
+                          _default_notes(ruleset, model, tables, label, index))
+
+
+def _default_notes(ruleset: str, model: pydantic.BaseModel, tables: pydantic.BaseModel,
+                   label: str, index: PathIndex) -> tuple[str, ...]:
+    """``file:line:col: note: tables.weapons.bastard_sword: a new weapon; fields left at
+    their defaults: defence 0, ...`` for each row the scenario adds without every field
+    (compiler style: editors jump to the row)."""
+    from balance.io.tables import defaulted_fields, row_kind
+
+    out = []
+    for table, name, left in defaulted_fields(ruleset, getattr(model, "tables", None), tables):
+        at = index.problem("", ("tables", table, name), label)
+        where = label + "".join(f":{n}" for n in (at.line, at.column) if n is not None)
+        values = ", ".join(f"{k} {_short(v)}" for k, v in left.items())
+        out.append(f"{where}: note: {at.path}: a new {row_kind(table)}; fields left at their "
+                   f"defaults: {values} (write them in the row to choose)")
+    return tuple(out)
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def read_text(path: str) -> str:

@@ -72,7 +72,8 @@ def test_a_junit_path_that_cannot_be_written_stops_before_any_claim(tmp_path, ca
     (tmp_path / "notes.txt").write_text("keep")
     for bad, words in ((tmp_path / "notes.txt" / "j.xml", "notes.txt is a file"),
                        (tmp_path, "is a folder"),
-                       (tmp_path / "out" / "j.xml", "inside the output folder")):
+                       (tmp_path / "out" / "check-budget" / "j.xml",
+                        "inside the output folder")):
         assert main(["check", budget, "--out", str(tmp_path / "out"),
                      "--junit", str(bad)]) == 2
         captured = capsys.readouterr()

@@ -143,9 +143,10 @@ def test_check_with_set(tmp_path, capsys) -> None:
     console = capsys.readouterr().out
     assert console.startswith("(every claim's scenario with --set "
                               "sides.blue.members.0.skills.single_weapon=0)")
-    doc = loads_strict((out / "check.json").read_text())
+    doc = loads_strict((out / "check-budget" / "check.json").read_text())
     assert doc["set"] == [{"path": "sides.blue.members.0.skills.single_weapon", "value": 0}]
-    assert "--set sides.blue.members.0.skills.single_weapon=0" in (out / "check.md").read_text()
+    assert "--set sides.blue.members.0.skills.single_weapon=0" in \
+        (out / "check-budget" / "check.md").read_text()
     assert main(["check", budget, "--out", str(out), "--set", "sides.blue.members.0.skils=0"]) \
         == 2
     err = capsys.readouterr().err
