@@ -94,10 +94,11 @@ def reach_of(plan: Any, fields: Sequence[Field]) -> tuple[dict[str, Any], ...]:
     """Who each varied field's change reaches over the round robin's cells."""
     from balance.io.scenario import load_scenario
     from balance.sweep.plan import _path_name
-    from balance.sweep.rows import reach_over, reach_record
+    from balance.sweep.rows import reach_over, reach_record, swept_slots
 
     cells = [load_scenario(plan.cell_data(c)) for c in plan.cells]
-    return tuple(reach_record(reach_over(cells, f.parts[1], f.parts[2]), f.parts,
+    swept = swept_slots([p for a in plan.axes for p in a.paths])
+    return tuple(reach_record(reach_over(cells, f.parts[1], f.parts[2], swept), f.parts,
                               _path_name(f.parts, plan.data), plan.data) for f in fields)
 
 

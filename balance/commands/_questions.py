@@ -46,12 +46,16 @@ def with_sets(doc: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
     return {**doc, "set": [o.to_dict() for o in sets]} if sets else doc
 
 
-def set_note(args: argparse.Namespace) -> str:
-    """A line for the text output naming the ``--set`` changes ('' without any)."""
+def set_note(args: argparse.Namespace, text: str) -> str:
+    """The text output with a line under its title naming the ``--set`` changes, as
+    ``balance run`` shows them (the text unchanged without any)."""
     from balance.sweep.overrides import note, parse_sets
 
     sets = parse_sets(args.sets)
-    return f"({note(sets)})\n" if sets else ""
+    if not sets:
+        return text
+    head, _, rest = text.partition("\n")
+    return f"{head}\n  ({note(sets)})\n{rest}"
 
 
 def executor_options(args: argparse.Namespace) -> dict[str, Any]:

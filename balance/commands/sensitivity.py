@@ -62,7 +62,7 @@ def main(args: argparse.Namespace) -> int:
     if args.json:
         print_json(with_sets(result.to_dict(), args))
     else:
-        sys.stdout.write(set_note(args) + result.to_text() + "\n")
+        sys.stdout.write(set_note(args, result.to_text()) + "\n")
     if args.out:
         out = write_sensitivity(result, args.out)
         sys.stderr.write(f"wrote {out / 'tornado.png'}, sensitivity.md and sensitivity.json\n")

@@ -57,5 +57,5 @@ def main(args: argparse.Namespace) -> int:
     if args.json:
         print_json(with_sets(result.to_dict(), args))
     else:
-        sys.stdout.write(set_note(args) + result.to_text() + "\n")
+        sys.stdout.write(set_note(args, result.to_text()) + "\n")
     return 0

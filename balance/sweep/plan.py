@@ -91,13 +91,15 @@ class Plan:
         """For each swept table field: which fighters its change reaches over the cells, and
         whether that is ambiguous (one row several fighters use); see
         :mod:`balance.sweep.rows`."""
-        from balance.sweep.rows import reach_over, reach_record
+        from balance.sweep.rows import reach_over, reach_record, swept_slots
 
         out = []
+        swept = swept_slots([p for a in self.axes for p in a.paths])
         for axis in self.axes:
             for path in axis.paths:
                 if path[0] == "tables" and len(path) >= 4:
-                    found = reach_over(list(self.scenarios), str(path[1]), str(path[2]))
+                    found = reach_over(list(self.scenarios), str(path[1]), str(path[2]),
+                                       swept)
                     label = _path_name(path, self.data)
                     out.append({"axis": axis.name,
                                 **reach_record(found, path, label, self.data)})

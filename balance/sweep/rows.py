@@ -62,6 +62,8 @@ class Reach:
     every_fighter: bool = False       # a rules table every fighter reads (Ymlad skill modifiers)
     cells: int = 1                    # in a sweep: of how many cells (reached in ``reached``)
     reached: int = 1
+    shared_in: int | None = None      # cells in which several member lines use the row
+    swept: frozenset = frozenset()    # (side, member, slot path) a sweep axis changes
 
     @property
     def members(self) -> list[tuple[int, int]]:
@@ -73,14 +75,21 @@ class Reach:
 
     @property
     def shared(self) -> bool:
-        """Several member lines use the row: is the change meant for all of them?"""
-        return self.every_fighter or len(self.members) > 1
+        """Several member lines use the row in one fight: is the change meant for all of
+        them? (In a sweep, a row different fighters use in different cells, as a round robin
+        deals a weapon to either seat, is not shared; in a mirror cell it is.)"""
+        if self.every_fighter:
+            return True
+        if self.shared_in is not None:
+            return self.shared_in > 0
+        return len(self.members) > 1
 
     def own_paths(self, field: str, data: Mapping[str, Any]) -> list[str]:
-        """The paths that change one fighter's copy only, one per member using the row."""
+        """The paths that change one fighter's copy only, one per member using the row (none
+        for a slot a sweep axis fills: each cell would replace the copy)."""
         out = []
         for s in self.slots:
-            if s.via is not None:
+            if s.via is not None or (s.side, s.member, s.path[0]) in self.swept:
                 continue
             side = _side_word(data, s.side)
             slot = list(s.path)
@@ -104,6 +113,10 @@ class Reach:
             return f"{label} reaches {names}{cells}"
         own = self.own_paths(field, data)
         hint = f"; to change one fighter's row only, use {' or '.join(own)}" if own else ""
+        if self.shared_in is not None and self.shared_in < self.reached:
+            return (f"note: {label} reaches {names}{cells}, and is one row shared by several "
+                    f"of them in {self.shared_in} of {self.cells} cells: the change reaches "
+                    f"all of them there{hint}")
         return (f"note: {label} is one row shared by {len(self.members)} fighters, {names}"
                 f"{cells}: the change reaches all of them{hint}")
 
@@ -111,7 +124,10 @@ class Reach:
         return {"table": self.table, "row": self.row, "fighters": self.fighters,
                 "where": [s.where for s in self.slots], "shared": self.shared,
                 "every_fighter": self.every_fighter, "cells": self.cells,
-                "reached_in": self.reached, "own_paths": self.own_paths(field, data)}
+                "reached_in": self.reached,
+                "shared_in": self.shared_in if self.shared_in is not None else
+                int(len(self.members) > 1),
+                "own_paths": self.own_paths(field, data)}
 
 
 def _first_per_member(slots: tuple[Slot, ...]) -> list[Slot]:
@@ -207,13 +223,23 @@ def reach(loaded: Any, table: str, row: str) -> Reach:
     return Reach(table, row, found)
 
 
-def reach_over(scenarios: list[Any], table: str, row: str) -> Reach:
-    """:func:`reach` over a sweep's cells: every fighter reached in some cell, and in how
-    many cells the row is used at all."""
+def reach_over(scenarios: list[Any], table: str, row: str,
+               swept: frozenset = frozenset()) -> Reach:
+    """:func:`reach` over a sweep's cells: every fighter reached in some cell, in how many
+    cells the row is used at all, and in how many several member lines share it. ``swept``:
+    the (side, member, slot) an axis fills, for which no fighter's copy is offered."""
     each = [reach(sc, table, row) for sc in scenarios]
     merged = tuple(dict.fromkeys(s for r in each for s in r.slots))
     return Reach(table, row, merged, any(r.every_fighter for r in each), len(each),
-                 sum(bool(r.slots) or r.every_fighter for r in each))
+                 sum(bool(r.slots) or r.every_fighter for r in each),
+                 sum(len(r.members) > 1 for r in each), swept)
+
+
+def swept_slots(paths: Any) -> frozenset:
+    """(side, member, first slot key) for each axis path into a member (``sides.0.members.0
+    .weapon`` fills the weapon slot of that member in every cell)."""
+    return frozenset((p[1], p[3], p[4]) for p in paths
+                     if len(p) > 4 and p[0] == "sides" and p[2] == "members")
 
 
 # --- a path through a fighter: its own copy of the row -------------------------------------

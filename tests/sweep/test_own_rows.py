@@ -183,3 +183,20 @@ def test_autobalance_refuses_a_fighters_copy_the_round_robin_replaces() -> None:
         "values": ["long_sword", "spear"]}}}
     with pytest.raises(OptionError, match="its own copy of the row is used in 0 of"):
         autobalance(rr, ["sides.knight.members.0.weapon.damage"], budget=2000)
+
+
+def test_a_round_robin_deals_a_row_to_either_seat_without_ambiguity() -> None:
+    """In a round robin the spear is red's in some cells and blue's in others: changing its
+    row is meant for whoever wields it. Only the mirror cell (spear against spear) has both
+    seats share it, and no fighter's copy is offered for a slot the sweep fills."""
+    from balance.sweep.plan import load_plan
+
+    plan = load_plan(ROOT / "scenarios/sweeps/weapon_round_robin.yaml",
+                     sweep={"round_robin": {"paths": ["sides.red.members.0.weapon",
+                                                      "sides.blue.members.0.weapon"],
+                                            "values": ["spear", "mace", "club"]},
+                            "grid": {"tables.weapons.spear.attack": [4]}})
+    [r] = plan.reach()
+    assert r["cells"] == 9 and r["reached_in"] == 5 and r["shared_in"] == 1
+    assert r["own_paths"] == [] and "in 1 of 9 cells" in r["sentence"]
+    assert "to change one fighter's row only" not in r["sentence"]

@@ -248,3 +248,29 @@ def test_question_progress_moves_block_by_block(monkeypatch) -> None:
     sensitivity(duel(), paths=["max_rounds"], trials=3 * 1024, block_trials=1024,
                 executor=SerialExecutor())
     assert seen == list(range(1, len(blocks) + 1)) and len(blocks) >= 3
+
+
+def test_check_reports_each_cell_as_it_finishes(tmp_path, monkeypatch) -> None:
+    """``balance check`` under the serial executor: each cell's look is reported right
+    after that cell was played (the gate's progress), not after the whole claim."""
+    import yaml
+
+    from balance.gate import check as gate_check
+    from balance.gate import check_budget
+
+    played: list[str] = []
+    real = gate_check.run_cell
+
+    def counting(job):
+        played.append(job.cell_id)
+        return real(job)
+
+    monkeypatch.setattr(gate_check, "run_cell", counting)
+    (tmp_path / "duel.yaml").write_text(yaml.safe_dump(duel(trials=500)))
+    (tmp_path / "b.yaml").write_text(yaml.safe_dump({
+        "name": "b", "trials": 1024, "max_trials": 1024, "claims": [
+            {"claim": "any", "scenario": "duel.yaml", "metric": "win", "between": [0, 1],
+             "sweep": GRID}]}))
+    seen: list[int] = []
+    check_budget(tmp_path / "b.yaml", on_cell=lambda claim, cell: seen.append(len(played)))
+    assert seen == list(range(1, CELLS + 1))
