@@ -46,6 +46,19 @@ def _interrupt_after(k: int):
     return on_cell, seen
 
 
+def calls(monkeypatch, module, name: str) -> list:
+    """Record the job of every call of ``module.name`` (still calling it), in order."""
+    made: list = []
+    real = getattr(module, name)
+
+    def counting(job):
+        made.append(job)
+        return real(job)
+
+    monkeypatch.setattr(module, name, counting)
+    return made
+
+
 @pytest.fixture(scope="module")
 def uninterrupted() -> pd.DataFrame:
     return run_sweep(duel(GRID), trials=TRIALS, out=None).table
@@ -75,14 +88,7 @@ def test_serial_saves_each_cell_before_the_next_runs(tmp_path, monkeypatch,
                                                      uninterrupted) -> None:
     """Under the serial executor the interruption after 2 cells stops the work there: only
     2 cells were ever played (before the fix all 6 ran inside ``submit`` first)."""
-    played: list[str] = []
-    real = sweep_run.run_cell
-
-    def counting(job):
-        played.append(job.cell_id)
-        return real(job)
-
-    monkeypatch.setattr(sweep_run, "run_cell", counting)
+    played = calls(monkeypatch, sweep_run, "run_cell")
     _interrupt_and_resume(tmp_path, "local", uninterrupted)
     assert len(played) == CELLS          # 2 before the interruption, 4 on resume
 
@@ -174,13 +180,7 @@ def test_a_killed_sweep_resumes_with_only_the_rest(tmp_path, executor, uninterru
 def test_serial_progress_moves_as_each_cell_finishes(monkeypatch) -> None:
     """The bar advances once per cell, each time right after that cell was played (under
     the serial executor the bar used to move only after every cell had run)."""
-    played: list[str] = []
-    real = sweep_run.run_cell
     updates: list[int] = []
-
-    def counting(job):
-        played.append(job.cell_id)
-        return real(job)
 
     class Bar:
         def update(self, n: int = 1) -> None:
@@ -194,7 +194,7 @@ def test_serial_progress_moves_as_each_cell_finishes(monkeypatch) -> None:
 
     import balance.progress
 
-    monkeypatch.setattr(sweep_run, "run_cell", counting)
+    played = calls(monkeypatch, sweep_run, "run_cell")
     monkeypatch.setattr(balance.progress, "progress_bar", lambda *a, **k: Bar())
     run_sweep(duel(GRID), trials=200, out=None, progress=True)
     assert updates == list(range(1, CELLS + 1))
@@ -230,15 +230,8 @@ def test_question_progress_moves_block_by_block(monkeypatch) -> None:
     from balance.analysis import panel
     from balance.analysis.sensitivities import sensitivity
 
-    blocks: list[int] = []
     seen: list[int] = []
-    real = panel.run_block
-
-    def counting(job):
-        blocks.append(job.block)
-        return real(job)
-
-    monkeypatch.setattr(panel, "run_block", counting)
+    blocks = calls(monkeypatch, panel, "run_block")
     original = panel.Runner.__init__
 
     def init(self, *a, on_trials=None, **k):
@@ -258,14 +251,7 @@ def test_check_reports_each_cell_as_it_finishes(tmp_path, monkeypatch) -> None:
     from balance.gate import check as gate_check
     from balance.gate import check_budget
 
-    played: list[str] = []
-    real = gate_check.run_cell
-
-    def counting(job):
-        played.append(job.cell_id)
-        return real(job)
-
-    monkeypatch.setattr(gate_check, "run_cell", counting)
+    played = calls(monkeypatch, gate_check, "run_cell")
     (tmp_path / "duel.yaml").write_text(yaml.safe_dump(duel(trials=500)))
     (tmp_path / "b.yaml").write_text(yaml.safe_dump({
         "name": "b", "trials": 1024, "max_trials": 1024, "claims": [
