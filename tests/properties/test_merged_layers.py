@@ -39,7 +39,7 @@ from tests.invariants.generate import (
     YMLAD_WEAPONS,
 )
 
-FIXED = settings(derandomize=True, deadline=None, database=None, max_examples=120,
+FIXED = settings(derandomize=True, deadline=None, database=None, max_examples=80,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
