@@ -15,7 +15,7 @@ import importlib
 import sys
 from collections.abc import Iterable, Sequence
 
-from balance.errors import BalanceError
+from balance.errors import BAD_INPUT, BalanceError
 
 COMMANDS: dict[str, str] = {
     "run": "simulate a scenario file",
@@ -89,9 +89,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except BalanceError as err:
-        print(f"balance {args.command}: error: {err}" if "\n" not in str(err) else str(err),
+        # every line of the error says which command refused what (several problems of a
+        # file are several lines, each prefixed, as one problem is)
+        prefix = f"balance {args.command}: error: "
+        print("\n".join(prefix + line for line in str(err).splitlines() or [""]),
               file=sys.stderr)
-        return 2
+        return BAD_INPUT
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -11,6 +11,10 @@ import numbers
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+BAD_INPUT = 2
+"""The exit status of every command given a bad file or option (``balance validate`` of a bad
+file too); 1 is kept for a result that fails (``balance check``'s failed claim)."""
+
 
 class BalanceError(Exception):
     """Root of every error caused by user input (files, expressions, options)."""

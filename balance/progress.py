@@ -66,7 +66,11 @@ class LineProgress:
             self._line()
 
     def set_postfix_str(self, text: str, refresh: bool = True) -> None:
+        """Set the text after the counts; with ``refresh``, also print a line if an interval
+        has passed (work inside one unit, such as the cells of one claim, still shows)."""
         self.postfix = text
+        if refresh and self.n < self.total and self.clock() - self.last >= self.interval:
+            self._line()
 
     def clear(self) -> None:
         """Nothing to clear: lines are never redrawn (tqdm's interface)."""

@@ -140,7 +140,7 @@ def test_validate_reports_problems_found_when_fighters_are_put_together(tmp_path
                    "  - name: a\n    members:\n      - attributes: {strength: 1}\n"
                    "        skills: {great_weapon: 3}\n        weapon: great_axe\n"
                    "  - name: b\n    members:\n      - weapon: long_sword\n")
-    assert main(["validate", str(bad)]) == 1
+    assert main(["validate", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "heavy.yaml" in err and "too weak" in err and "Traceback" not in err
     assert main(["run", str(bad), "--quiet"]) == 2

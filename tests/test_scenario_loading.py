@@ -172,9 +172,13 @@ def test_validate_reports_good_and_bad_files(tmp_path, capsys):
     bad = tmp_path / "bad.yaml"
     bad.write_text(DUEL_FILE.read_text().replace("weapon: club", "weapon: clubb"))
     assert run_command(validate_cmd, ["validate", str(DUEL_FILE)]) == 0
-    assert run_command(validate_cmd, ["validate", str(DUEL_FILE), str(bad)]) == 1
+    assert run_command(validate_cmd, ["validate", str(DUEL_FILE), str(bad)]) == 2
     out, err = capsys.readouterr()
-    assert out.splitlines() == [f"{DUEL_FILE}: ok (yags, 2 sides, 3 fighters, 2000 trials)"] * 2
+    note = (f"{DUEL_FILE}:9:18: note: tables.weapons.laser_sword: a new weapon; fields left at "
+            "their defaults: defence 0, damage_type wounds, strength 0, hands 1, properties "
+            "[], other_styles [], kind weapon (write them in the row to choose)")
+    assert out.splitlines() == [f"{DUEL_FILE}: ok (yags, 2 sides, 3 fighters, 2000 trials)",
+                                note] * 2
     assert err == (f"{bad}:23:17: sides[1].members[0].weapon: 'clubb' is not a known weapon "
                    "(did you mean 'club'?)\n")
 

@@ -11,6 +11,7 @@ what ``balance sweep`` reports for the scenario with the old and the new values.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from balance.analysis.fields import varied_fields
+from balance.analysis.fields import reach_of, varied_fields
 from balance.analysis.matrix import from_run
 from balance.analysis.racing import RUNGS, Evaluator, Field, Measured, Pairing, measure, search
 from balance.errors import MAX_TRIALS, OptionError, check_count
@@ -45,6 +46,7 @@ class Autobalance:
     trials: int
     seed: int
     patches: dict[str, dict[str, dict[str, Any]]]   # the scenario's own tables: block
+    reach: tuple[dict[str, Any], ...] = ()           # who each varied field's change reaches
 
     @property
     def start(self) -> dict[str, float | int]:
@@ -70,7 +72,7 @@ class Autobalance:
                 "options": self.after.matrix.options,
                 "matrix_before": self.before.matrix.score.tolist(),
                 "matrix_after": self.after.matrix.score.tolist(),
-                "tables": self.tables()}
+                "tables": self.tables(), "reach": list(self.reach)}
 
     def summary(self) -> list[str]:
         """The result in sentences."""
@@ -96,6 +98,7 @@ class Autobalance:
                    f"{self.trials_spent:,} trials (budget {self.budget:,}); its own estimate "
                    f"of the worst deviation was {100 * self.estimate.max_abs_dev:.1f} points "
                    "(chosen on those numbers, so optimistic).")
+        out += [r["sentence"] for r in self.reach]
         return out
 
     def shown(self, path: str, v: float) -> str:
@@ -127,6 +130,10 @@ class Autobalance:
                  f"{100 * self.after.max_abs_dev:.1f} points (fresh random numbers, "
                  f"{self.trials:,} trials per cell, seed {self.seed})",
                  "# paste under the scenario's `tables:` (replacing these rows)"]
+        for r in self.reach:              # a fighter's own copy: the member must name it
+            if "@" in r["row"]:
+                lines.append(f"# {r['row']} is a fighter's own copy of {r['row'].split('@')[0]}"
+                             f": name it at {', '.join(r['where'])} in the scenario")
         for table, rows in self.tables().items():
             lines.append(f"{table}:")
             for row, fields in rows.items():
@@ -141,14 +148,19 @@ class Autobalance:
 def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike = "even",
                 bounds: Mapping[str, tuple[float, float]] | None = None,
                 budget: int | None = None, trials: int | None = None, seed: int | None = None,
-                on_step: Callable[[dict[str, Any]], None] | None = None) -> Autobalance:
+                on_step: Callable[[dict[str, Any]], None] | None = None,
+                progress: bool = False) -> Autobalance:
     """Search the values of the ``vary`` table fields that bring the round robin of
     ``source`` (a scenario file, mapping or Plan with a ``round_robin`` sweep) closest to
     ``target`` ("even", or a CSV matrix with blank cells free). ``budget`` caps the trials
-    the search plays (default: 20 full round robins at ``trials`` per cell)."""
+    the search plays (default: 20 full round robins at ``trials`` per cell). ``on_step``
+    sees each line search as it ends; ``progress`` shows the before and after round robins'
+    cells on stderr as they finish."""
     from balance.sweep.plan import Plan, load_plan
 
     plan = source if isinstance(source, Plan) else load_plan(source)
+    # its own data: a field through a fighter writes the fighter's copy of the row into it
+    plan = dataclasses.replace(plan, data=copy.deepcopy(plan.data))
     model = plan.base.model
     trials = _positive("trials", model.trials if trials is None else trials)
     seed = model.seed if seed is None else seed
@@ -156,6 +168,7 @@ def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike =
         raise OptionError(f"seed must be an integer >= 0, got {seed!r}")
     first, second, options = _round_robin(plan)
     fields = tuple(varied_fields(plan, vary, bounds or {}))
+    reached = reach_of(plan, fields)
     goal = target_matrix(options, target)
     index = {o: i for i, o in enumerate(options)}
     # only the cells the target fixes matter to the search (the confirmation plays them all)
@@ -172,24 +185,26 @@ def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike =
     if ev.fights(start) is None:
         _raise_invalid(plan, fields, start)
     values, estimate = search(ev, budget, on_step)
-    before = confirm(plan, fields, start, goal, trials, seed)
-    after = before if values == start else confirm(plan, fields, values, goal, trials, seed)
+    before = confirm(plan, fields, start, goal, trials, seed, progress=progress)
+    after = before if values == start else confirm(plan, fields, values, goal, trials, seed,
+                                                   progress=progress)
     patches = copy.deepcopy(plan.data.get("tables") or {})
     return Autobalance(plan.name, plan.ruleset, str(target), fields,
                        {f.path: f.cast(v) for f, v in zip(fields, values, strict=True)},
                        before, after, estimate, ev.evaluations, ev.trials_spent, budget,
-                       trials, seed, patches)
+                       trials, seed, patches, reached)
 
 
 def confirm(plan: Any, fields: Sequence[Field], values: tuple, target: np.ndarray,
-            trials: int, seed: int) -> Measured:
+            trials: int, seed: int, *, progress: bool = False) -> Measured:
     """The round robin with these values, on the sweep's own streams (fresh for the search)."""
     from balance.sweep.run import run_sweep
 
     data = copy.deepcopy(plan.data)
     for f, v in zip(fields, values, strict=True):
         f.assign(data, v)
-    res = run_sweep(data, sweep=sweep_block(plan), trials=trials, seed=seed, out=None)
+    res = run_sweep(data, sweep=sweep_block(plan), trials=trials, seed=seed, out=None,
+                    progress=progress)
     return measure(from_run(res.table, res.manifest), target)
 
 

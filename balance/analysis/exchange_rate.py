@@ -30,6 +30,7 @@ from balance.analysis.sensitivities import CHUNK_BLOCKS, Change, _p_value
 from balance.analysis.subject import Subject
 from balance.errors import OptionError
 from balance.sweep.paths import show
+from balance.sweep.rows import reach_lines
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,8 @@ class Exchange:
     trials: int
     seed: int
     estimate: float
+    reach: tuple[dict[str, Any], ...] = ()   # who each table field's change reaches
+    notes: tuple[str, ...] = ()              # how it was played (trials rounded up)
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "for": self.side, "metric": self.metric,
@@ -55,7 +58,27 @@ class Exchange:
                 [words.num(v) for v in self.interval],
                 "sentence": self.sentence(), "trials": self.trials, "seed": self.seed,
                 "base": {"estimate": words.num(self.estimate)},
-                "common_random_numbers": True}
+                "common_random_numbers": True, "reach": list(self.reach),
+                "notes": list(self.notes)}
+
+    def to_frame(self):
+        """The two paired changes as a pandas DataFrame (rows ``give`` and ``take``: path,
+        label, from, to, change and 95% interval, p-value); the rate and its Fieller
+        interval are columns too (the same on both rows) and in ``attrs``."""
+        import pandas as pd
+
+        low, high = self.interval if self.interval is not None else (None, None)
+        frame = pd.DataFrame([{"role": role, "path": c.path, "label": c.name,
+                               "from": c.from_, "to": c.to, "delta": c.delta,
+                               "ci_low": c.ci95[0], "ci_high": c.ci95[1],
+                               "p_value": c.p_value, "rate": self.rate, "rate_low": low,
+                               "rate_high": high}
+                              for role, c in (("give", self.give), ("take", self.take))])
+        frame.attrs.update({"scenario": self.scenario, "for": self.side,
+                            "metric": self.metric, "rate": self.rate,
+                            "interval": self.interval, "sentence": self.sentence(),
+                            "trials": self.trials, "seed": self.seed})
+        return frame
 
     def sentence(self) -> str:
         give_step = self.give.to - self.give.from_
@@ -88,7 +111,7 @@ class Exchange:
                          "no finite 95% interval: use a larger --step-take or more --trials)")
         lines += ["", f"  rate = change(give) / change(take), Fieller 95% interval, paired; "
                       f"{self.trials:,} trials, seed {self.seed}, common random numbers"]
-        return "\n".join(lines)
+        return "\n".join(lines + reach_lines(self.reach) + [f"  note: {n}" for n in self.notes])
 
 
 def exchange(scenario: str | os.PathLike | Mapping[str, Any] | Subject, give: str, take: str,
@@ -143,7 +166,8 @@ def exchange(scenario: str | os.PathLike | Mapping[str, Any] | Subject, give: st
                     runner.side_name if runner.side is not None else None, metric,
                     changes[0], changes[1], rate,
                     fieller(a, b, v[0, 0], v[1, 1], v[0, 1]), m.trials, runner.seed,
-                    m.mean(0))
+                    m.mean(0), tuple(r for r in (subject.reach(pg), subject.reach(pt)) if r),
+                    runner.notes())
 
 
 def fieller(a: float, b: float, vaa: float, vbb: float, vab: float,

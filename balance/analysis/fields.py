@@ -15,6 +15,7 @@ from balance.analysis.subject import _dice_field
 from balance.dice import ladder
 from balance.errors import OptionError
 from balance.sweep.paths import PathError, parse_path, resolve_path
+from balance.sweep.rows import own_row
 
 
 def varied_fields(plan: Any, texts: Sequence[str],
@@ -32,16 +33,23 @@ def varied_fields(plan: Any, texts: Sequence[str],
         try:
             parts = parse_path(text)
             part = None
-            if len(parts) == 5 and parts[0] == "tables" and parts[4] in ladder.PARTS:
-                parts, part = parts[:4], str(parts[4])      # a dice field's ladder
+            if len(parts) >= 5 and str(parts[-1]) in ladder.PARTS and (
+                    parts[0] == "sides" or len(parts) == 5):
+                parts, part = parts[:-1], str(parts[-1])    # a dice field's ladder
+            # a path through a fighter (sides.0.members.0.armour.helm.protection) becomes
+            # the field of that fighter's own copy of the row (balance.sweep.rows)
+            parts = own_row(parts, plan.data, plan.ruleset) or parts
             if parts[0] != "tables" or len(parts) != 4:
                 hint = f" (did you mean tables.{text}?)" if parts[0] in rows else ""
                 raise PathError(f"{text}: expected a table field, tables.<table>.<row>."
-                                f"<field> (e.g. tables.weapons.spear.damage){hint}")
+                                f"<field> (e.g. tables.weapons.spear.damage), or one through "
+                                f"a fighter (sides.0.members.0.weapon.damage){hint}")
             parts = resolve_path(parts, SCENARIO_MODELS[plan.ruleset], plan.data,
-                                 {t: list(r) for t, r in rows.items()})
+                                 {t: [*r, *((plan.data.get("tables") or {}).get(t) or {})]
+                                  for t, r in rows.items()})
         except PathError as err:
             raise OptionError(f"--vary: {err}") from None
+        _worn_everywhere(plan, text, parts)
         _, table, row, name = parts
         info = ROW_MODELS[plan.ruleset][table].model_fields[name]
         patch = ((plan.data.get("tables") or {}).get(table) or {}).get(row)
@@ -84,6 +92,35 @@ def varied_fields(plan: Any, texts: Sequence[str],
         raise OptionError("--vary: a field is named twice (a dice field is searched along "
                           "one ladder at a time: .modifier or .die)")
     return fields
+
+
+def _worn_everywhere(plan: Any, text: str, parts: tuple) -> None:
+    """A fighter's own copy of a row must be in use in every cell: a round robin that
+    changes the very slot (the fighter's weapon) would leave the copy unused."""
+    from balance.io.scenario import load_scenario
+    from balance.sweep.rows import owner_label, reach_over
+
+    if owner_label(str(parts[2]))[1] is None:
+        return
+    found = reach_over([load_scenario(plan.cell_data(c)) for c in plan.cells],
+                       str(parts[1]), str(parts[2]))
+    if found.reached < found.cells:
+        raise OptionError(f"--vary {text}: the sweep changes what this fighter uses there, so "
+                          f"its own copy of the row is used in {found.reached} of "
+                          f"{found.cells} cells; vary the shared row "
+                          f"(tables.{parts[1]}.{owner_label(str(parts[2]))[0]}.{parts[3]})")
+
+
+def reach_of(plan: Any, fields: Sequence[Field]) -> tuple[dict[str, Any], ...]:
+    """Who each varied field's change reaches over the round robin's cells."""
+    from balance.io.scenario import load_scenario
+    from balance.sweep.plan import _path_name
+    from balance.sweep.rows import reach_over, reach_record, swept_slots
+
+    cells = [load_scenario(plan.cell_data(c)) for c in plan.cells]
+    swept = swept_slots([p for a in plan.axes for p in a.paths])
+    return tuple(reach_record(reach_over(cells, f.parts[1], f.parts[2], swept), f.parts,
+                              _path_name(f.parts, plan.data), plan.data) for f in fields)
 
 
 def _numeric(annotation: Any, metadata: list[Any], where: str) -> tuple[bool, float, float]:

@@ -23,6 +23,7 @@ from balance import rules
 from balance.analysis.subject import Subject
 from balance.analysis.task import METRICS, SIDE_METRICS, BlockJob, run_block, scale
 from balance.errors import MAX_SEED, MAX_TRIALS, OptionError, ScenarioError, check_count
+from balance.sweep.executors import in_order
 from balance.sweep.paths import FieldPath
 
 BLOCK_TRIALS = 16_384
@@ -149,17 +150,31 @@ class Runner:
         fights = tuple(self.fight(v) for v in variants)
         jobs = [BlockJob(self.subject.ruleset, fights, self.metric, self.side, self.seed, b,
                          self.block_trials) for b in range(moments.blocks, blocks)]
-        futures = [self.executor.submit(run_block, job) for job in jobs]
-        done = [f.result() for f in futures]           # in block order: sums stay exact
-        for block in done:
+        # in block order (sums stay exact), each block counted as it comes: a serial
+        # executor plays one block per result taken, so progress moves under it too
+        for block in in_order(self.executor, run_block, jobs):
             moments.add(block)
             if self.on_trials is not None:
                 self.on_trials(block.size * len(fights))
         return moments
 
     def blocks_for(self, trials: int) -> int:
-        """Whole blocks holding at least ``trials`` trials."""
-        return max(1, -(-_count("trials", trials, 1) // self.block_trials))
+        """Whole blocks holding at least ``trials`` trials (a count that is not a whole
+        number of blocks is rounded up, and :meth:`notes` says so)."""
+        blocks = max(1, -(-_count("trials", trials, 1) // self.block_trials))
+        if blocks * self.block_trials != trials:
+            self.rounded = (int(trials), blocks * self.block_trials)
+        return blocks
+
+    rounded: tuple[int, int] | None = None
+
+    def notes(self) -> tuple[str, ...]:
+        """What the answer should say about how it was played (trials rounded up)."""
+        if self.rounded is None:
+            return ()
+        asked, played = self.rounded
+        return (f"{asked:,} trials asked for, {played:,} played: every version plays whole "
+                f"blocks of {self.block_trials:,} trials from the same streams",)
 
 
 def _count(name: str, value: Any, minimum: int) -> int:

@@ -26,6 +26,7 @@ from balance.analysis.progress import Progress
 from balance.analysis.subject import Subject, split_ladder
 from balance.errors import OptionError
 from balance.sweep.paths import FieldPath, show
+from balance.sweep.rows import reach_lines
 
 CHUNK_BLOCKS = 4          # blocks run at once between progress lines
 
@@ -77,15 +78,20 @@ class Sensitivity:
     skipped: list[dict[str, Any]] = field(default_factory=list)
     best: dict[str, Any] | None = None
     both: bool = True          # moved down as well as up
+    reach: tuple[dict[str, Any], ...] = ()   # who each table field's change reaches
+    steps: dict[str, float] = field(default_factory=dict)   # fields with their own step
+    notes: tuple[str, ...] = ()              # how it was played (trials rounded up)
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "for": self.side, "metric": self.metric,
-                "step": self.step, "trials": self.trials, "seed": self.seed,
+                "step": self.step, "steps": self.steps, "trials": self.trials,
+                "seed": self.seed,
                 "common_random_numbers": True,
                 "base": {"estimate": words.num(self.estimate),
                          "ci95": [words.num(v) for v in self.ci95]},
                 "rows": [r.to_dict() for r in self.rows], "skipped": self.skipped,
-                "best": self.best, "correction": "holm"}
+                "best": self.best, "correction": "holm", "reach": list(self.reach),
+                "notes": list(self.notes)}
 
     def table(self) -> tuple[list[str], list[list[str]]]:
         """Header and rows of the ranked changes, as text cells."""
@@ -103,7 +109,7 @@ class Sensitivity:
         fmt = words.fmt(self.metric)
         lines = [f"{self.scenario}: {what} {fmt(self.estimate)} [{fmt(self.ci95[0])}, "
                  f"{fmt(self.ci95[1])}] as written; each field moved by "
-                 f"{'±' if self.both else '+'}{words.value(self.step)}"
+                 f"{'±' if self.both else '+'}{words.value(self.step)}{self._own_steps()}"
                  f" ({self.trials:,} trials, seed {self.seed}, common random numbers)"]
         if self.best:
             change = words.fmt_change(self.metric)
@@ -115,6 +121,27 @@ class Sensitivity:
                          f"{change(b['margin'])} [{change(lo)}, {change(hi)}] "
                          f"{words.unit(self.metric)} (paired): {real}.")
         return lines
+
+    def _own_steps(self) -> str:
+        sign = "±" if self.both else "+"
+        return "".join(f", {label} by {sign}{words.value(v)}" for label, v in self.steps.items())
+
+    def to_frame(self):
+        """The ranked changes as a pandas DataFrame, one row per moved value: rank, path,
+        label, from, to, the change and its paired 95% interval, p-value, significant."""
+        import pandas as pd
+
+        frame = pd.DataFrame([{"rank": i + 1, "path": r.path, "label": r.name,
+                               "from": r.from_, "to": r.to, "delta": r.delta,
+                               "ci_low": r.ci95[0], "ci_high": r.ci95[1],
+                               "p_value": r.p_value, "significant": r.significant}
+                              for i, r in enumerate(self.rows)],
+                             columns=["rank", "path", "label", "from", "to", "delta",
+                                      "ci_low", "ci_high", "p_value", "significant"])
+        frame.attrs.update({"scenario": self.scenario, "for": self.side,
+                            "metric": self.metric, "trials": self.trials, "seed": self.seed,
+                            "estimate": self.estimate, "ci95": self.ci95})
+        return frame
 
     def to_text(self) -> str:
         head, rows = self.table()
@@ -130,7 +157,7 @@ class Sensitivity:
                 for s in self.skipped]
         if len(self.headline()) > 1:
             out += ["", self.headline()[1]]
-        return "\n".join(out)
+        return "\n".join(out + reach_lines(self.reach) + [f"  note: {n}" for n in self.notes])
 
     def to_markdown(self) -> str:
         from balance.report.document import markdown_table
@@ -149,6 +176,7 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
                 paths: Sequence[str] | None = None, rows: Sequence[str] | None = None,
                 fields: Sequence[str] | None = None, side: str | None = None,
                 metric: str = "win", step: float = 1, both: bool = True,
+                steps: Mapping[str, float] | None = None,
                 trials: int | None = None, seed: int | None = None,
                 block_trials: int = BLOCK_TRIALS, executor: str | Executor = "local",
                 scheduler: str | None = None, workers: int | None = None,
@@ -156,15 +184,15 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
     """Move each field by ``+step`` (and ``-step`` with ``both``) and rank the paired changes.
 
     Fields are ``paths`` (field paths) and/or ``rows`` (``TABLE:ROW,ROW``: every numeric field
-    of those rows, or only ``fields``). A moved value the loader rejects (below a minimum, a
-    fraction for an integer field) is skipped and listed with the reason.
+    of those rows, or only ``fields``). ``steps`` gives some fields their own step (``{path:
+    step}``, ``balance sensitivity --step PATH=STEP``; the path as in ``paths``, or a field a
+    row brings in); the others move by ``step``. A moved value the loader rejects (below a
+    minimum, a fraction for an integer field) is skipped and listed with the reason.
     """
     subject = Subject.load(scenario)
     if not paths and not rows:
         raise OptionError("give --paths PATH ... or --rows TABLE:ROW,...")
-    if isinstance(step, bool) or not isinstance(step, int | float) or not step > 0 or \
-            not math.isfinite(step):
-        raise OptionError(f"--step must be a positive number, got {step!r}")
+    _check_step("--step", step)
     option: dict[FieldPath, str] = {}    # the flag each field came from, for its messages
     for p in paths or ():
         option.setdefault(subject.resolve(p, "--paths"), "--paths")
@@ -172,6 +200,14 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
         for p in subject.row_paths(spec, list(fields) if fields else None):
             option.setdefault(p, "--fields" if fields else "--rows")
     chosen = list(option)
+    own: dict[FieldPath, float] = {}     # a field's own step (--step PATH=STEP)
+    for text, value in (steps or {}).items():
+        _check_step(f"--step {text}", value)
+        path = subject.resolve(text, "--step")
+        if path not in option:
+            raise OptionError(f"--step {text}={words.value(value)}: not one of the fields "
+                              "moved (give it in --paths, or its row in --rows)")
+        own[path] = value
     with pool(executor, scheduler, workers) as ex, \
             Progress("sensitivity", enabled=progress) as bar:
         runner = Runner(subject, metric=metric, side=side, seed=seed,
@@ -179,9 +215,10 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
         variants, moves, skipped = [()], [], []
         for path in chosen:
             start = subject.numeric(path, option[path])
+            by = own.get(path, step)
             for sign in (1, -1) if both else (1,):
-                to = start + sign * step
-                if isinstance(start, int) and float(step).is_integer():
+                to = start + sign * by
+                if isinstance(start, int) and float(by).is_integer():
                     to = int(to)
                 why = bad_value(runner, ((path, to),))
                 # a dice field's ladder positions are shown as the dice they stand for
@@ -205,7 +242,16 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
             bar.step(f"{m.trials:,} of {blocks * runner.block_trials:,} trials; largest so "
                      f"far {moves[top - 1][3]} -> {words.value(moves[top - 1][2])}: "
                      f"{words.fmt_change(metric)(m.diff(0, top)[0])}")
-    return _ranked(subject, runner, m, moves, skipped, step, both)
+    reached = tuple(r for r in (subject.reach(p) for p in chosen) if r)
+    return dataclasses.replace(_ranked(subject, runner, m, moves, skipped, step, both),
+                               reach=reached, notes=runner.notes(),
+                               steps={subject.name_of(p): v for p, v in own.items()})
+
+
+def _check_step(option: str, step: Any) -> None:
+    if isinstance(step, bool) or not isinstance(step, int | float) or not step > 0 or \
+            not math.isfinite(step):
+        raise OptionError(f"{option} must be a positive number, got {step!r}")
 
 
 def _ranked(subject: Subject, runner: Runner, m: Moments, moves: list[tuple[str, Any, Any, str]],

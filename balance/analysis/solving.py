@@ -22,6 +22,7 @@ is steady. The scalar details live in :class:`Solution`.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from collections.abc import Mapping
@@ -35,6 +36,7 @@ from balance.analysis.progress import Progress
 from balance.analysis.subject import Subject
 from balance.errors import OptionError
 from balance.sweep.paths import FieldPath, show
+from balance.sweep.rows import reach_lines
 
 MAX_DOUBLINGS = 12       # bracketing without a range: steps 1, 2, 4, ... 2048 either way
 FLOAT_STEPS = 256        # a float field's resolution: its range / this
@@ -82,6 +84,8 @@ class Solution:
     evaluations: list[Point] = field(default_factory=list)
     label: str = ""             # a short name (knight.skills.single_weapon)
     text: str | None = None     # a dice field's answer as dice (``value`` is its position)
+    reach: tuple[dict[str, Any], ...] = ()   # who a table field's change reaches
+    notes: tuple[str, ...] = ()              # how it was played (trials rounded up)
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "path": self.path, "label": self.label or self.path,
@@ -93,7 +97,25 @@ class Solution:
                 "crossing": words.num(self.crossing), "integer": self.integer,
                 "bracket": [p.to_dict() for p in (self.below, self.above) if p is not None],
                 "trials": self.trials, "seed": self.seed,
-                "evaluations": [p.to_dict() for p in self.evaluations]}
+                "evaluations": [p.to_dict() for p in self.evaluations],
+                "reach": list(self.reach), "notes": list(self.notes)}
+
+    def to_frame(self):
+        """Every value played, in order, as a pandas DataFrame: value, trials, estimate and
+        95% interval, and whether it is one of the two bracketing values (full trials)."""
+        import pandas as pd
+
+        bracket = {p.value for p in (self.below, self.above) if p is not None}
+        frame = pd.DataFrame([{"value": p.value, "trials": p.trials, "estimate": p.estimate,
+                               "ci_low": p.ci95[0], "ci_high": p.ci95[1],
+                               "bracket": p.value in bracket} for p in self.evaluations],
+                             columns=["value", "trials", "estimate", "ci_low", "ci_high",
+                                      "bracket"])
+        frame.attrs.update({"path": self.path, "label": self.label or self.path,
+                            "target": self.target, "answer": self.value,
+                            "crossing": self.crossing, "interval": self.interval,
+                            "metric": self.metric, "for": self.side, "seed": self.seed})
+        return frame
 
     def to_text(self) -> str:
         what = words.what(self.metric, self.side)
@@ -119,7 +141,7 @@ class Solution:
         total = sum(p.trials for p in self.evaluations)
         lines += ["", f"  {len(self.evaluations)} evaluations, {total:,} trials in all, "
                       f"common random numbers, seed {self.seed}"]
-        return "\n".join(lines)
+        return "\n".join(lines + reach_lines(self.reach) + [f"  note: {n}" for n in self.notes])
 
 
 def solve(scenario: str | os.PathLike | Mapping[str, Any] | Subject, vary: str, target: float,
@@ -169,8 +191,10 @@ def solve(scenario: str | os.PathLike | Mapping[str, Any] | Subject, vary: str, 
             low, high = search.bracket_out(start)
         resolution = 1 if integer else (tolerance or (high - low) / FLOAT_STEPS)
         low, high = search.bisect(low, high, resolution)
-        return search.answer(low, high, resolution, side_name=runner.side_name
-                             if runner.side is not None else None)
+        answer = search.answer(low, high, resolution, side_name=runner.side_name
+                               if runner.side is not None else None)
+    return dataclasses.replace(answer, reach=tuple(r for r in [subject.reach(path)] if r),
+                               notes=runner.notes())
 
 
 class _Search:

@@ -20,7 +20,7 @@ from balance.errors import OptionError, Problem, ScenarioError
 from balance.io.scenario import LoadedScenario, load_scenario
 from balance.io.tables import shipped_rows
 from balance.models import ROW_MODELS, SCENARIO_MODELS
-from balance.sweep.paths import FieldPath, PathError, assign, parse_path, resolve_path, show
+from balance.sweep.paths import FieldPath, PathError, assign, parse_path, show
 
 
 @dataclass(frozen=True)
@@ -32,13 +32,15 @@ class Subject:
     label: str
 
     @classmethod
-    def load(cls, source: str | os.PathLike | Mapping[str, Any] | Subject) -> Subject:
-        """Read and check a scenario file or mapping (a sweep block in it is left aside)."""
+    def load(cls, source: str | os.PathLike | Mapping[str, Any] | Subject, *,
+             sets: Any = ()) -> Subject:
+        """Read and check a scenario file or mapping (a sweep block in it is left aside),
+        with ``sets`` (``--set`` overrides) applied."""
         if isinstance(source, Subject):
             return source
         from balance.sweep.plan import load_plan
 
-        plan = load_plan(source)
+        plan = load_plan(source, sets=sets)
         return cls(plan.base, copy.deepcopy(plan.data), plan.path or "<dict>")
 
     @property
@@ -66,26 +68,52 @@ class Subject:
         A dice field (``tables.weapons.broadsword.damage``, ``1D8+1``) is stepped along a
         ladder (:mod:`balance.dice.ladder`): ``PATH.modifier`` (also the path alone) or
         ``PATH.die``; the ladder rides on the path as a last ``@modifier``/``@die`` segment.
-        """
+
+        A path through a fighter (``sides.0.members.0.armour.helm.protection``) gives that
+        fighter its own copy of the row (:mod:`balance.sweep.rows`): the subject's data gains
+        the copy and its base is reloaded (the same numbers: the copy has every field), and
+        the path returned is the copy's, ``tables.armour.helm@knight.protection``."""
+        from balance.sweep.rows import resolve_through
+
         rows = {table: list(r) for table, r in shipped_rows(self.ruleset).items()}
         model = SCENARIO_MODELS[self.ruleset]
         try:
             parts = parse_path(text)
         except PathError as err:
             raise OptionError(f"{option}: {err}") from None
+        before = copy.deepcopy(self.data)
+
+        def through(p):
+            found = resolve_through(p, model, self.data, self.ruleset, rows)
+            if self.data != before:   # frozen for callers; the copy is part of the subject
+                object.__setattr__(self, "base", load_scenario(self.data))
+            return found
+
         try:
-            path = resolve_path(parts, model, self.data, rows)
+            path = through(parts)
         except PathError as err:
             real = None
             if len(parts) > 1 and parts[-1] in ladder.PARTS:
                 try:
-                    real = resolve_path(parts[:-1], model, self.data, rows)
+                    real = through(parts[:-1])
                 except PathError:
                     real = None
             if real is None or not _dice(self.current(real)):
                 raise OptionError(f"{option}: {err}") from None
             return (*real, f"@{parts[-1]}")
         return (*path, "@modifier") if _dice(self.current(path)) else path
+
+    def reach(self, path: FieldPath) -> dict[str, Any] | None:
+        """For a table field: which fighters changing it reaches, and whether that is
+        ambiguous (a row several fighters use), as :func:`balance.sweep.rows.reach_record`
+        gives it; None for any other field."""
+        if len(path) < 4 or path[0] != "tables":
+            return None
+        from balance.sweep.rows import reach, reach_record
+
+        real, _ = split_ladder(path)
+        return reach_record(reach(self.base, str(real[1]), str(real[2])), real,
+                            self.name_of(real), self.data)
 
     def name_of(self, path: FieldPath) -> str:
         """A short name for tables and charts, as sweeps name their axes:

@@ -21,3 +21,12 @@ def count(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"expected a whole number such as 100000, 100_000 or 1e6, found {text!r}")
     return int(value)
+
+
+def add_set(p: argparse.ArgumentParser) -> None:
+    """``--set PATH=VALUE`` (repeatable): change a field for this run without editing the
+    file (the paths of sweep axes; values read as YAML)."""
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="PATH=VALUE",
+                   help="change a field for this run, e.g. --set tables.weapons.spear.damage=6 "
+                        "(repeatable; the paths of sweep axes, a path through a fighter for "
+                        "its own row; values as YAML: 6, aggressive, [mail_hauberk, helm])")

@@ -76,7 +76,7 @@ def main(args: argparse.Namespace) -> int:
     result = autobalance(args.file, args.vary, target=args.target,
                          bounds=parse_bounds(args.bounds), budget=args.budget,
                          trials=args.trials, seed=args.seed,
-                         on_step=None if args.quiet else step)
+                         on_step=None if args.quiet else step, progress=not args.quiet)
     doc = result.to_dict()
     if args.out:
         from balance.report.metagame import autobalance_document, write_bundle

@@ -6,7 +6,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from balance.commands._questions import add_common, executor_options, print_json
+from balance.commands._questions import (
+    add_common,
+    executor_options,
+    print_json,
+    set_note,
+    subject,
+    with_sets,
+)
 from balance.commands.solve import METRICS
 
 
@@ -36,12 +43,12 @@ def main(args: argparse.Namespace) -> int:
     def step(v: float) -> int | float:
         return int(v) if float(v).is_integer() else v
 
-    result = exchange(args.file, args.give, args.take, side=args.side, metric=args.metric,
+    result = exchange(subject(args), args.give, args.take, side=args.side, metric=args.metric,
                       give_step=step(args.step_give), take_step=step(args.step_take),
                       trials=args.trials, seed=args.seed, progress=not args.quiet,
                       **executor_options(args))
     if args.json:
-        print_json(result.to_dict())
+        print_json(with_sets(result.to_dict(), args))
     else:
-        sys.stdout.write(result.to_text() + "\n")
+        sys.stdout.write(set_note(args, result.to_text()) + "\n")
     return 0

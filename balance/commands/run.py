@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from balance.api import ENGINES, run
-from balance.commands._types import count
+from balance.commands._types import add_set, count
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--report", metavar="DIR",
                    help="also write the run's report to DIR (report.html offline, report.md, "
                         "PNG figures; the folder is replaced whole)")
+    add_set(p)
     p.set_defaults(func=main)
 
 
@@ -38,19 +39,45 @@ def main(args: argparse.Namespace) -> int:
         if args.explain:
             raise OptionError("--report writes the report of a run; --explain runs nothing")
         check_replaceable(report)          # before any fight: a bad folder wastes no time
+    from balance.sweep.overrides import load_with_sets, note, parse_sets
+
+    sets = parse_sets(args.sets)
+    source = load_with_sets(args.file, sets) if sets else args.file
     if args.explain:
         from balance.analysis.explaining import explain, explain_text
         from balance.commands._questions import print_json
 
-        doc = explain(args.file)
+        doc = explain(source)
+        if sets:
+            doc["set"] = [o.to_dict() for o in sets]
         if args.json:
             print_json(doc)
         else:
-            sys.stdout.write(explain_text(doc) + "\n")
+            text = explain_text(doc)
+            if sets:
+                head, _, rest = text.partition("\n")
+                text = f"{head}\n  ({note(sets)})\n{rest}"
+            sys.stdout.write(text + "\n")
         return 0
-    result = run(args.file, trials=args.trials, seed=args.seed, engine=args.engine,
+    from balance.io.scenario import LoadedScenario, load_scenario
+
+    loaded = source if isinstance(source, LoadedScenario) else load_scenario(source)
+    sys.stderr.write("".join(f"{note}\n" for note in loaded.notes))   # rows left to defaults
+    result = run(loaded, trials=args.trials, seed=args.seed, engine=args.engine,
                  progress=not args.quiet)
-    sys.stdout.write((result.to_json() if args.json else result.to_text()) + "\n")
+    if args.json:
+        from balance.io import jsonout
+
+        doc = result.to_dict()
+        if sets:
+            doc["set"] = [o.to_dict() for o in sets]
+        sys.stdout.write(jsonout.dumps(doc, indent=2) + "\n")
+    else:
+        text = result.to_text()
+        if sets:           # under the title: what this run played beyond the file
+            head, _, rest = text.partition("\n")
+            text = f"{head}\n  ({note(sets)})\n{rest}"
+        sys.stdout.write(text + "\n")
     if report is not None:
         from pathlib import Path
 

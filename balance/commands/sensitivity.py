@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from balance.commands._questions import add_common, executor_options, print_json
+from balance.commands._questions import (
+    add_common,
+    executor_options,
+    print_json,
+    set_note,
+    subject,
+    with_sets,
+)
 from balance.commands.solve import METRICS
 from balance.io import jsonout
 
@@ -28,7 +35,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="every numeric field of these table rows, e.g. weapons:long_sword,mace")
     p.add_argument("--fields", metavar="F,...",
                    help="with --rows: only these fields, e.g. attack,damage")
-    p.add_argument("--step", type=float, default=1, metavar="S", help="step size (default 1)")
+    p.add_argument("--step", action="append", default=[], metavar="S|PATH=S",
+                   help="step size: a number for every field (default 1), or PATH=S for one "
+                        "field's own step (repeatable), e.g. --step 2 --step "
+                        "tables.weapons.long_sword.damage=3")
     p.add_argument("--up-only", action="store_true", help="only +step (half the variants)")
     p.add_argument("--metric", choices=METRICS, default="win", help="as for balance solve")
     p.add_argument("--out", metavar="DIR",
@@ -43,20 +53,48 @@ def main(args: argparse.Namespace) -> int:
 
     if args.out:
         check_replaceable(args.out)       # before the fights run, not after
-    step = int(args.step) if float(args.step).is_integer() else args.step
-    result = sensitivity(args.file, paths=args.paths, rows=args.rows,
+    step, steps = parse_steps(args.step)
+    result = sensitivity(subject(args), paths=args.paths, rows=args.rows,
                          fields=args.fields.split(",") if args.fields else None,
-                         side=args.side, metric=args.metric, step=step,
+                         side=args.side, metric=args.metric, step=step, steps=steps,
                          both=not args.up_only, trials=args.trials, seed=args.seed,
                          progress=not args.quiet, **executor_options(args))
     if args.json:
-        print_json(result.to_dict())
+        print_json(with_sets(result.to_dict(), args))
     else:
-        sys.stdout.write(result.to_text() + "\n")
+        sys.stdout.write(set_note(args, result.to_text()) + "\n")
     if args.out:
         out = write_sensitivity(result, args.out)
         sys.stderr.write(f"wrote {out / 'tornado.png'}, sensitivity.md and sensitivity.json\n")
     return 0
+
+
+def parse_steps(items: list[str]) -> tuple[int | float, dict[str, int | float]]:
+    """``--step 2 --step PATH=3``: the step of every field, and fields' own steps."""
+    from balance.errors import OptionError
+
+    default: int | float = 1
+    own: dict[str, int | float] = {}
+    plain = 0
+    for item in items:
+        path, sep, text = item.rpartition("=")
+        try:
+            value = float(text)
+        except ValueError:
+            raise OptionError(f"--step {item}: expected a number (every field) or PATH=STEP "
+                              "(one field), e.g. --step 2 or --step "
+                              "tables.weapons.long_sword.damage=3") from None
+        value = int(value) if value.is_integer() else value
+        if sep:
+            if path.strip() in own:
+                raise OptionError(f"--step: {path.strip()} is given twice")
+            own[path.strip()] = value
+        else:
+            plain += 1
+            default = value
+    if plain > 1:
+        raise OptionError("--step: give one number for every field, and PATH=STEP for others")
+    return default, own
 
 
 def write_sensitivity(result, out):

@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from balance.commands._questions import add_common, executor_options, print_json
+from balance.commands._questions import (
+    add_common,
+    executor_options,
+    print_json,
+    set_note,
+    subject,
+    with_sets,
+)
 
 METRICS = ("win", "draw", "rounds", "dead", "survival", "standing")
 
@@ -43,12 +50,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def main(args: argparse.Namespace) -> int:
     from balance.analysis.solving import solve
 
-    result = solve(args.file, args.vary, args.target, side=args.side, metric=args.metric,
+    result = solve(subject(args), args.vary, args.target, side=args.side, metric=args.metric,
                    range=tuple(args.range) if args.range else None, trials=args.trials,
                    seed=args.seed, tolerance=args.tolerance, progress=not args.quiet,
                    **executor_options(args))
     if args.json:
-        print_json(result.to_dict())
+        print_json(with_sets(result.to_dict(), args))
     else:
-        sys.stdout.write(result.to_text() + "\n")
+        sys.stdout.write(set_note(args, result.to_text()) + "\n")
     return 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from balance.commands._types import count
+from balance.commands._types import add_set, count
 from balance.sweep.executors import EXECUTORS
 
 
@@ -48,6 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--report", action="store_true", help="also write the report (balance report)")
     p.add_argument("--list", action="store_true", help="list the cells and exit (runs nothing)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_set(p)
     p.set_defaults(func=main)
 
 
@@ -59,8 +60,11 @@ def main(args: argparse.Namespace) -> int:
     if args.precision is not None and args.trials is not None:
         raise OptionError("give --trials or --precision, not both")
     from balance.analysis.compare import parse_baseline
+    from balance.sweep.overrides import parse_sets
 
-    plan = load_plan(args.file, crn=args.crn, baseline=parse_baseline(args.baseline))
+    plan = load_plan(args.file, crn=args.crn, baseline=parse_baseline(args.baseline),
+                     sets=parse_sets(args.sets))
+    sys.stderr.write("".join(f"{note}\n" for note in plan.base.notes))   # rows left to defaults
     if args.list:
         for cell in plan.cells:
             sys.stdout.write(f"{cell.id}  {cell.describe()}\n")

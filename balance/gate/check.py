@@ -19,7 +19,7 @@ import copy
 import dataclasses
 import math
 from collections.abc import Callable
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,12 +28,13 @@ from scipy.stats import norm
 
 from balance.engine.run import Tally
 from balance.engine.status import DEAD
-from balance.errors import Problem, ScenarioError
+from balance.errors import OptionError, Problem, ScenarioError
 from balance.gate.budget import SHARES, Claim, LoadedBudget
 from balance.io import jsonout
 from balance.io.scenario import load_scenario, read_text
 from balance.io.yamlfile import read_yaml
 from balance.report.stats import wilson
+from balance.sweep.executors import as_finished
 from balance.sweep.paired import Paired, compare
 from balance.sweep.paths import PathError, assign, parse_path, resolve_path
 from balance.sweep.plan import Plan, load_plan
@@ -187,38 +188,67 @@ class PreparedClaim:
     fights: dict[str, Any] | None = None          # each cell's compiled fight
 
 
-def prepare_claim(budget: LoadedBudget, number: int) -> PreparedClaim:
+def prepare_claim(budget: LoadedBudget, number: int, sets: Any = ()) -> PreparedClaim:
     """Every problem of claim ``number`` that can be found without playing a fight (its
-    scenario file, ``set:`` and ``sweep:`` paths, side, the difference's path and values),
-    so a budget with a mistake in its last claim stops before the first claim runs."""
+    scenario file, ``set:`` and ``sweep:`` paths and values, side, the difference's path and
+    values, what only the compiled fighters show), all at once, so a budget with mistakes
+    anywhere stops before the first claim runs, naming them all. ``sets`` (``balance check
+    --set``) change every claim's scenario after its own ``set:``."""
     claim = budget.model.claims[number]
-    plan = claim_plan(budget, number)
-    side = _side(claim, plan.side_names, budget, number)
-    try:
-        fights = plan.compile()
-    except ScenarioError as err:
-        raise _from_claim(err, budget, number) from None
-    pairs = None
+    path = budget.folder / claim.scenario
+    if not path.is_file():
+        _fail(budget, number, f"scenario: no such file {claim.scenario!r} (relative to "
+                              f"{budget.folder})", ("scenario",))
+    base = _plan(str(path), budget, number)     # the file's own problems stop the claim here
+    problems: list[Problem] = []
+
+    def keep(action: Callable[[], Any]) -> Any:
+        try:
+            return action()
+        except ScenarioError as err:
+            problems.extend(err.problems)
+            return None
+
+    side = keep(lambda: _side(claim, base.side_names, budget, number))
+    diff_path = None
     if claim.difference is not None:
-        diff = claim.difference
-        path = _checked_path(diff.path, plan, budget, number, ("difference", "path"))
+        diff_path = keep(lambda: _checked_path(claim.difference.path, base, budget, number,
+                                               ("difference", "path")))
+    plan = keep(lambda: claim_plan(budget, number, sets, problems))
+    fights = None
+    if plan is not None:
+        fights = keep(lambda: _compiled(plan, budget, number))
+    pairs = None
+    if plan is not None and diff_path is not None:
         pairs = {}
         for cell in plan.cells:
             versions = []
-            for value in (diff.from_, diff.to):
+            for value in (claim.difference.from_, claim.difference.to):
                 data = plan.cell_data(cell)
-                assign(data, path, value)
-                versions.append(_load(data, budget, number, "difference"))
+                assign(data, diff_path, value)
+                versions.append(keep(lambda data=data: _load(data, budget, number,
+                                                             "difference")))
             pairs[cell.id] = versions
+    if problems:
+        raise ScenarioError(dict.fromkeys(problems))
     return PreparedClaim(plan, side, pairs, fights)
 
 
-def prepare_budget(budget: LoadedBudget) -> list[PreparedClaim]:
-    """:func:`prepare_claim` for every claim; all their problems raised at once."""
+def _compiled(plan: Plan, budget: LoadedBudget, number: int) -> dict[str, Any]:
+    try:
+        return plan.compile()
+    except ScenarioError as err:
+        raise _from_claim(err, budget, number) from None
+
+
+def prepare_budget(budget: LoadedBudget, sets: Any = (),
+                   claims: list[int] | None = None) -> list[PreparedClaim]:
+    """:func:`prepare_claim` for every claim (or the ``claims`` given); all their problems
+    raised at once."""
     prepared, problems = [], []
-    for i in range(len(budget.model.claims)):
+    for i in range(len(budget.model.claims)) if claims is None else claims:
         try:
-            prepared.append(prepare_claim(budget, i))
+            prepared.append(prepare_claim(budget, i, sets))
         except ScenarioError as err:
             problems += err.problems
     if problems:
@@ -228,11 +258,13 @@ def prepare_budget(budget: LoadedBudget) -> list[PreparedClaim]:
 
 def check_claim(budget: LoadedBudget, number: int, *, executor: Executor,
                 seed: int | None = None, max_trials: int | None = None,
-                prepared: PreparedClaim | None = None) -> ClaimResult:
+                prepared: PreparedClaim | None = None,
+                on_cell: Callable[[Any], None] | None = None) -> ClaimResult:
     """Judge claim ``number`` (0-based) of a budget, escalating trials where inconclusive.
 
     ``max_trials`` overrides the budget's and the claim's cap (``balance check --max-trials``);
-    ``prepared`` is the claim's :func:`prepare_claim` (made here when not given).
+    ``prepared`` is the claim's :func:`prepare_claim` (made here when not given); ``on_cell``
+    sees each cell's look as it finishes (progress).
     """
     b = budget.model
     claim = b.claims[number]
@@ -244,13 +276,15 @@ def check_claim(budget: LoadedBudget, number: int, *, executor: Executor,
     level = 1 - (1 - b.confidence) / (cells * len(looks))
     seed = b.seed if seed is None else seed
     judge = _judge_difference if claim.difference is not None else _judge_cells
-    verdicts, extra, used = judge(budget, number, prepared, looks, level, seed, executor)
+    verdicts, extra, used = judge(budget, number, prepared, looks, level, seed, executor,
+                                  on_cell)
     overall = ("fail" if any(v.verdict == "fail" for v in verdicts) else
                "inconclusive" if any(v.verdict == "inconclusive" for v in verdicts) else "pass")
     return ClaimResult(number + 1, claim, overall, verdicts, level, used, extra)
 
 
-def _judge_cells(budget, number, prepared: PreparedClaim, looks, level, seed, executor):
+def _judge_cells(budget, number, prepared: PreparedClaim, looks, level, seed, executor,
+                 on_cell=None):
     claim = budget.model.claims[number]
     plan, side = prepared.plan, prepared.side
     fights = prepared.fights or plan.compile()
@@ -264,9 +298,10 @@ def _judge_cells(budget, number, prepared: PreparedClaim, looks, level, seed, ex
         jobs = [CellJob(cid, plan.ruleset, fights[cid], seed, streams[cid], SWEEP_BLOCK_TRIALS,
                         trials, blocks_done=state[cid][1], tally=state[cid][0])
                 for cid in open_ids]
-        for future in as_completed([executor.submit(run_cell, j) for j in jobs]):
-            r = future.result()
+        for r in as_finished(executor, run_cell, jobs):
             state[r.cell_id] = (r.tally, r.blocks)
+            if on_cell is not None:
+                on_cell(r)
         for cell in plan.cells:
             if cell.id in open_ids:
                 value, lo, hi = metric_interval(state[cell.id][0], claim.metric, side,
@@ -280,7 +315,8 @@ def _judge_cells(budget, number, prepared: PreparedClaim, looks, level, seed, ex
     return [verdicts[c.id] for c in plan.cells], {}, used
 
 
-def _judge_difference(budget, number, prepared: PreparedClaim, looks, level, seed, executor):
+def _judge_difference(budget, number, prepared: PreparedClaim, looks, level, seed, executor,
+                      on_cell=None):
     claim = budget.model.claims[number]
     plan, side, pairs = prepared.plan, prepared.side, prepared.pairs or {}
     side_name = None if side is None else plan.side_names[side]
@@ -299,6 +335,8 @@ def _judge_difference(budget, number, prepared: PreparedClaim, looks, level, see
             lo, hi = p.interval(level)
             verdicts[cid] = CellVerdict(names[cid], p.diff, lo, hi, p.trials,
                                         verdict(lo, hi, claim.bounds))
+            if on_cell is not None:
+                on_cell(cid)
         open_ids = [cid for cid in open_ids if verdicts[cid].verdict == "inconclusive"]
         if not open_ids or any(v.verdict == "fail" for v in verdicts.values()):
             break
@@ -350,30 +388,43 @@ def metric_interval(tally: Tally, metric: str, side: int | None, side_of: np.nda
     return (share, *wilson(round(share * n), n, level))
 
 
-def claim_plan(budget: LoadedBudget, number: int) -> Plan:
-    """The scenario a claim is about, with its ``set:`` and ``sweep:`` applied, checked."""
+def claim_plan(budget: LoadedBudget, number: int, sets: Any = (),
+               problems: list[Problem] | None = None) -> Plan:
+    """The scenario a claim is about, with its ``set:`` and ``sweep:`` applied, checked, and
+    then ``sets`` (``balance check --set``: the command line wins over the claim's ``set:``).
+    With ``problems``, a bad ``set:`` key is added there and the rest still checked (the
+    plan is then of the good keys only)."""
     claim = budget.model.claims[number]
     path = budget.folder / claim.scenario
     if not path.is_file():
         _fail(budget, number, f"scenario: no such file {claim.scenario!r} (relative to "
                               f"{budget.folder})", ("scenario",))
     if not claim.set and claim.sweep is None:
-        return _plan(str(path), budget, number)
+        return _plan(str(path), budget, number, sets)
     data, _ = read_yaml(read_text(str(path)), str(path))
     data = copy.deepcopy(data)
     if claim.sweep is not None:
         data["sweep"] = claim.sweep
     base = _plan({k: v for k, v in data.items() if k != "sweep"}, budget, number)
     for key, value in claim.set.items():
-        assign(data, _checked_path(key, base, budget, number, ("set", key)), value)
-    return _plan(data, budget, number)
+        try:
+            assign(data, _checked_path(key, base, budget, number, ("set", key)), value)
+        except ScenarioError as err:
+            if problems is None:
+                raise
+            problems.extend(err.problems)
+    return _plan(data, budget, number, sets)
 
 
-def _plan(source: Any, budget: LoadedBudget, number: int) -> Plan:
+def _plan(source: Any, budget: LoadedBudget, number: int, sets: Any = ()) -> Plan:
     try:
-        return load_plan(source)
+        return load_plan(source, sets=sets)
     except ScenarioError as err:
         raise _from_claim(err, budget, number) from None
+    except OptionError as err:         # a --set path this claim's scenario does not have
+        line, col = budget.where(number)
+        raise ScenarioError([Problem(f"claim {number + 1}: {err}", "", budget.path, line,
+                                     col)]) from None
 
 
 def _from_claim(err: ScenarioError, budget: LoadedBudget, number: int) -> ScenarioError:

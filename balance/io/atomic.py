@@ -11,7 +11,8 @@ from pathlib import Path
 
 
 def write_text(path: str | os.PathLike, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename
+    (the file is there whole or not at all)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -47,7 +48,9 @@ def check_replaceable(path: str | os.PathLike) -> None:
         raise OptionError(f"{path}: give an output folder by name (such as results/out), not "
                           "the current or a parent folder: the lab replaces it whole")
     if not path.exists() and not path.is_symlink():
+        check_writable(path)
         return
+    check_writable(path)
     if not path.is_dir() or path.is_symlink():
         raise OptionError(f"{path}: is a file, not a folder; give a new folder for the output")
     names = {p.name for p in path.iterdir()}
@@ -57,6 +60,40 @@ def check_replaceable(path: str | os.PathLike) -> None:
     raise OptionError(f"{path}: is a folder the lab did not write (it holds "
                       f"{', '.join(sorted(names)[:3])}{', ...' if len(names) > 3 else ''}); "
                       "the output folder is replaced whole, so give a new or empty folder")
+
+
+def check_writable(path: str | os.PathLike, *, what: str = "folder") -> None:
+    """Raise :class:`~balance.errors.OptionError` unless a file or folder can be written at
+    ``path`` (through a temporary beside it and a rename, as the lab writes): the nearest
+    folder that exists on the way must be a folder, not a file, and writable. Checked before
+    any fight runs, so a read-only folder or ``--out notes.txt/out`` is one clear error, not
+    a traceback after the whole simulation."""
+    from balance.errors import OptionError
+
+    path = Path(path)
+    parent = path.parent
+    while not parent.exists() and not parent.is_symlink() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise OptionError(f"{path}: cannot make this {what}: {parent} is a file, not a folder; "
+                          f"give a path in a folder")
+    problem = _probe(parent)
+    if problem is not None:
+        raise OptionError(f"{path}: cannot write the {what} here: {parent} is not writable "
+                          f"({problem}); give a path in a folder you can write to")
+
+
+def _probe(folder: Path) -> str | None:
+    """Why nothing can be created in ``folder`` (an OS error's words), or None when a
+    temporary folder could be made and removed there (honest where permission bits are
+    not: root, read-only mounts, ACLs)."""
+    try:
+        tmp = tempfile.mkdtemp(prefix=".balance-probe.", dir=folder)
+    except OSError as err:
+        return (err.strerror or str(err)).lower()
+    with contextlib.suppress(OSError):
+        os.rmdir(tmp)
+    return None
 
 
 def _is_demo(path: Path, names: set[str]) -> bool:

@@ -35,6 +35,7 @@ class LoadedScenario:
     ruleset: str
     text: str | None          # the file's text; None for a mapping
     path: str | None          # the file's path as given; None for a mapping
+    notes: tuple[str, ...] = ()   # what the file leaves to defaults worth saying (new rows)
 
 
 def load_scenario(source: str | os.PathLike[str] | Mapping[str, Any]) -> LoadedScenario:
@@ -77,7 +78,31 @@ def load_parsed(data: Mapping[str, Any], index: PathIndex, label: str, text: str
     if problems:
         raise ScenarioError(_in_order(problems))
     tables = TABLE_MODELS[ruleset].model_validate(rows, strict=True)
-    return LoadedScenario(model, tables, ruleset, text, path)
+    return LoadedScenario(model, tables, ruleset, text, path,
+                          _default_notes(ruleset, model, tables, label, index))
+
+
+def _default_notes(ruleset: str, model: pydantic.BaseModel, tables: pydantic.BaseModel,
+                   label: str, index: PathIndex) -> tuple[str, ...]:
+    """``file:line:col: note: tables.weapons.bastard_sword: a new weapon; fields left at
+    their defaults: defence 0, ...`` for each row the scenario adds without every field
+    (compiler style: editors jump to the row)."""
+    from balance.io.tables import defaulted_fields, row_kind
+
+    out = []
+    for table, name, left in defaulted_fields(ruleset, getattr(model, "tables", None), tables):
+        at = index.problem("", ("tables", table, name), label)
+        where = label + "".join(f":{n}" for n in (at.line, at.column) if n is not None)
+        values = ", ".join(f"{k} {_short(v)}" for k, v in left.items())
+        out.append(f"{where}: note: {at.path}: a new {row_kind(table)}; fields left at their "
+                   f"defaults: {values} (write them in the row to choose)")
+    return tuple(out)
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def read_text(path: str) -> str:
@@ -134,12 +159,20 @@ def schema_text(ruleset: str | None = None) -> str:
 
 
 def write_schema(path: str | os.PathLike[str], ruleset: str | None = None) -> None:
-    """Write :func:`schema_text` to ``path`` for editors (see ``balance schema --help``)."""
+    """Write :func:`schema_text` to ``path`` for editors (see ``balance schema --help``),
+    whole or not at all; a path that cannot be written is an :class:`OptionError`."""
+    from balance.io.atomic import check_writable, write_text
+
+    if os.path.isdir(path):
+        raise OptionError(f"{os.fsdecode(path)}: is a folder; give --out a file name such as "
+                          "balance-scenario.schema.json")
+    check_writable(path, what="file")
+    text = schema_text(ruleset)
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(schema_text(ruleset))
+        write_text(path, text)
     except OSError as err:
-        _fail(os.fsdecode(path), f"cannot write the schema: {err.strerror or err}")
+        raise OptionError(f"{os.fsdecode(path)}: cannot write the schema: "
+                          f"{err.strerror or err}") from None
 
 
 def _ruleset(data: Any, label: str, index: PathIndex) -> str:

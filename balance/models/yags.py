@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 
+from balance.errors import FieldValueError
 from balance.models.base import (
     Count,
     MaxRounds,
@@ -358,9 +359,14 @@ class Member(Strict):
                              "(mount: {warhorse: true})")
         if p.attack_mount and self.mount is not None:
             raise ValueError("attack_mount is for fighters on foot")
-        if self.rank == 2 and (self.stance != "normal" or self.mount is not None):
-            raise ValueError("the second rank fights on foot in the normal stance (seed 000, "
-                             f"ranks); this member's stance is {self.stance!r}")
+        if self.rank == 2 and self.mount is not None:
+            raise FieldValueError("the second rank fights on foot (seed 000, ranks); this "
+                                  "member rides a mount: give it rank 1 or no mount",
+                                  ("mount",))
+        if self.rank == 2 and self.stance != "normal":
+            raise FieldValueError("the second rank fights in the normal stance (seed 000, "
+                                  f"ranks); this member's stance is {self.stance!r}",
+                                  ("stance",))
         return self
 
 

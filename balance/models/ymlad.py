@@ -12,8 +12,9 @@ import json
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, create_model, model_validator
+from pydantic import BaseModel, Field, ValidationError, create_model, model_validator
 
+from balance.errors import FieldValueError, Problem, ScenarioError
 from balance.models.base import (
     Count,
     Distance,
@@ -318,8 +319,9 @@ class FighterSpec(Strict):
     @model_validator(mode="after")
     def _one_off_hand(self) -> FighterSpec:
         if self.shield is not None and self.off_hand is not None:
-            raise ValueError("a fighter cannot carry both a shield and an off-hand weapon "
-                             "(seed: dual wielding prevents the use of a shield)")
+            raise FieldValueError("a fighter cannot carry both a shield and an off-hand "
+                                  "weapon (seed: dual wielding prevents the use of a shield)",
+                                  ("off_hand",))
         return self
 
 
@@ -346,28 +348,69 @@ class Member(FighterSpec):
 NESTED = ("talents", "skills", "effort", "resistance", "resist", "policy", "weapons")
 
 
+class MergeError(ValueError):
+    """A member whose layers (its side's default policy, its roster entry, its own fields) are
+    each valid but whose merge breaks a rule that ties fields together (a shield and an
+    off-hand weapon; a contact style against the fighter's style). ``problems`` holds
+    (path within the scenario's member or side, message) pairs, relative to the member:
+    ``("off_hand",)`` is the member's own field, ``("roster",)`` its roster line, and a path
+    starting with ``..`` the side's."""
+
+    def __init__(self, problems: list[tuple[tuple[str | int, ...], str]]):
+        super().__init__("; ".join(m for _, m in problems))
+        self.problems = problems
+
+
 def resolve_member(member: Member, roster: Mapping[str, RosterEntry],
                    side_policy: Policy | None = None) -> tuple[str | None, FighterSpec]:
     """The member's display name and full fighter spec, its roster entry filled in.
 
     Fields the member sets win over the roster entry's, and those over the side's default
     ``policy``; nested blocks (talents, skills, policy, ...) merge one level deep, so
-    ``policy: {style: missile}`` keeps the rest.
+    ``policy: {style: missile}`` keeps the rest. A merge that breaks a cross-field rule is a
+    :class:`MergeError` naming the field and the layers it came from.
     """
     own = member.model_dump(mode="json", exclude_unset=True,
                             exclude={"name", "count", "roster", "row"})
     merged: dict[str, Any] = {}
+    base: dict[str, Any] = {}
     if side_policy is not None:
         base = side_policy.model_dump(mode="json", exclude_unset=True)
         if base:
             merged["policy"] = base
     entry = None if member.roster is None else roster[member.roster]
-    layers = [own] if entry is None else [
-        entry.model_dump(mode="json", exclude_unset=True, exclude={"name", "note"}), own]
+    listed = {} if entry is None else \
+        entry.model_dump(mode="json", exclude_unset=True, exclude={"name", "note"})
+    layers = [own] if entry is None else [listed, own]
     for layer in layers:
         _merge(merged, layer)
-    spec = FighterSpec.model_validate_json(json.dumps(merged), strict=True)
+    try:
+        spec = FighterSpec.model_validate_json(json.dumps(merged), strict=True)
+    except ValidationError as err:
+        raise MergeError([_merge_problem(e, own, listed, base, member.roster)
+                          for e in err.errors(include_url=False)]) from None
     return member.name or (entry.name if entry is not None else None), spec
+
+
+def _merge_problem(error: Mapping[str, Any], own: Mapping[str, Any], listed: Mapping[str, Any],
+                   side: Mapping[str, Any], roster: str | None
+                   ) -> tuple[tuple[str | int, ...], str]:
+    """Where a merged member's error is best fixed, and what to say: the member's own field
+    when it sets it, else its ``roster`` line (the entry's field), else the side's policy."""
+    found = error.get("ctx", {}).get("error")
+    loc = tuple(error["loc"]) + (tuple(found.loc) if isinstance(found, FieldValueError) else ())
+    message = str(found) if found is not None else error["msg"]
+    layers = [f"roster entry {roster!r}"] if roster is not None else []
+    if side and (not loc or loc[0] == "policy"):
+        layers.append("the side's default policy")
+    why = f" (the member's own fields laid over {' and '.join(layers)})" if layers else ""
+    head = loc[0] if loc else None
+    if head is None or head in own:
+        return loc, message + why
+    if head in listed:
+        return ("roster",), f"{'.'.join(map(str, loc))} from roster entry {roster!r}: " \
+            f"{message}{why}"
+    return ("..", "policy"), message + why
 
 
 def _merge(merged: dict[str, Any], layer: Mapping[str, Any]) -> None:
@@ -548,16 +591,30 @@ class YmladScenario(Strict):
 
     def members(self, tables: Any) -> list[tuple[int, str, FighterSpec, Member]]:
         """Like :meth:`fighters`, with the member line each fighter comes from."""
-        out = []
+        out, problems = [], []
         for s, side in enumerate(self.sides):
             policy = side.policy if side.policy.model_fields_set else None
             for j, member in enumerate(side.members):
-                name, spec = resolve_member(member, tables.roster, policy)
+                try:
+                    name, spec = resolve_member(member, tables.roster, policy)
+                except MergeError as err:   # each layer valid, the merge not: say where
+                    for path, message in err.problems:
+                        at = ("sides", s, *path[1:]) if path[:1] == ("..",) else \
+                            ("sides", s, "members", j, *path)
+                        problems.append(Problem(message, _dotted(at)))
+                    continue
                 base = name or (side.name if len(side.members) == 1 else f"{side.name}.{j}")
                 for k in range(member.count):
                     display = base if member.count == 1 else f"{base}#{k + 1}"
                     out.append((s, display, spec, member))
+        if problems:
+            raise ScenarioError(problems)
         return out
+
+
+def _dotted(path: tuple[str | int, ...]) -> str:
+    """``sides[0].members[1].policy``: a field path as problems print it."""
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
 
 
 _SPEC_REFS = (("weapon", "hand_weapons"), ("close_weapon", "hand_weapons"),

@@ -18,15 +18,17 @@ def write_report(run_dir: str | os.PathLike, out: str | os.PathLike | None = Non
     ``side`` picks whose win probability the heat maps show (default: the first side).
     With ``$GITHUB_STEP_SUMMARY`` set, the Markdown (without figures) is appended to it.
     """
+    from balance.io.atomic import check_replaceable
     from balance.report.sweep import sweep_document
 
+    target = Path(out) if out is not None else Path(run_dir) / "report"
     table = load(run_dir)
+    check_replaceable(target)          # before the figures are drawn, not after
     manifest = table.attrs["manifest"]
     if side is not None and side not in manifest["sides"]:
         raise OptionError(f"side {side!r} is not a side of this run "
                           f"({', '.join(manifest['sides'])})")
     doc = sweep_document(table, manifest, load_tallies(run_dir), side)
-    target = Path(out) if out is not None else Path(run_dir) / "report"
     write_document(doc, target)
     return target
 

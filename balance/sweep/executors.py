@@ -19,8 +19,8 @@ import multiprocessing
 import os
 import sys
 import threading
-from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +30,12 @@ EXECUTORS = ("local", "processes", "dask")
 
 
 class SerialExecutor(Executor):
-    """Runs each task at once, in this process, when it is submitted (the ``local`` executor)."""
+    """Runs each task at once, in this process, when it is submitted (the ``local`` executor).
+
+    Because a task runs inside ``submit``, a driver that submitted every job before reading
+    any result would save nothing and show no progress until the last job ended: drivers go
+    through :func:`as_finished` and :func:`in_order`, which hand a serial executor one job at
+    a time."""
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
         future: Future = Future()
@@ -41,6 +46,46 @@ class SerialExecutor(Executor):
                 raise
             future.set_exception(err)
         return future
+
+
+def runs_at_submit(pool: Executor) -> bool:
+    """Does ``pool`` run a task inside ``submit`` (so submitting ahead gains nothing)?"""
+    return isinstance(pool, SerialExecutor)
+
+
+def as_finished(pool: Executor, fn: Callable[[Any], Any],
+                jobs: Iterable[Any]) -> Iterator[Any]:
+    """``fn(job)`` of every job, each yielded as soon as it finishes.
+
+    A pool is handed every job here, at the call (so a forking pool starts its workers
+    before the caller starts a progress bar's thread), and results come in the order they
+    finish; a serial executor gets the next job only after the caller has had the last
+    result, so the caller saves each result and advances its progress before the next job
+    starts, under every executor alike. Jobs not yet finished are cancelled when the
+    iterator is closed early (an error, Ctrl-C)."""
+    if runs_at_submit(pool):
+        return (pool.submit(fn, job).result() for job in jobs)
+    futures = [pool.submit(fn, job) for job in jobs]
+    return _collect(futures, as_completed(futures))
+
+
+def in_order(pool: Executor, fn: Callable[[Any], Any], jobs: Iterable[Any]) -> Iterator[Any]:
+    """``fn(job)`` of every job in the jobs' order (sums that must merge in block order), each
+    yielded as soon as it and those before it are done; jobs are handed out as in
+    :func:`as_finished`."""
+    if runs_at_submit(pool):
+        return (pool.submit(fn, job).result() for job in jobs)
+    futures = [pool.submit(fn, job) for job in jobs]
+    return _collect(futures, iter(futures))
+
+
+def _collect(futures: list[Future], order: Iterator[Future]) -> Iterator[Any]:
+    try:
+        for future in order:
+            yield future.result()
+    finally:
+        for future in futures:
+            future.cancel()
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ from balance.io.yamlfile import PathIndex, read_yaml
 from balance.models import SCENARIO_MODELS
 from balance.sweep.baseline import resolve_baseline
 from balance.sweep.cells import Axis, Cell, expand
-from balance.sweep.paths import FieldPath, PathError, assign, resolve_path, show
+from balance.sweep.paths import FieldPath, PathError, assign, show
+from balance.sweep.rows import resolve_through
 from balance.sweep.spec import AxisSpec, SweepSpec, parse_sweep
 
 RESERVED = {"cell", "stream", "trials", "seed", "blocks", "rounds_mean", "rounds_p50",
@@ -54,6 +55,7 @@ class Plan:
     path: str | None
     baseline: Cell | None = None         # the cell deltas are measured from
     index: PathIndex = dataclasses.field(default_factory=PathIndex, repr=False, compare=False)
+    sets: tuple[Any, ...] = ()           # --set overrides applied to the base scenario
 
     @property
     def side_names(self) -> tuple[str, ...]:
@@ -85,6 +87,24 @@ class Plan:
             raise ScenarioError(_located(problems, self.index, self.path or DICT_SOURCE))
         return fights
 
+    def reach(self) -> list[dict[str, Any]]:
+        """For each swept table field: which fighters its change reaches over the cells, and
+        whether that is ambiguous (one row several fighters use); see
+        :mod:`balance.sweep.rows`."""
+        from balance.sweep.rows import reach_over, reach_record, swept_slots
+
+        out = []
+        swept = swept_slots([p for a in self.axes for p in a.paths])
+        for axis in self.axes:
+            for path in axis.paths:
+                if path[0] == "tables" and len(path) >= 4:
+                    found = reach_over(list(self.scenarios), str(path[1]), str(path[2]),
+                                       swept)
+                    label = _path_name(path, self.data)
+                    out.append({"axis": axis.name,
+                                **reach_record(found, path, label, self.data)})
+        return out
+
     def cell_data(self, cell: Cell) -> dict[str, Any]:
         """The plain scenario data of one cell (the base with the cell's values set)."""
         data = copy.deepcopy(self.data)
@@ -96,14 +116,19 @@ class Plan:
 
 def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
               sweep: Mapping[str, Any] | None = None,
-              crn: bool | list[str] | None = None, baseline: Any = None) -> Plan:
+              crn: bool | list[str] | None = None, baseline: Any = None,
+              sets: Any = ()) -> Plan:
     """Read a scenario with a ``sweep:`` block (a file path or a mapping) and check it all.
 
     ``sweep`` replaces the file's block (for notebooks); ``crn`` overrides its ``crn:`` and
-    ``baseline`` its ``baseline:``. A scenario without a sweep block is a plan of one cell.
+    ``baseline`` its ``baseline:``; ``sets`` (:class:`~balance.sweep.overrides.Override`s,
+    ``--set``) change fields of the base scenario first (a swept field cannot also be set).
+    A scenario without a sweep block is a plan of one cell.
     """
     if isinstance(source, Mapping):
-        data, index, label, text, path = dict(source), PathIndex(), DICT_SOURCE, None, None
+        # a copy: an axis through a fighter writes the fighter's own row into the data
+        data, index, label, text, path = (copy.deepcopy(dict(source)), PathIndex(),
+                                          DICT_SOURCE, None, None)
     else:
         path = label = os.fsdecode(source)
         text = read_text(path)
@@ -114,6 +139,15 @@ def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
         block, index_block = data.get("sweep"), index
     base_data = {k: v for k, v in data.items() if k != "sweep"}
     base = _load_base(base_data, text, label, index)
+    resolved_sets: list = []
+    if sets:                     # the file as written is good; now the command line's changes
+        from balance.sweep.overrides import apply_sets, relocate
+
+        base_data, resolved_sets = apply_sets(base_data, sets)
+        try:
+            base = _load_base(base_data, text, label, index)
+        except ScenarioError as err:
+            raise relocate(err, resolved_sets) from None
     spec = SweepSpec(())
     if block is not None:
         spec, problems = parse_sweep(block, label if sweep is None else "<sweep>", index_block)
@@ -121,7 +155,15 @@ def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
             raise ScenarioError(problems)
     if crn is not None:
         spec = dataclasses.replace(spec, crn=tuple(crn) if isinstance(crn, list) else crn)
+    before = copy.deepcopy(base_data)
     axes = _resolve(spec, base, base_data, label, index_block)
+    if base_data != before:      # an axis through a fighter copied a row for it
+        base = _load_base(base_data, text, label, index)
+    for o, set_path in resolved_sets:
+        swept = next((a.name for a in axes for p in a.paths if p == set_path), None)
+        if swept is not None:
+            raise OptionError(f"--set {o.text}: {show(set_path)} is swept by the axis "
+                              f"{swept!r}; each cell sets it, so --set would change nothing")
     crn_axes = _crn_axes(spec.crn, axes, label, index_block)
     cells = expand(axes, crn=crn_axes, mirror=spec.mirror)
     scenarios = _check_cells(axes, cells, base_data, base, label, index_block)
@@ -137,8 +179,13 @@ def load_plan(source: str | os.PathLike[str] | Mapping[str, Any], *,
     if text is None or sweep is not None:   # the exact inputs, for the manifest and its hash
         whole = {**base_data, **({"sweep": block} if block is not None else {})}
         text = json.dumps(whole, indent=2, default=str) + "\n"
+    if sets:                     # the file as written, and what the command line changed
+        from balance.sweep.overrides import as_comment
+
+        text = text + ("" if text.endswith("\n") else "\n") + as_comment(sets, "balance")
     return Plan(base.model.name, base.ruleset, base, base_data, axes, tuple(cells),
-                tuple(scenarios), crn_axes, spec.mirror, text, path, base_cell, index_block)
+                tuple(scenarios), crn_axes, spec.mirror, text, path, base_cell, index_block,
+                tuple(sets))
 
 
 def _load_base(data: dict[str, Any], text: str | None, label: str,
@@ -160,8 +207,8 @@ def _resolve(spec: SweepSpec, base: LoadedScenario, data: dict[str, Any], label:
     for a in spec.axes:
         paths = []
         for p in a.paths:
-            try:
-                paths.append(resolve_path(p, model, data, rows))
+            try:        # a path through a fighter gives it its own copy of the row (in data)
+                paths.append(resolve_through(p, model, data, base.ruleset, rows))
             except PathError as err:
                 at = a.source[:-1] if a.source[-1] == "values" else a.source
                 problems.append(_problem(index, str(err), at, label, at_key=True))
@@ -175,6 +222,10 @@ def _resolve(spec: SweepSpec, base: LoadedScenario, data: dict[str, Any], label:
     if problems:
         raise ScenarioError(problems)
     names = [a.name or _default_name(paths, data) for a, paths in resolved]
+    for i, (a, paths) in enumerate(resolved):     # a fighter's own row: named by the fighter
+        if a.name is None and len(a.paths) == 1 and paths and paths[0][0] == "tables" \
+                and a.paths[0][0] == "sides":
+            names[i] = _path_name(paths[0], data)
     for i, (a, paths) in enumerate(resolved):
         if a.name is None and names.count(names[i]) > 1:
             names[i] = "+".join(show(p) for p in paths)
@@ -284,6 +335,11 @@ def _default_name(paths: tuple[FieldPath, ...], data: dict[str, Any]) -> str:
 def _path_name(path: FieldPath, data: dict[str, Any]) -> str:
     head, rest = path[0], list(path[1:])
     if head == "tables" and len(path) >= 3:
+        from balance.sweep.rows import owner_label
+
+        row, owner = owner_label(str(path[2]))
+        if owner is not None:        # a fighter's own copy: helm@knight -> knight.helm
+            return ".".join([owner, row, *map(str, path[3:])])
         return ".".join(map(str, path[2:]))
     if head == "sides" and rest and isinstance(rest[0], int):
         side = data["sides"][rest[0]]

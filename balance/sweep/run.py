@@ -14,7 +14,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,7 @@ from balance.io.store import (
     tally_to_dict,
     write_run,
 )
-from balance.sweep.executors import ExecutorInfo, check_executor, open_executor
+from balance.sweep.executors import ExecutorInfo, as_finished, check_executor, open_executor
 from balance.sweep.plan import Plan, load_plan
 from balance.sweep.table import add_deltas, build_table
 from balance.sweep.task import CellJob, CellResult, run_cell
@@ -149,12 +149,14 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
 def _drive(pool: Executor, jobs: list[CellJob], records: dict[str, dict[str, Any]],
            partial: Partial | None, plan: Plan, progress: bool,
            on_cell: Callable[[CellResult], None] | None) -> None:
-    """Submit every job, collect results as they finish, save each one at once."""
+    """Run every job, collect results as they finish, save each one at once (under the
+    serial executor too: :func:`~balance.sweep.executors.as_finished` hands it one cell at a
+    time, so an interrupted sweep keeps every cell finished before the interruption)."""
     total = len(plan.cells)
     trials = sum(rec["tally"]["trials"] for rec in records.values())
-    # submit before any bar exists: a forking pool starts its workers at the first submit,
-    # and they should not inherit the bar's monitor thread (no bar at all without progress)
-    futures = [pool.submit(run_cell, job) for job in jobs]
+    # handed to a pool before any bar exists: a forking pool starts its workers at the first
+    # submit, and they should not inherit the bar's monitor thread
+    results = as_finished(pool, run_cell, jobs)
     bar = None
     if progress:
         from balance.progress import progress_bar
@@ -162,8 +164,7 @@ def _drive(pool: Executor, jobs: list[CellJob], records: dict[str, dict[str, Any
         bar = progress_bar(total, initial=total - len(jobs), unit="cell", desc=plan.name[:30],
                            delay=0.0)
     try:
-        for future in as_completed(futures):
-            result = future.result()
+        for result in results:
             record = _record(result)
             records[result.cell_id] = record
             if partial is not None:
@@ -174,11 +175,8 @@ def _drive(pool: Executor, jobs: list[CellJob], records: dict[str, dict[str, Any
                 bar.update(1)
             if on_cell is not None:
                 on_cell(result)
-    except BaseException:
-        for f in futures:
-            f.cancel()
-        raise
     finally:
+        results.close()
         if bar is not None:
             bar.close()
 
@@ -262,6 +260,8 @@ def _manifest(plan: Plan, run_id: str, fingerprint: dict[str, Any], info: Execut
             "values": dict(plan.baseline.values)},
         "mirror": plan.mirror,
         "crn_note": _crn_note(plan),
+        "reach": plan.reach(),
+        "set": [o.to_dict() for o in plan.sets],
         "python": sys.version.split()[0],
         "numpy": np.__version__,
         "bit_generator": "PCG64",

@@ -40,6 +40,9 @@ def summary_text(table, manifest: dict) -> str:
               for i, h in enumerate(head)]
     lines = [f"{manifest['scenario']}  ({manifest['ruleset']}, {cells_text(len(table))}, seed "
              f"{manifest['seed']})", ""]
+    if manifest.get("set"):            # balance sweep --set: what the run changed
+        lines[1:1] = ["  (with " + ", ".join(f"--set {s['path']}={_yaml(s['value'])}"
+                                            for s in manifest["set"]) + ")"]
     lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)).rstrip())
     lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
               for row in rows]
@@ -47,4 +50,13 @@ def summary_text(table, manifest: dict) -> str:
         lines.append(f"... and {len(table) - SHOWN_CELLS} more cells (see cells.csv)")
     if manifest.get("crn_note"):
         lines += ["", manifest["crn_note"]]
+    if manifest.get("reach"):          # who each swept table field reaches (issue 30)
+        lines += ["", *(r["sentence"] for r in manifest["reach"])]
     return "\n".join(lines)
+
+
+def _yaml(value: object) -> str:
+    """A value as ``--set`` would take it (flow YAML: 6, aggressive, [a, b])."""
+    from balance.io import jsonout
+
+    return value if isinstance(value, str) else jsonout.dumps(value)

@@ -96,7 +96,7 @@ def test_validate_checks_every_cell_of_a_sweep(tmp_path, capsys) -> None:
     bad = tmp_path / "bad.yaml"
     bad.write_text(yaml.safe_dump(duel({"grid": {"sides.0.members.0.weapon": ["maec"]}}),
                                   sort_keys=False))
-    assert main(["validate", str(bad)]) == 1
+    assert main(["validate", str(bad)]) == 2
     assert "'maec' is not a known weapon" in capsys.readouterr().err
     flow = tmp_path / "flow.yaml"   # a flow-style file is a sweep too (no 'sweep:' line)
     flow.write_text(yaml.safe_dump(duel({"grid": {"max_rounds": [5, 6]}}),
@@ -114,7 +114,7 @@ def test_a_cell_that_cannot_be_compiled_stops_the_sweep_before_it_starts(tmp_pat
     path = tmp_path / "heavy.yaml"
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     line = next(i for i, t in enumerate(path.read_text().splitlines(), 1) if "great_axe" in t)
-    assert main(["validate", str(path)]) == 1
+    assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"{path}:{line}:") and "too weak for this weapon" in err
     assert "(in cell red.weapon=great_axe)" in err

@@ -95,9 +95,9 @@ def test_cli_exit_codes_and_files(tmp_path, capsys, monkeypatch) -> None:
     assert main(["check", good, "--out", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
     assert out.startswith("PASS         even: ") and "1 passed, 0 failed" in out
-    md = (tmp_path / "out" / "check.md").read_text()
+    md = (tmp_path / "out" / "check-budget" / "check.md").read_text()   # --out: results
     assert "| 1 | even | ✅ pass |" in md and md in summary.read_text()
-    data = json.loads((tmp_path / "out" / "check.json").read_text())
+    data = json.loads((tmp_path / "out" / "check-budget" / "check.json").read_text())
     assert data["counts"] == {"pass": 1, "fail": 0, "inconclusive": 0}
     bad = write_budget(tmp_path, [claim(claim="lopsided", metric="win", at_most=0.2)])
     assert main(["check", bad, "--out", str(tmp_path / "out")]) == 1

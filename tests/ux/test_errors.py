@@ -116,7 +116,7 @@ def test_compile_time_problems_have_line_and_column(tmp_path, capsys) -> None:
     path = tmp_path / "heavy.yaml"
     path.write_text(text)
     line = text.splitlines().index("        weapon: great_axe") + 1
-    assert main(["validate", str(path)]) == 1
+    assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"{path}:{line}:17: sides[0].members[0].weapon: strength 1 is too "
                           "weak")
@@ -144,7 +144,7 @@ def test_a_repeated_side_name_points_at_the_repeat(tmp_path, capsys) -> None:
     path = tmp_path / "twice.yaml"
     path.write_text(text)
     line = [i for i, row in enumerate(text.splitlines(), 1) if row == "  - name: knight"][1]
-    assert main(["validate", str(path)]) == 1
+    assert main(["validate", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"twice.yaml:{line}:" in err
     assert "sides[1].name: side names must be unique; 'knight' is also sides[0].name" in err

@@ -35,7 +35,7 @@ def test_every_failing_cell_is_listed_with_set_overrides(tmp_path, capsys) -> No
     result = check_budget(path).claims[0]
     assert result.verdict == "fail" and len(result.failing) >= 2
     out = tmp_path / "out"
-    assert main(["check", path, "--out", str(out)]) == 1
+    assert main(["check", path, "--out", str(tmp_path), "--run-id", "out"]) == 1
     console = capsys.readouterr().out
     md = (out / "check.md").read_text()
     for cell in result.failing:
@@ -54,8 +54,8 @@ def test_inconclusive_says_what_to_do_and_json_is_strict(tmp_path, capsys) -> No
     count; the unbounded side is null, not -Infinity."""
     path = write_budget(tmp_path, [{"claim": "even", "scenario": "duel.yaml", "metric": "win",
                                     "side": "red", "at_least": 0.492}])
-    out = tmp_path / "out"
-    assert main(["check", path, "--out", str(out)]) == 0
+    out = tmp_path / "results" / "check-budget"       # --out is the results folder
+    assert main(["check", path, "--out", str(tmp_path / "results")]) == 0
     console = capsys.readouterr().out
     assert console.startswith("INCONCLUSIVE")
     assert "--max-trials" in console and "per cell" in console

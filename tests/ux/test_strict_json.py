@@ -99,5 +99,5 @@ def test_budget_check_json(tmp_path) -> None:
             {"claim": "rounds", "scenario": "duel.yaml", "metric": "rounds",
              "at_most": 100}]}))
     assert main(["check", str(tmp_path / "b.yaml"), "--out", str(tmp_path / "o")]) == 0
-    doc = loads_strict((tmp_path / "o" / "check.json").read_text())
+    doc = loads_strict((tmp_path / "o" / "check-b" / "check.json").read_text())
     assert doc["claims"][0]["bounds"] == [None, 100]

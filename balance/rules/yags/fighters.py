@@ -31,7 +31,6 @@ from balance.rules.yags.tracks import (
     max_defences,
 )
 
-AGGRESSIVE_MANOEUVRES = ("improved_damage", "massive_damage", "vital_strike", "knockdown")
 YIELD_LEVELS = LEVELS
 AUTO = -1
 MAX_DEFENCES = 6
@@ -222,13 +221,23 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
     fighters: list[Fighter] = []
     r = scenario.rules
     names, sides, bases = [], [], []
+    problems, merged_members = [], {}
+    for side_index, side in enumerate(scenario.sides):
+        for member_index, member in enumerate(side.members):
+            try:
+                merged_members[side_index, member_index] = _with_side_policy(
+                    member, side.policy, side_index, member_index)
+            except ScenarioError as err:      # every member's at once
+                problems += err.problems
+    if problems:
+        raise ScenarioError(problems)
     for side_index, side in enumerate(scenario.sides):
         line = 0
         for member_index, member in enumerate(side.members):
             base = member.name or (side.name if len(side.members) == 1 else
                                    f"{side.name}.{member_index}")
             where = f"sides[{side_index}].members[{member_index}]"
-            merged = _with_side_policy(member, side.policy, where)
+            merged = merged_members[side_index, member_index]
             one = _fighter(side_index, base, merged, tables, r, where)
             for k in range(member.count):
                 name = base if member.count == 1 else f"{base}#{k + 1}"
@@ -264,17 +273,31 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
     )
 
 
-def _with_side_policy(member: Any, side_policy: Any, where: str) -> Any:
-    """The member with its side's default policy under its own (its keys win, key by key)."""
+def _with_side_policy(member: Any, side_policy: Any, side: int, index: int) -> Any:
+    """The member with its side's default policy under its own (its keys win, key by key),
+    checked as the member written whole would be: each layer may be valid alone and their
+    merge not (the side's ``charge: true`` over a member without a warhorse), and that is a
+    located problem like the loader's (at the member's policy, or the side's when the member
+    sets none), never an escaped validation error."""
     base = side_policy.model_dump(mode="json", exclude_unset=True)
     if not base:
         return member
-    own = member.policy.model_dump(mode="json", exclude_unset=True)
-    policy = type(member.policy).model_validate_json(json.dumps({**base, **own}), strict=True)
-    if policy.manoeuvre in AGGRESSIVE_MANOEUVRES and member.stance != "aggressive":
-        raise ScenarioError([Problem(f"the {policy.manoeuvre} manoeuvre needs the aggressive "
-                                     "stance (seed 000, Melee Manoeuvres)", f"{where}.policy")])
-    return member.model_copy(update={"policy": policy})
+    own = member.model_dump(mode="json", exclude_unset=True)
+    where = f"sides[{side}].members[{index}].policy" if own.get("policy") else \
+        f"sides[{side}].policy"
+    own["policy"] = {**base, **own.get("policy", {})}
+    try:
+        return type(member).model_validate_json(json.dumps(own), strict=True)
+    except ValueError as err:           # pydantic's ValidationError (its errors() list)
+        raise ScenarioError([Problem(
+            f"{_message(e)} (sides[{side}].members[{index}]'s policy laid over its side's "
+            "default policy)", where) for e in err.errors(include_url=False)]) from None
+
+
+def _message(error: Any) -> str:
+    """A validation error's words without pydantic's ``Value error, `` prefix."""
+    found = error.get("ctx", {}).get("error")
+    return str(found) if found is not None else error["msg"]
 
 
 def _priority(f: Fighter, names: list[str], bases: list[str],

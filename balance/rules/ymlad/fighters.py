@@ -355,10 +355,19 @@ def compile_fight(scenario: Any, tables: Any) -> YmladFight:
                                      f"{len(specs)}", path="sides")])
     names = [name for _, name, _, _ in specs]
     sides = [side for side, _, _, _ in specs]
-    fighters = tuple(
-        replace(_fighter(side, name, spec, scenario, tables), row=member.row,
-                priority=_priority(name, spec.policy, names, sides, side))
-        for side, name, spec, member in specs)
+    built, problems = [], {}
+    for side, name, spec, member in specs:
+        try:
+            built.append(replace(_fighter(side, name, spec, scenario, tables), row=member.row,
+                                 priority=_priority(name, spec.policy, names, sides, side)))
+        except ScenarioError as err:        # every fighter's refusal, at its member's line
+            j = next(k for k, m in enumerate(scenario.sides[side].members) if m is member)
+            for p in err.problems:
+                path = f"sides[{side}].members[{j}]" + (f".{p.path}" if p.path else "")
+                problems.setdefault((path, p.message), replace(p, path=path))
+    if problems:
+        raise ScenarioError(problems.values())
+    fighters = tuple(built)
     _check_armour(scenario, specs, fighters)
     distances = tuple(scenario.distance if s.distance is None else s.distance
                       for s in scenario.sides)
@@ -400,7 +409,7 @@ def _priority(name: str, policy: Any, names: list[str], sides: list[int],
     if policy.target != "fixed":
         return (0,) * len(names)
     if not policy.targets:
-        _fail(name, "target: fixed needs the foes' names in policy.targets")
+        _fail(name, "target: fixed needs the foes' names in policy.targets", "policy")
     base = [n.rsplit("#", 1)[0] if "#" in n else n for n in names]
     rank = [len(policy.targets)] * len(names)
     for k, wanted in reversed(list(enumerate(policy.targets))):
@@ -408,18 +417,20 @@ def _priority(name: str, policy: Any, names: list[str], sides: list[int],
         if not hits:
             near = closest(wanted, sorted(set(names) | set(base)))
             hint = f" (did you mean {near[0]!r}?)" if near else ""
-            _fail(name, f"policy.targets names {wanted!r}, who is not in this fight{hint}")
+            _fail(name, f"policy.targets names {wanted!r}, who is not in this fight{hint}",
+                  "policy")
         if all(sides[j] == side for j in hits):
-            _fail(name, f"policy.targets names {wanted!r}, who is on its own side")
+            _fail(name, f"policy.targets names {wanted!r}, who is on its own side", "policy")
         for j in hits:
             rank[j] = k
     return tuple(rank)
 
 
-def _fail(name: str, message: str) -> NoReturn:
-    """A problem only the compiled fight shows: a clean ScenarioError (the caller,
-    ``balance.api.compile_scenario``, adds the file), like the loader's."""
-    raise ScenarioError([Problem(f"fighter {name!r}: {message}")])
+def _fail(name: str, message: str, field: str) -> NoReturn:
+    """A problem only the compiled fight shows: a clean ScenarioError at ``field`` of the
+    fighter (:func:`compile_fight` puts it under the member's path, and
+    ``balance.api.compile_scenario`` adds the file and line), like the loader's."""
+    raise ScenarioError([Problem(f"fighter {name!r}: {message}", field)])
 
 
 def _harm(w: Any, tables: Any) -> Harm:
@@ -443,14 +454,17 @@ def _fighter(side_index: int, name: str, spec: Any, scenario: Any, tables: Any) 
     # Seed: shields and dual wielding take the off hand; only light weapons go there.
     for carried in dict.fromkeys(names[FORMATION:]):
         if shield is not None and tables.hand_weapons[carried].hands == 2:
-            _fail(name, f"{carried} is two-handed and cannot be used with a shield")
-        if off is not None and tables.hand_weapons[carried].hands == 2:
-            _fail(name, f"{carried} is two-handed, so there is no hand for {spec.off_hand}")
+            _fail(name, f"{carried} is two-handed and cannot be used with a shield", "shield")
     if off is not None and not off.light:
         _fail(name, f"only light weapons go in the off hand (seed: daggers, short swords); "
-                    f"{spec.off_hand} is not light")
+                    f"{spec.off_hand} is not light", "off_hand")
+    for carried in dict.fromkeys(names[FORMATION:]):
+        if off is not None and tables.hand_weapons[carried].hands == 2:
+            _fail(name, f"{carried} is two-handed, so there is no hand for {spec.off_hand}",
+                  "off_hand")
     if missile_row is not None and spec.mounted != "no" and not missile_row.mounted:
-        _fail(name, f"{spec.missile} cannot be used from horseback (seed, Mounted combat)")
+        _fail(name, f"{spec.missile} cannot be used from horseback (seed, Mounted combat)",
+              "missile")
 
     # Seed, Close: a weapon with two close scores helps wrestling when used two-handed,
     # which needs a free off hand (no shield, no second weapon).
