@@ -53,6 +53,8 @@ Manoeuvre = Literal[
     "overwhelm", "grapple", "trip", "charge_through",
 ]
 FumbleResult = Literal["fatigue", "disarm", "break", "fail_defence"]
+# A fumble chooser: a ranking by the situation, or results in order of preference.
+FumbleChooser = Literal["worst", "best"] | tuple[FumbleResult, ...]
 Technique = Literal["mounted_combat"]
 
 # Seed 000, Melee Manoeuvres: these must be made in the aggressive stance.
@@ -227,17 +229,24 @@ class Skills(Strict):
 
 
 class Fumbles(Strict):
-    """Who picks what when a roll fumbles (seed 000: you choose, unless your foe is more skilled).
+    """Who picks what when a roll fumbles (seed 000: "You get to choose the fumble result
+    unless your opponent has a higher skill, in which case they choose").
 
-    Each list is an order of preference; the first result that is possible is taken (a weapon
-    must be held to be lost, ``break`` needs a weak weapon on an attack and a weapon that is
-    not strong on a defence, ``fail_defence`` is only for defences), and ``fatigue`` is always
-    possible. ``own``: what this fighter picks for its own fumbles; ``foe``: what it picks for
-    a less skilled foe's fumbles.
+    ``own``: what this fighter picks for its own fumbles; ``foe``: what it picks for a less
+    skilled foe's. Each is a ranking by the situation, ``worst`` (the result that harms the
+    fumbler most: a fatigue level that would exhaust it, then break, disarm, a failed defence
+    that lets the attack through, fatigue, a failed defence that changes nothing) or ``best``
+    (the same ranking read from the other end), or a list in order of preference, of which
+    the first result that is possible is taken (a weapon must be held to be lost, ``break``
+    needs a weak weapon on an attack and a weapon that is not strong on a defence,
+    ``fail_defence`` is only for defences; ``fatigue`` is always possible). Defaults: a
+    fighter takes the fatigue of its own fumbles, and picks the worst for a less skilled
+    foe's (issue 25; before it, ``[fail_defence, break, disarm, fatigue]``). See
+    docs/rules/yags.md, Fumbles.
     """
 
-    own: tuple[FumbleResult, ...] = ("fatigue",)
-    foe: tuple[FumbleResult, ...] = ("fail_defence", "break", "disarm", "fatigue")
+    own: FumbleChooser = ("fatigue",)
+    foe: FumbleChooser = "worst"
 
 
 class Stunt(Strict):

@@ -29,8 +29,8 @@ from balance.rules.yags.fighters import (
     YagsFight,
     YagsRules,
 )
-from balance.rules.yags.tactics import Tactics
-from balance.rules.yags.tracks import STUNS, WOUNDS
+from balance.rules.yags.tactics import BEST, WORST, Tactics
+from balance.rules.yags.tracks import BREAK, DISARM, FAIL_DEFENCE, FATIGUE, STUNS, WOUNDS
 from balance.rules.yags.vector import kernel
 from tests.rules.test_yags_melee import veteran
 
@@ -214,3 +214,95 @@ def test_a_shot_meets_half_the_targets_defence(mode: int, firearm: bool, p_hit: 
     rules = YagsRules(missile_defence=mode)
     state = one_round(fight_of(shooter(firearm), b, rules=rules, distance=10.0), seed=8)
     assert_close(by_fighter(state, state.status)[1] != STANDING, p_hit)
+
+
+# --- Fumbles: who chooses, and what (issue 25) --------------------------------------------------
+
+
+def holding(side: int, main: dict | None = None, bare: dict | None = None, **changes):
+    """A hand-written fighter whose main loadout (its weapon: ``main`` changes) differs from
+    its bare one (``bare``; by default fists: reach 0, unarmed, not martial, not losable)."""
+    base = veteran(side, **changes)
+    lo = base.basic_loadout
+    m = dataclasses.replace(lo, **(main or {}))
+    b = dataclasses.replace(lo, **(bare or {"reach": 0, "unarmed": True, "martial": False,
+                                            "losable": False}))
+    return dataclasses.replace(base, gear=(m, m, b, m, m, b))
+
+
+def weapon_state(state, place_row: int):
+    """(broken, dropped) per trial for fighter ``place_row``: bare with the weapon gone for
+    good, or bare with it on the ground."""
+    x = by_fighter(state, state.x("weapons"))[place_row]
+    down = by_fighter(state, state.x("main_down"))[place_row]
+    return (x == 2) & (down == 0), (x == 2) & (down == 1)
+
+
+SWORD = {"losable": True, "weak": False, "strong": False}
+
+
+@pytest.mark.parametrize(("foe_fumbles", "p_broken", "p_dropped"), [
+    ((WORST,), 1 / 20, 19 / 20 * 1 / 20),
+    ((FAIL_DEFENCE, BREAK, DISARM, FATIGUE), 0.0, 1 / 20)])
+def test_the_more_skilled_picks_the_worst_fumble_for_the_fumbler(foe_fumbles, p_broken,
+                                                                 p_dropped):
+    """Seed 000: "You get to choose the fumble result unless your opponent has a higher skill,
+    in which case they choose." A (skill 5, first, never hits) attacks B (skill 4, a sword
+    neither weak nor strong, never hits); nobody is hurt, so only the fumbles act.
+
+    The default, the result worst for B (tactics.fumble_harm_order): B's fumbled defence
+    (d2 = 1: 1/20) breaks its sword ("only if it is not strong"); B's fumbled attack with the
+    sword still in hand (19/20 x 1/20) drops it ("You lose your weapon"; it cannot break: "only
+    if it is weak"). The old order [fail_defence, break, disarm, fatigue]: a fumbled defence
+    fails (nothing breaks), a fumbled attack drops the sword: 1/20 (a broken sword's fists
+    cannot be dropped)."""
+    a = holding(0, skill=5, attack=-100, initiative=100,
+                tactics=Tactics(foe_fumbles=foe_fumbles))
+    b = holding(1, main=SWORD, skill=4, attack=-100, initiative=0)
+    state = one_round(fight_of(a, b), seed=11)
+    broken, dropped = weapon_state(state, 1)
+    assert_close(broken, p_broken)
+    assert_close(dropped, p_dropped)
+    assert (by_fighter(state, state.status) == STANDING).all()
+
+
+def test_the_worst_fumble_for_one_about_to_be_exhausted_is_fatigue():
+    """Seed 000: "If a character becomes Exhausted then they must immediately rest". B (fatigue
+    3, exhausted at 4, a sword) fumbles its defence against A (skill 5, more skilled): the
+    worst result for B is the fatigue that exhausts it (it rests at once, out of the fight),
+    not the broken sword: P(B yielded) = 1/20, and its sword never breaks. B's own attack
+    fumble (19/20 x 1/20) is chosen by A too: fatigue again (B rests). So P(yielded) =
+    1/20 + 19/20 x 1/20, and nothing is ever lost."""
+    a = holding(0, skill=5, attack=-100, initiative=100)
+    b = holding(1, main=SWORD, skill=4, attack=-100, initiative=0, fatigue=3, exhausted_at=4)
+    state = one_round(fight_of(a, b), seed=12)
+    assert_close(by_fighter(state, state.status)[1] == YIELDED, 1 / 20 + 19 / 400)
+    broken, dropped = weapon_state(state, 1)
+    assert not (broken | dropped).any()
+
+
+@pytest.mark.parametrize(("own", "b_defence", "a_attack", "p_dead"), [
+    # worst (A chooses): the failed defence lets through what the parry stopped
+    (None, 100, 15, 1 / 20 * 19 / 20),
+    # best (B chooses, equal skill): failing a parry below the base difficulty turns hits into
+    # misses; the attack then needs d1 >= 15
+    ((BEST,), -100, 0, 19 / 20 * 19 / 20 + 1 / 20 * 6 / 20),
+    # the default own choice, fatigue: the parry below the base difficulty stands
+    (None, -100, 0, 19 / 20)])
+def test_fail_defence_is_chosen_by_what_it_does(own, b_defence, a_attack, p_dead):
+    """Seed 000, Fumbling a defence: "4. Fail defence, use base difficulty only". A (first,
+    damage 1,000) attacks B (natural weapons, nothing to lose); B never hits back.
+
+    A more skilled (skill 5 against 4), B's parry 100 + d2: A's 15 + d1 never beats it, but
+    beats the base difficulty 15 whenever d1 != 1. A picks the worst for B: on B's fumbled
+    defence (1/20) "fail defence" (tactics.defence_fail_effect +1): 1/20 x 19/20 dead. Equal
+    skill, B's parry -100 + d2, A's d1 (attack 0): every roll but the natural 1 beats the
+    parry, only d1 >= 15 the base difficulty. B choosing its best (``best``) takes "fail
+    defence" on its fumbled defence (effect -1 or 0): dead with d1 >= 15 (6/20); otherwise
+    19/20. B taking the fatigue (the default ``[fatigue]``): 19/20 whatever it rolls."""
+    a = holding(0, skill=5 if own is None and b_defence > 0 else 4, attack=a_attack,
+                damage=1000, initiative=100)
+    b_tactics = Tactics() if own is None else Tactics(own_fumbles=own)
+    b = holding(1, skill=4, defence=b_defence, attack=-100, initiative=0, tactics=b_tactics)
+    state = one_round(fight_of(a, b), seed=13)
+    assert_close(by_fighter(state, state.status)[1] != STANDING, p_dead)

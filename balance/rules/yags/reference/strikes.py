@@ -31,6 +31,7 @@ from balance.rules.yags.tactics import (
     DISARM_FOE,
     FREE_STRIKE_FOR,
     NONE,
+    defence_fail_effect,
     fumble_choice,
     required_level,
 )
@@ -196,8 +197,12 @@ def resolve_attack(a: FighterState, t: FighterState, defending: bool, combat: Co
         parried = defence + round_penalty(t, rules) + defence_bonus(t, a) + defence_die
         difficulty = parried
         if defence_die <= t.gear.fumble_range:
-            # A fumbled defence is not a miss by itself; the result is chosen.
-            result = fumble_result(t, a, defending=True)
+            # A fumbled defence is not a miss by itself; the result is chosen, knowing what
+            # failing the defence would do (nothing if the attack fumbled too: it misses).
+            effect = 0 if die <= fumble_range(a, t) else defence_fail_effect(
+                roll, parried, rules.base_difficulty, required_level(manoeuvre, a.tactics.neck),
+                rules.success_step)
+            result = fumble_result(t, a, defending=True, fail_effect=effect)
             if result == FAIL_DEFENCE:
                 difficulty, parried = rules.base_difficulty, None
             else:
@@ -222,16 +227,21 @@ def resolve_attack(a: FighterState, t: FighterState, defending: bool, combat: Co
 # --- Fumbles ------------------------------------------------------------------------------
 
 
-def fumble_result(fumbler: FighterState, opponent: FighterState, *, defending: bool) -> int:
-    """Seed 000: you choose the fumble result unless your opponent's skill (in the style each
-    is using) is higher. Each picks by its policy: the first result possible."""
+def fumble_result(fumbler: FighterState, opponent: FighterState, *, defending: bool,
+                  fail_effect: int = 0) -> int:
+    """Seed 000: "You get to choose the fumble result unless your opponent has a higher skill,
+    in which case they choose" (the skill in the style each is using). Each picks by its
+    policy (``tactics.fumble_choice``): a list's first possible result, or the result worst
+    (best) for the fumbler in its situation: would a level of fatigue exhaust it, and what
+    would failing its defence do (``fail_effect``)."""
     g = fumbler.gear
     if opponent.gear.skill > g.skill:
         prefs = opponent.tactics.foe_fumbles
     else:
         prefs = fumbler.tactics.own_fumbles
+    exhausts = fumbler.fatigue + 1 >= fumbler.fighter.exhausted_at
     return fumble_choice(prefs, defending=defending, losable=g.losable, weak=g.weak,
-                         strong=g.strong)
+                         strong=g.strong, exhausts=exhausts, fail_effect=fail_effect)
 
 
 def apply_fumble(fumbler: FighterState, result: int) -> None:

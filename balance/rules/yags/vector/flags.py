@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from balance.rules.yags.equipment import BARE, MAIN, N_WEAPON_STATES, SPARE
 from balance.rules.yags.fighters import NEVER_EXHAUSTED, YagsFight
 from balance.rules.yags.tactics import (
+    BEST,
     CHARGE_THROUGH,
     DISARM_FOE,
     GRAPPLE,
@@ -20,11 +21,13 @@ from balance.rules.yags.tactics import (
     NONE,
     TRIP,
     VITAL,
+    WORST,
     Tactics,
 )
 from balance.rules.yags.tracks import (
     BREAK,
     DISARM,
+    FAIL_DEFENCE,
     FATIGUE,
     MIXED,
     STUNLIKE,
@@ -84,18 +87,21 @@ def reachable(fight: YagsFight) -> list[set[int]]:
             if not any(f.loadout(w).losable for w in held(i)):
                 continue
             least = min(f.loadout(w).skill for w in held(i))
-            picks = set(f.tactics.own_fumbles[:_upto(f.tactics.own_fumbles)])
+            picks = _reached(f.tactics.own_fumbles)
             for j, g in enumerate(fs):
                 if g.side != f.side and max(g.loadout(w).skill for w in held(j)) > least:
-                    picks |= set(g.tactics.foe_fumbles[:_upto(g.tactics.foe_fumbles)])
+                    picks |= _reached(g.tactics.foe_fumbles)
             if disarming or picks & {DISARM, BREAK}:
                 states[i] |= {BARE} | ({SPARE} if f.has_spare else set())
     return [held(k) for k in range(len(fs))]
 
 
-def _upto(prefs: tuple[int, ...]) -> int:
-    """Preferences after the first fatigue are never reached."""
-    return prefs.index(FATIGUE) + 1 if FATIGUE in prefs else len(prefs)
+def _reached(prefs: tuple[int, ...]) -> set[int]:
+    """The results a chooser can ever pick: a ranking any of them (``tactics.fumble_choice``),
+    a list those up to its first fatigue (the later ones are never reached)."""
+    if prefs and prefs[0] in (WORST, BEST):
+        return {FATIGUE, DISARM, BREAK, FAIL_DEFENCE}
+    return set(prefs[:prefs.index(FATIGUE) + 1 if FATIGUE in prefs else len(prefs)])
 
 
 def kinds_faced(fight: YagsFight, can: list[set[int]]) -> list[list[int]]:

@@ -82,7 +82,7 @@ class Static:
     fighter: dict[str, np.ndarray]  # per-fighter detailed numbers and tactics, (n,) int16
     soak_vs: np.ndarray            # (n * N_KINDS,)
     mount_soak_vs: np.ndarray      # (n * N_KINDS,)
-    fumble_choice: np.ndarray      # (n * 64,): see ``fumble_index``
+    fumble_choice: np.ndarray      # (n * FUMBLE_CASES,): see ``fumble_index``
     groups: Groups | None = None   # group fights' numbers (None: a duel)
     start: np.ndarray | None = None  # (n,) float: positions at the start (fights at a distance)
     blasts: tuple = ()             # per fighter: its thrown explosive's blast (or None)
@@ -119,10 +119,28 @@ def stance_numbers(lo: Loadout, stance: int, mode: int) -> tuple[int, int, int]:
     return lo.attack + a, lo.defence + d, lo.damage + g
 
 
-def fumble_index(who, as_foe, defending, losable, weak, strong):
+FUMBLE_CASES = 2 * 2 * 2 * 2 * 2 * 2 * 3   # as_foe, defending, losable, weak, strong,
+#                                            exhausts, fail effect (-1, 0, +1)
+
+
+def fumble_index(who, as_foe, defending, losable, weak, strong, exhausts, effect):
     """Index into ``Static.fumble_choice``: the result fighter ``who`` picks, for its own
-    fumble or (``as_foe``) a less skilled foe's, given the fumbler's roll and weapon."""
-    return (((who * 2 + as_foe) * 2 + defending) * 2 + losable) * 4 + weak * 2 + strong
+    fumble or (``as_foe``) a less skilled foe's, given the fumbler's roll and weapon, whether
+    a level of fatigue would exhaust it, and what failing its defence would do (``effect``
+    -1, 0 or +1: ``tactics.defence_fail_effect``)."""
+    flags = ((((as_foe * 2 + defending) * 2 + losable) * 2 + weak) * 2 + strong) * 2 + exhausts
+    return (who * (FUMBLE_CASES // 3) + flags) * 3 + effect + 1
+
+
+def fumble_table(fs) -> np.ndarray:
+    """``Static.fumble_choice``: every case of ``fumble_index`` for every fighter, by the
+    shared rule function ``tactics.fumble_choice`` itself."""
+    choice = [fumble_choice(f.tactics.foe_fumbles if foe else f.tactics.own_fumbles,
+                            defending=bool(d), losable=bool(lo), weak=bool(w), strong=bool(st),
+                            exhausts=bool(ex), fail_effect=e)
+              for f in fs for foe in (0, 1) for d in (0, 1) for lo in (0, 1)
+              for w in (0, 1) for st in (0, 1) for ex in (0, 1) for e in (-1, 0, 1)]
+    return np.array(choice, dtype=np.int8)
 
 
 def i16(values) -> np.ndarray:
@@ -165,10 +183,6 @@ def _static(fight: YagsFight) -> Static:
     # The seat of the basic rules: the main loadout in the declared stance, mounted.
     main = [_seat(f) for f in fs]
     faced = kinds_faced(fight, can)
-    choice = [fumble_choice(f.tactics.foe_fumbles if foe else f.tactics.own_fumbles,
-                            defending=bool(d), losable=bool(lo), weak=bool(w), strong=bool(st))
-              for f in fs for foe in (0, 1) for d in (0, 1) for lo in (0, 1)
-              for w in (0, 1) for st in (0, 1)]
     per = {name: i16([int(getattr(f.tactics, name)) for f in fs]) for name in TACTIC_FIELDS}
     per.update({name: i16([int(getattr(f, name)) for f in fs]) for name in FIGHTER_FIELDS})
     per["has_mount"] = i16([f.mount is not None for f in fs])
@@ -219,7 +233,7 @@ def _static(fight: YagsFight) -> Static:
         soak_vs=i16([f.soak_against(k) for f in fs for k in range(N_KINDS)]),
         mount_soak_vs=i16([f.mount.soak_vs[k] if f.mount else 0
                            for f in fs for k in range(N_KINDS)]),
-        fumble_choice=np.array(choice, dtype=np.int8),
+        fumble_choice=fumble_table(fs),
         groups=groups_of(fight) if fight.n > 2 else None,
         start=start_of(fight) if on.distance else None,
         blasts=tuple(f.missile.blast if f.missile else None for f in fs),

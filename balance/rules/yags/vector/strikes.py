@@ -19,6 +19,7 @@ from balance.rules.yags.tactics import (
     FREE_STRIKE_FOR,
     GRAPPLE,
     REQUIRED_TABLE,
+    defence_fail_effect,
 )
 from balance.rules.yags.tracks import (
     AUTOMATIC_STRIKE,
@@ -216,16 +217,28 @@ def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pic
     if stunt_fail is not None:
         attack_fumble |= stunt_fail
     defence_fumble = acting & defending & (d[1] <= defence_at)
-    # Fumble results: by the basic rules' default, the fumbler takes fatigue unless the foe
-    # is more skilled and picks "fail defence" for a fumbled defence.
+    required = 1
+    if manoeuvre is not None:
+        neck = fighter(s, "neck", att.get(state.who).astype(np.intp))
+        required = REQUIRED_TABLE[manoeuvre] + (manoeuvre == GRAPPLE) * neck
+    # Fumble results: by the basic rules' default, the fumbler takes fatigue, and a more
+    # skilled foe picks the worst result for it (tactics.fumble_harm_order): for a fumbler
+    # that cannot lose its weapon, "fail defence" where that lets the attack through, else
+    # the fatigue.
     if s.on.fumble_policies:
-        fail_def = _fumbles(state, s, ctx, att, tgt, attack_fumble, defence_fumble)
+        fail_def = _fumbles(state, s, ctx, att, tgt, attack_fumble, defence_fumble,
+                            roll, parry, required)
     else:
         foe_picks = att.get(state.skill) > tgt.get(state.skill)
         fail_def = defence_fumble & foe_picks
+        if fail_def.any():
+            fail_def &= ~attack_fumble & (defence_fail_effect(
+                roll, parry, s.base_difficulty, required, s.success_step) > 0)
+            if s.on.exhaustion:
+                fail_def &= ~_exhausts(state, s, tgt)
         if attack_fumble.any():
             gear.tire(state, s, ctx, att, attack_fumble)
-        tired = defence_fumble & ~foe_picks
+        tired = defence_fumble & ~fail_def
         if tired.any():
             gear.tire(state, s, ctx, tgt, tired)
     use_parry = defending & ~fail_def
@@ -239,8 +252,7 @@ def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pic
     level = None
     if manoeuvre is not None:
         level = 1 + (roll - against) // s.success_step
-        neck = fighter(s, "neck", att.get(state.who).astype(np.intp))
-        hit &= level >= REQUIRED_TABLE[manoeuvre] + (manoeuvre == GRAPPLE) * neck
+        hit &= level >= required
         failed_disarm = acting & ~hit & (manoeuvre == DISARM_FOE)
     hits = np.flatnonzero(hit)
     if hits.size:
@@ -303,10 +315,20 @@ def _stunts(state, s: Static, acting, att: Pick, roll, rng):
     return fail, bonus * damage, roll + bonus * ~damage
 
 
+def _exhausts(state, s: Static, p: Pick) -> np.ndarray:
+    """Would a level of fatigue exhaust the places of ``p`` (rules.exhausted_at)?"""
+    at = gear.per_place(s, "exhausted_at", p.get(state.who).astype(np.intp))
+    return p.get(state.fatigue) + 1 >= at
+
+
 def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
-             defence_fumble) -> np.ndarray:
+             defence_fumble, roll, parry, required) -> np.ndarray:
     """Each fumble's result, picked by the fumbler, or by its foe if more skilled, from their
-    policies (seed 000); applied at once. Returns where the defence fails."""
+    policies (seed 000; the shared rule ``tactics.fumble_choice``, tabulated per fighter:
+    ``static.fumble_table``), in the fumbler's situation: would fatigue exhaust it, and what
+    would failing its defence do to the attack (``tactics.defence_fail_effect``; nothing when
+    the attack fumbled too: it misses anyway). Applied at once. Returns where the defence
+    fails."""
     x = state.x
     fail_def = np.zeros(attack_fumble.size, dtype=bool)
     for fumbled, me, foe, defending in ((defence_fumble, tgt, att, 1),
@@ -317,10 +339,17 @@ def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
         me_, foe_ = me.sub(rows), foe.sub(rows)
         foe_picks = foe_.get(state.skill) > me_.get(state.skill)
         chooser = np.where(foe_picks, foe_.get(state.who), me_.get(state.who)).astype(np.intp)
+        exhausts = _exhausts(state, s, me_) if s.on.exhaustion else np.zeros(rows.size, bool)
+        effect = 0
+        if defending:
+            req = required if np.ndim(required) == 0 else required[rows]
+            effect = defence_fail_effect(roll[rows], parry[rows], s.base_difficulty, req,
+                                         s.success_step) * ~attack_fumble[rows]
         idx = fumble_index(chooser, foe_picks.astype(np.intp), defending,
                            me_.get(x("losable")).astype(np.intp),
                            me_.get(x("weak")).astype(np.intp),
-                           me_.get(x("strong")).astype(np.intp))
+                           me_.get(x("strong")).astype(np.intp),
+                           exhausts.astype(np.intp), effect)
         result = s.fumble_choice[idx]
         tired = result == FATIGUE
         if tired.any():
