@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from balance.engine.distance import HOLD
+from balance.engine.targeting import FIXED
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.fighters import (
     FULL_DEFENCE,
@@ -306,3 +307,56 @@ def test_fail_defence_is_chosen_by_what_it_does(own, b_defence, a_attack, p_dead
     b = holding(1, skill=4, defence=b_defence, attack=-100, initiative=0, tactics=b_tactics)
     state = one_round(fight_of(a, b), seed=13)
     assert_close(by_fighter(state, state.status)[1] != STANDING, p_dead)
+
+
+# --- Counter strikes read the hands as they were when the attack was made (issue 25) ---------
+
+
+# Fists (unarmed, not martial, never lost) at the sword's reach, so no reach rule acts here.
+FISTS = {"unarmed": True, "martial": False, "losable": False}
+
+
+@pytest.mark.parametrize(("case", "p_down"), [
+    ("attacker_fumbles_its_sword_away", 0.0),          # before issue 25: 1/20 x 19/20
+    ("defender_fumbles_its_sword_away", 19 / 20)])     # before issue 25: (19/20)^2
+def test_a_counter_strike_reads_the_hands_of_the_attack(case: str, p_down: float):
+    """Seed 000, Unarmed attack: "When making an unarmed attack against someone who is
+    defending with martial weapons, the attacker risks being harmed. If the defender makes a
+    successful defence, then they get an immediate counter strike"; Counter Strikes: "If you
+    have a martial weapon, and your attacker does not, you gain a counter strike if you make
+    a good defence". Driven through the vector kernel.
+
+    A (first) attacks B; B's parry 55 - 10 (two attackers) + d2 beats A's 15 + d1 by a good
+    success (10) whatever the dice, and B's counter strike (attack 0 against A's parry -100:
+    every roll but the natural 1) kills A (damage 1,000): 19/20. B attacks C; C (side of A,
+    skill 0, attack -100) attacks B and never hurts anyone; A's spare defence covers B, so no
+    counter strike for an undefended attack. Only the unarmed counter strike can fell A.
+
+    The attacker fumbles its sword away: A (a martial sword, skill 3) fumbles (d1 = 1: 1/20)
+    and B (skill 5) picks the worst result for it, the sword dropped: A is bare, but it
+    attacked with a sword: no counter strike, A never falls (it fell 1/20 x 19/20 when the
+    hands were read after the attack). The defender fumbles its sword away: A (fists, skill 5)
+    attacks B (a martial sword, skill 3); B's fumbled parry (d2 = 1) still stands and A picks
+    the worst result for B, the sword broken; B parried with it: the counter strike comes in
+    every trial, with its fists when the sword broke: 19/20 (it was (19/20)^2, the broken
+    sword's trials losing it). (Every weapon here has the same reach: no reach rule acts.)"""
+    sword = {"losable": True, "weak": False, "strong": False}
+    if case == "attacker_fumbles_its_sword_away":
+        a = holding(0, main=sword, bare=FISTS, skill=3, attack=15, defence=-100,
+                    initiative=100)
+        b = holding(1, main=sword, bare=FISTS, skill=5, attack=0, defence=55, damage=1000, initiative=50)
+    else:
+        a = holding(0, main=FISTS, skill=5, attack=15, defence=-100, initiative=100)
+        b = holding(1, main=sword, bare={**FISTS, "attack": 0}, skill=3, attack=0, defence=55,
+                    damage=1000, initiative=50)
+    c = holding(0, skill=0, attack=-100, damage=0, initiative=0)
+    a, b, c = (dataclasses.replace(f, target=FIXED, priority=p)
+               for f, p in ((a, (9, 0, 9)), (b, (9, 9, 0)), (c, (9, 0, 9))))
+    state = one_round(fight_of(a, b, c), seed=14)
+    down = by_fighter(state, state.status)[0] != STANDING
+    if p_down == 0.0:
+        assert not down.any()
+        assert_close(weapon_state(state, 0)[1], 1 / 20)     # the fumbled swords were dropped
+    else:
+        assert_close(down, p_down)
+        assert_close(weapon_state(state, 1)[0], 1 / 20)     # ... and broken

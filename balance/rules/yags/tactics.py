@@ -185,6 +185,16 @@ def fumble_choice(prefs: tuple[int, ...], *, defending: bool, losable: bool, wea
     return FATIGUE
 
 
+def unarmed_against_martial(attacker_unarmed, defender_martial):
+    """Seed 000, Unarmed attack: "When making an unarmed attack against someone who is
+    defending with martial weapons, the attacker risks being harmed" (a good parry draws a
+    counter strike; a failed unarmed disarm draws one too). Read from both fighters' hands as
+    they are when the attack is made, before a fumble in it can lose a weapon (issue 25).
+    Returns (the attack is unarmed, it is unarmed against martial weapons); Python bools or
+    numpy arrays alike."""
+    return attacker_unarmed, attacker_unarmed & defender_martial
+
+
 def defence_fail_effect(roll, parry, base, required, step):
     """What choosing "fail defence, use base difficulty only" (seed 000) does to an attack
     roll ``roll`` that the defence roll ``parry`` met: +1 where the attack (needing level of

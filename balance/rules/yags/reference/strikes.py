@@ -34,6 +34,7 @@ from balance.rules.yags.tactics import (
     defence_fail_effect,
     fumble_choice,
     required_level,
+    unarmed_against_martial,
 )
 from balance.rules.yags.tracks import (
     AUTOMATIC_STRIKE,
@@ -95,15 +96,16 @@ def attack_action(a: FighterState, t: FighterState, combat: Combat, round_no: in
     if m == CHARGE_THROUGH:
         charge_through(a, t, combat, round_no, rng=rng)
         return
+    # The hands as they are when the attack is made: a fumble in it may lose a weapon, but
+    # the attack was still armed (or the parry martial) when it was made.
+    unarmed, against_martial = unarmed_against_martial(a.gear.unarmed, t.gear.martial)
     out = resolve_attack(a, t, defends(t, a, round_no) and not a.at_mount, combat, round_no,
                          manoeuvre=m, stunt=a.stunting, rng=rng)
     a.charging = False
     settle(combat)
     # An attack 8: counter strikes after: attacking a foe you do not defend against, an
     # unarmed attack well parried by a martial weapon, a failed unarmed disarm. One at most.
-    unarmed = a.gear.unarmed
-    triggers = (int(t.index not in a.defended) + int(out.good_parry and unarmed
-                                                     and t.gear.martial)
+    triggers = (int(t.index not in a.defended) + int(out.good_parry and against_martial)
                 + int(out.failed_disarm and unarmed))
     if triggers - int(ignore_left) >= 1 and a.standing and t.standing and not a.rear and \
             can_strike(t, a, round_no):   # (the second rank is out of the target's reach)

@@ -20,6 +20,7 @@ from balance.rules.yags.tactics import (
     GRAPPLE,
     REQUIRED_TABLE,
     defence_fail_effect,
+    unarmed_against_martial,
 )
 from balance.rules.yags.tracks import (
     AUTOMATIC_STRIKE,
@@ -123,6 +124,12 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
         return
     if m is None and s.on.stunts:   # a declared attack (not a strike) may carry a stunt
         m = np.zeros(n, dtype=np.int16)
+    hands = None
+    if s.on.unarmed_counter or s.on.manoeuvres:
+        # The hands as they are when the attack is made (a fumble in it may lose a weapon):
+        # seed 000's counter strike is for "an unarmed attack against someone who is
+        # defending with martial weapons" (tactics.unarmed_against_martial).
+        hands = unarmed_against_martial(att.get(x("unarmed")) > 0, tgt.get(x("martial")) > 0)
     parried_well, failed_disarm = attack(state, s, ctx, acting, att, tgt, defending, rng,
                                          manoeuvre=m)
     if s.on.any:
@@ -167,9 +174,9 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
                    np.zeros(rows.size, dtype=bool), rng)
         return
     triggers = undefended.astype(np.int16)
-    if s.on.unarmed_counter or s.on.manoeuvres:
-        unarmed = att.get(x("unarmed")) > 0
-        triggers += parried_well & unarmed & (tgt.get(x("martial")) > 0)
+    if hands is not None:
+        unarmed, martial_parry = hands
+        triggers += parried_well & martial_parry
         triggers += failed_disarm & unarmed
     if ignore_left is not None:
         triggers -= ignore_left

@@ -1,0 +1,129 @@
+"""Yags as written, third pass (issue 25): the readings it changed, shown acting in the scalar
+reference with chosen dice, the seed's words quoted beside each. The hand-derived
+probabilities that drive the vector kernel through the same rules are in
+tests/rules/test_yags_exact.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from balance.rules.yags.equipment import BARE
+from balance.rules.yags.reference.strikes import attack_action, fumble_result
+from balance.rules.yags.tactics import (
+    BEST,
+    WORST,
+    Tactics,
+    defence_fail_effect,
+    fumble_choice,
+    fumble_harm_order,
+    unarmed_against_martial,
+)
+from balance.rules.yags.tracks import BREAK, DISARM, FAIL_DEFENCE, FATIGUE
+from tests.rules.test_yags_exact import FISTS, holding
+from tests.rules.test_yags_melee import declared
+from tests.rules.test_yags_reference import ScriptedDice
+
+SWORD = {"losable": True, "weak": False, "strong": False}
+
+
+# --- Who chooses a fumble's result, and what ----------------------------------------------
+
+
+def test_the_harm_ranking_of_fumble_results() -> None:
+    """Seed 000, Fumbles in Combat: an attack fumble's results are "1. You gain a point of
+    fatigue. 2. You lose your weapon ... 3. Your primary weapon breaks, but only if it is
+    weak"; a defence fumble's add "4. Fail defence, use base difficulty only". The lab ranks
+    them by the harm to the fumbler: an exhausting fatigue, break, disarm, a failed defence
+    that lets the attack through, fatigue, a failed defence that does nothing or helps."""
+    assert fumble_harm_order(exhausts=False, fail_effect=1) == (
+        BREAK, DISARM, FAIL_DEFENCE, FATIGUE)
+    assert fumble_harm_order(exhausts=False, fail_effect=0) == (
+        BREAK, DISARM, FATIGUE, FAIL_DEFENCE)
+    assert fumble_harm_order(exhausts=True, fail_effect=-1) == (
+        FATIGUE, BREAK, DISARM, FAIL_DEFENCE)
+
+
+@pytest.mark.parametrize(("prefs", "case", "result"), [
+    # worst for the fumbler
+    ((WORST,), dict(defending=True, losable=True, weak=False, strong=False), BREAK),
+    ((WORST,), dict(defending=True, losable=True, weak=False, strong=True), DISARM),
+    ((WORST,), dict(defending=False, losable=True, weak=True, strong=False), BREAK),
+    ((WORST,), dict(defending=False, losable=True, weak=False, strong=False), DISARM),
+    ((WORST,), dict(defending=True, losable=False, weak=False, strong=False, fail_effect=1),
+     FAIL_DEFENCE),
+    ((WORST,), dict(defending=True, losable=False, weak=False, strong=False, fail_effect=0),
+     FATIGUE),
+    ((WORST,), dict(defending=True, losable=True, weak=False, strong=False, exhausts=True),
+     FATIGUE),
+    # best for the fumbler
+    ((BEST,), dict(defending=True, losable=True, weak=False, strong=False, fail_effect=-1),
+     FAIL_DEFENCE),
+    ((BEST,), dict(defending=True, losable=True, weak=False, strong=False, fail_effect=1),
+     FATIGUE),
+    ((BEST,), dict(defending=False, losable=True, weak=False, strong=False, exhausts=True),
+     DISARM),
+    ((BEST,), dict(defending=False, losable=False, weak=False, strong=False, exhausts=True),
+     FATIGUE),
+    # a list: the first possible
+    ((FAIL_DEFENCE, BREAK, DISARM, FATIGUE),
+     dict(defending=False, losable=True, weak=False, strong=False), DISARM),
+])
+def test_fumble_choice_by_ranking_or_list(prefs, case, result) -> None:
+    """Seed 000: "You get to choose the fumble result unless your opponent has a higher
+    skill, in which case they choose"; "Defender's weapon breaks, but only if it is not
+    strong"; "Your primary weapon breaks, but only if it is weak"."""
+    assert fumble_choice(prefs, **case) == result
+
+
+def test_what_failing_a_defence_does_to_the_attack() -> None:
+    """+1: the base difficulty 15 lets through what the parry stopped; -1: the parry (below
+    15) let it through and the base difficulty stops it; 0: no change. A manoeuvre needing
+    a good success (2) counts its level."""
+    assert defence_fail_effect(20, 25, 15, 1, 10) == 1
+    assert defence_fail_effect(12, 8, 15, 1, 10) == -1
+    assert defence_fail_effect(30, 10, 15, 1, 10) == 0
+    assert defence_fail_effect(26, 17, 15, 2, 10) == 1       # good against 15, not against 17
+    assert list(defence_fail_effect(np.array([20, 12]), np.array([25, 8]), 15, 1, 10)) == [1, -1]
+
+
+def test_the_more_skilled_foe_breaks_the_fumblers_weapon_by_default() -> None:
+    """A skill 5 foe chooses a skill 4 fumbler's results: a fumbled defence with a sword that
+    is not strong breaks it (it was "fail defence" first before issue 25)."""
+    c = declared(holding(0, skill=5), holding(1, main=SWORD, skill=4))
+    a, t = c.fighters
+    assert fumble_result(t, a, defending=True, fail_effect=1) == BREAK
+    t.fighter = holding(1, main=SWORD, skill=4, tactics=Tactics())
+    a.fighter = holding(0, skill=5, tactics=Tactics(foe_fumbles=(FAIL_DEFENCE, BREAK)))
+    assert fumble_result(t, a, defending=True, fail_effect=1) == FAIL_DEFENCE
+
+
+# --- Counter strikes: the hands as they were when the attack was made ----------------------
+
+
+def test_an_armed_attack_that_fumbles_its_sword_away_draws_no_unarmed_counter() -> None:
+    """Seed 000: the counter strike is for "an unarmed attack against someone who is
+    defending with martial weapons". A (a sword, skill 3) fumbles (1) and B (skill 5)
+    picks the worst result for it, the sword dropped; B's parry 15 + 15 beats A's 15 + 1 by
+    14, a good defence. A attacked armed: no counter strike (before issue 25 A, bare after its
+    fumble, was counter struck: two more dice)."""
+    c = declared(holding(0, main=SWORD, bare=FISTS, skill=3),
+                 holding(1, main=SWORD, skill=5))
+    a, b = c.fighters
+    dice = ScriptedDice(1, 15)
+    attack_action(a, b, c, 2, rng=dice)
+    assert dice.done() and a.weapons == BARE
+
+
+def test_a_parry_with_a_sword_that_breaks_still_draws_the_counter() -> None:
+    """A (fists, skill 5) attacks B (a sword, skill 3): B's fumbled parry (1) stands at
+    15 + 1 = 16 against A's 0 + 5: parried by 11, a good defence; A picks the worst result
+    for B, the sword broken. B defended with a martial weapon: its counter strike follows
+    (two dice: its 10 against A's 10, a hit), made with the fists it has left."""
+    c = declared(holding(0, main={**FISTS, "attack": 0}, skill=5),
+                 holding(1, main=SWORD, bare=FISTS, skill=3))
+    a, b = c.fighters
+    dice = ScriptedDice(5, 1, 10, 10, 10, 10)
+    attack_action(a, b, c, 2, rng=dice)
+    assert dice.done() and b.weapons == BARE and not b.main_down
+    assert unarmed_against_martial(True, True) == (True, True)
