@@ -123,6 +123,7 @@ class MissileWeapon(Strict):
     thrown: bool = False           # thrown: strength x 4 adds to damage
     impaling: bool = True          # the blow's kind against armour (arrows and bolts pierce)
     firearm: bool = False          # no defence against it unless impaired (seed 000)
+    weak: bool = False             # seed 000, Weak: "more likely to break" (a fumble may)
     # An explosive (a hand grenade): a hit lands an Ex-X blast of ``damage`` on the target.
     blast_radius: Annotated[float, Field(gt=0, le=100)] | None = None
     ammunition: Annotated[int, Field(ge=1, le=10_000)] | None = None   # carried; None: plenty
@@ -145,6 +146,7 @@ class MissilePatch(Strict):
     thrown: bool | None = None
     impaling: bool | None = None
     firearm: bool | None = None
+    weak: bool | None = None
     blast_radius: Annotated[float, Field(gt=0, le=100)] | None = None
     ammunition: Annotated[int, Field(ge=1, le=10_000)] | None = None
     note: str | None = None
@@ -418,6 +420,14 @@ class Rules(Strict):
     # bows and thrown weapons, none against firearms; ``full``: its full defence against every
     # shot; ``none``: no defence unless impaired (the lab before issue 12).
     missile_defence: Literal["half", "full", "none"] = "half"
+    # A shot's natural 1 (seed 000: "When making an attack or defence roll, if you roll a
+    # natural '1', then a fumble occurs"): ``results`` (default, issue 25) is a fumble: a
+    # miss, and the result chosen as for melee (the shooter's, or the target's if it is more
+    # skilled) from those that make sense for a shot: fatigue, the weapon dropped (a round to
+    # pick it up; a thrown weapon has already left the hand), a weak weapon broken (no more
+    # shots); ``miss``: a miss and nothing more (the lab before issue 25).
+    # docs/rules/yags-missiles.md, Fumbles.
+    missile_fumbles: Literal["results", "miss"] = "results"
     # An unarmed attack parried by a martial weapon draws a counter strike. Seed 000 says it
     # twice, differently: "If the defender makes a successful defence" (Unarmed attack) and
     # "if you make a good defence" (Counter Strikes). ``good`` (default: the rule in the list

@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from balance.engine.distance import HOLD
-from balance.engine.targeting import FIXED
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
+from balance.engine.targeting import FIXED
 from balance.rules.yags.fighters import (
     FULL_DEFENCE,
     HALF_DEFENCE,
@@ -344,7 +344,8 @@ def test_a_counter_strike_reads_the_hands_of_the_attack(case: str, p_down: float
     if case == "attacker_fumbles_its_sword_away":
         a = holding(0, main=sword, bare=FISTS, skill=3, attack=15, defence=-100,
                     initiative=100)
-        b = holding(1, main=sword, bare=FISTS, skill=5, attack=0, defence=55, damage=1000, initiative=50)
+        b = holding(1, main=sword, bare=FISTS, skill=5, attack=0, defence=55, damage=1000,
+                    initiative=50)
     else:
         a = holding(0, main=FISTS, skill=5, attack=15, defence=-100, initiative=100)
         b = holding(1, main=sword, bare={**FISTS, "attack": 0}, skill=3, attack=0, defence=55,
@@ -360,3 +361,37 @@ def test_a_counter_strike_reads_the_hands_of_the_attack(case: str, p_down: float
     else:
         assert_close(down, p_down)
         assert_close(weapon_state(state, 1)[0], 1 / 20)     # ... and broken
+
+
+# --- Missile fumbles (issue 25) ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("case", "p_dropped", "p_broken", "p_tired"), [
+    ("target_more_skilled", 1 / 20, 0.0, 0.0),
+    ("target_more_skilled_weak_bow", 0.0, 1 / 20, 0.0),
+    ("target_more_skilled_thrown", 0.0, 0.0, 1 / 20),
+    ("shooter_more_skilled", 0.0, 0.0, 1 / 20),
+    ("rules_miss", 0.0, 0.0, 0.0)])
+def test_a_fumbled_shot_has_the_results_that_make_sense_for_a_shot(case, p_dropped, p_broken,
+                                                                   p_tired):
+    """Seed 000: "When making an attack or defence roll, if you roll a natural '1', then a
+    fumble occurs ... You get to choose the fumble result unless your opponent has a higher
+    skill"; "A fumbled attack roll is always an automatic miss ... 1. You gain a point of
+    fatigue. 2. You lose your weapon ... 3. Your primary weapon breaks, but only if it is
+    weak". A (bow skill 3, or 5) shoots once at B (skill 4, 10 m off, holding): the natural 1
+    (1/20) is the fumble. B more skilled picks the worst for A: the bow dropped (a round to
+    pick it up), a weak bow broken; a thrown weapon has left the hand, so only the fatigue
+    is left. A more skilled takes the fatigue (its default). rules.missile_fumbles miss: the
+    natural 1 only misses (the lab before issue 25)."""
+    skill = 5 if case == "shooter_more_skilled" else 3
+    gun = dataclasses.replace(shooter().missile, skill=skill, weak=case.endswith("weak_bow"),
+                              thrown=case.endswith("thrown"), damage=-100)
+    a = dataclasses.replace(shooter(), missile=gun)
+    b = dataclasses.replace(veteran(1, attack=-100, defence=-100, initiative=0), movement=HOLD)
+    rules = YagsRules(missile_fumbles=case != "rules_miss")
+    state = one_round(fight_of(a, b, rules=rules, distance=10.0), seed=15)
+    shots = by_fighter(state, state.x("g_shots"))[0]
+    ammo = by_fighter(state, state.x("g_ammo"))[0]
+    assert_close(by_fighter(state, state.x("g_down"))[0] == 1, p_dropped)
+    assert_close((shots == 0) & (ammo == 0), p_broken)
+    assert_close(by_fighter(state, state.fatigue)[0] == 1, p_tired)

@@ -127,3 +127,32 @@ def test_a_parry_with_a_sword_that_breaks_still_draws_the_counter() -> None:
     attack_action(a, b, c, 2, rng=dice)
     assert dice.done() and b.weapons == BARE and not b.main_down
     assert unarmed_against_martial(True, True) == (True, True)
+
+
+# --- Missile fumbles ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("weak", "thrown", "gun_after"), [
+    (False, False, (True, 1)),      # dropped: a round to pick it up, the shot kept
+    (True, False, (False, 0)),      # a weak bow broken: no more shots
+    (False, True, (False, 1))])     # a thrown weapon has left the hand: fatigue
+def test_a_fumbled_shot_in_the_reference(weak, thrown, gun_after) -> None:
+    """Seed 000: "if you roll a natural '1', then a fumble occurs"; the target (skill 4)
+    more skilled than the shooter (bow skill 3) chooses the worst result for it."""
+    import dataclasses
+
+    from balance.rules.yags.reference.missiles import new_gun, shot_fumble
+    from balance.rules.yags.reference.state import FighterState
+    from tests.rules.test_yags_exact import shooter
+
+    gun = dataclasses.replace(shooter().missile, skill=3, weak=weak, thrown=thrown)
+    a = FighterState(0, dataclasses.replace(shooter(), missile=gun))
+    b = FighterState(1, holding(1, skill=4))
+    a.gun = new_gun(gun)
+    shot_fumble(a, b)
+    assert (a.gun.down, a.gun.shots) == gun_after
+    assert a.fatigue == (1 if thrown else 0)
+    if gun_after == (True, 1):                 # picking it up takes the next round
+        from balance.rules.yags.reference.missiles import load
+        load(a)
+        assert not a.gun.down and a.gun.shots == 1

@@ -90,6 +90,9 @@ class MissileStats:
     shoot_in_melee: bool
     blast: PlacedBlast | None = None   # an explosive: the blast a hit lands on the target
     firearm: bool = False              # no defence against it unless impaired
+    skill: int = 0                     # the missile skill (who picks a fumble's result)
+    thrown: bool = False               # thrown: a fumble cannot drop it (it has left the hand)
+    weak: bool = False                 # a fumble may break it
 
     @property
     def load_time(self) -> int:
@@ -184,6 +187,7 @@ class YagsRules:
     unarmed_counter_good: bool = True     # rules.unarmed_counter: good (else success)
     knockback: bool = True          # rules.knockback: stuns (blows soaked can knock back)
     stun_wounds: bool = True        # rules.excess_stuns: wounds (stuns beyond beaten wound)
+    missile_fumbles: bool = True    # rules.missile_fumbles: results (else miss)
 
 
 @dataclass(frozen=True)
@@ -255,7 +259,8 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
                         missile_defence=MISSILE_DEFENCE[r.missile_defence],
                         unarmed_counter_good=r.unarmed_counter == "good",
                         stun_wounds=r.excess_stuns == "wounds",
-                        knockback=r.knockback == "stuns"),
+                        knockback=r.knockback == "stuns",
+                        missile_fumbles=r.missile_fumbles == "results"),
         max_rounds=scenario.max_rounds,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
         side_distance=distances,
@@ -433,6 +438,9 @@ def _missile(member: Any, tables: Any, a: Any) -> MissileStats | None:
         shoot_in_melee=m.in_melee == "shoot",
         blast=blast,
         firearm=w.firearm,
+        skill=m.skill,
+        thrown=w.thrown,
+        weak=w.weak,
     )
 
 

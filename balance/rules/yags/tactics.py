@@ -185,6 +185,15 @@ def fumble_choice(prefs: tuple[int, ...], *, defending: bool, losable: bool, wea
     return FATIGUE
 
 
+def shot_fumble_case(thrown, weak):
+    """A missile weapon's (losable, weak) for ``fumble_choice`` on a fumbled shot (seed 000's
+    attack-fumble results that make sense for a shot: the point of fatigue, "You lose your
+    weapon" as the weapon dropped, "Your primary weapon breaks, but only if it is weak"). A
+    thrown weapon has already left the hand: it can be neither dropped nor broken, so only
+    the fatigue is left. Python bools or numpy arrays alike."""
+    return thrown == 0, weak & (thrown == 0)
+
+
 def unarmed_against_martial(attacker_unarmed, defender_martial):
     """Seed 000, Unarmed attack: "When making an unarmed attack against someone who is
     defending with martial weapons, the attacker risks being harmed" (a good parry draws a

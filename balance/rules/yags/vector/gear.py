@@ -44,7 +44,9 @@ MORE = (*MORE_LOADOUT, "weapons", "spare_left", "main_down", "spare_down", "pron
         # whether its next shot is slow, a snap shot, or draws it; the last round it ran; and
         # whether a shooter has drawn its melee weapon yet.
         "approach", "pace", "declared", "g_shots", "g_ammo", "g_loading", "g_slow", "g_snap",
-        "g_draw", "ran", "g_drew")
+        "g_draw", "ran", "g_drew",
+        # A fumbled shot dropped the missile weapon: a round to pick it up (issue 25).
+        "g_down")
 ROW = {name: i for i, name in enumerate(MORE)}
 SPEED_OF = np.array([STANCE_SPEED[i] for i in range(len(STANCE_SPEED))], dtype=np.int16)
 
@@ -262,6 +264,12 @@ def tiredness(s: Static, fatigue: np.ndarray) -> np.ndarray:
     """The penalty of each fatigue level (rules.fatigue_penalty; tracks.fatigue_penalty)."""
     # (The table covers every int16 level: tracks.MAX_FATIGUE.)
     return np.take(s.fatigue_pen, fatigue)
+
+
+def exhausts(state, s: Static, p: Pick) -> np.ndarray:
+    """Would a level of fatigue exhaust the places of ``p`` (rules.exhausted_at)?"""
+    at = per_place(s, "exhausted_at", p.get(state.who).astype(np.intp))
+    return p.get(state.fatigue) + 1 >= at
 
 
 def tire(state, s: Static, ctx, who: Pick, mask: np.ndarray) -> None:

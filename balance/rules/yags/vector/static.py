@@ -73,6 +73,7 @@ class Static:
     lo0_snap: bool                 # rules.lo0_shots: snap
     lo0_aim: bool                  # rules.lo0_shots: aim
     missile_defence: int           # rules.missile_defence (fighters.NO_/HALF_/FULL_DEFENCE)
+    missile_fumbles: bool          # rules.missile_fumbles: results
     counter_margin: int            # rules.unarmed_counter: the parry's margin that counters
     knock_floor: int               # no damage roll at or below this can knock anyone back
     stun_wounds: bool              # rules.excess_stuns: wounds
@@ -218,6 +219,7 @@ def _static(fight: YagsFight) -> Static:
         lo0_snap=r.lo0_snap,
         lo0_aim=r.lo0_aim,
         missile_defence=r.missile_defence,
+        missile_fumbles=r.missile_fumbles,
         counter_margin=r.success_step if r.unarmed_counter_good else 1,
         knock_floor=KNOCKDOWN_STRENGTH * min(
             [f.strength for f in fs] + [f.mount.strength for f in fs if f.mount])
@@ -248,7 +250,7 @@ def start_of(fight: YagsFight) -> np.ndarray:
 
 MISSILE_FIELDS = ("attack", "bonus", "damage", "damage_type", "kind", "reach", "shots",
                   "recoil", "magazine", "shot", "loaded", "drawn", "ammunition",
-                  "shoot_in_melee", "firearm")
+                  "shoot_in_melee", "firearm", "skill", "thrown", "weak")
 
 
 def missile_numbers(fight: YagsFight) -> dict[str, np.ndarray]:

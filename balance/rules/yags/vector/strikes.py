@@ -242,7 +242,7 @@ def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pic
             fail_def &= ~attack_fumble & (defence_fail_effect(
                 roll, parry, s.base_difficulty, required, s.success_step) > 0)
             if s.on.exhaustion:
-                fail_def &= ~_exhausts(state, s, tgt)
+                fail_def &= ~gear.exhausts(state, s, tgt)
         if attack_fumble.any():
             gear.tire(state, s, ctx, att, attack_fumble)
         tired = defence_fumble & ~fail_def
@@ -322,12 +322,6 @@ def _stunts(state, s: Static, acting, att: Pick, roll, rng):
     return fail, bonus * damage, roll + bonus * ~damage
 
 
-def _exhausts(state, s: Static, p: Pick) -> np.ndarray:
-    """Would a level of fatigue exhaust the places of ``p`` (rules.exhausted_at)?"""
-    at = gear.per_place(s, "exhausted_at", p.get(state.who).astype(np.intp))
-    return p.get(state.fatigue) + 1 >= at
-
-
 def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
              defence_fumble, roll, parry, required) -> np.ndarray:
     """Each fumble's result, picked by the fumbler, or by its foe if more skilled, from their
@@ -346,7 +340,7 @@ def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
         me_, foe_ = me.sub(rows), foe.sub(rows)
         foe_picks = foe_.get(state.skill) > me_.get(state.skill)
         chooser = np.where(foe_picks, foe_.get(state.who), me_.get(state.who)).astype(np.intp)
-        exhausts = _exhausts(state, s, me_) if s.on.exhaustion else np.zeros(rows.size, bool)
+        exhausts = gear.exhausts(state, s, me_) if s.on.exhaustion else np.zeros(rows.size, bool)
         effect = 0
         if defending:
             req = required if np.ndim(required) == 0 else required[rows]
