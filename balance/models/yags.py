@@ -401,6 +401,15 @@ class Rules(Strict):
     # closes, -5 a level of reach while it is inside; ``every_attack``: the free-strike
     # sentence alone, every attack by a shorter weapon draws it (docs/rules/yags.md, Reach).
     reach: Literal["closing", "every_attack"] = "closing"
+    # How a longer weapon gets its distance back once a shorter one is inside (rules.reach
+    # closing; the seed says how a foe gets in, not how it is kept out): ``step_back``
+    # (default) gives ground for a round (a retreat, by policy.step_back) and the distance
+    # reopens to every foe inside; ``follow``: "give ground to your attacker" read as the
+    # attacker following: a retreat reopens no distance from a foe that attacked the
+    # retreater that round, so nobody steps back to regain reach; ``hold``: nobody steps back
+    # (policy.step_back is not acted on) and the longer weapon fights at -5 a level of reach
+    # (a retreat still reopens it). docs/rules/yags.md, Reach.
+    regain_reach: Literal["step_back", "follow", "hold"] = "step_back"
     riding_difficulty: Annotated[int, Field(ge=0, le=100)] = 15
     # Fatigue levels at which a fighter is exhausted and must rest at once (seed 000: "If a
     # character becomes Exhausted then they must immediately rest"); ``health`` (default):

@@ -21,11 +21,14 @@ from balance.engine.distance import HOLD
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import FIXED
 from balance.rules.yags.fighters import (
+    FOLLOW,
     FULL_DEFENCE,
     HALF_DEFENCE,
+    HOLD_GROUND,
     NO_DEFENCE,
     NORMAL_SHOT,
     PLENTY,
+    STEP_BACK,
     MissileStats,
     YagsFight,
     YagsRules,
@@ -395,3 +398,35 @@ def test_a_fumbled_shot_has_the_results_that_make_sense_for_a_shot(case, p_dropp
     assert_close(by_fighter(state, state.x("g_down"))[0] == 1, p_dropped)
     assert_close((shots == 0) & (ammo == 0), p_broken)
     assert_close(by_fighter(state, state.fatigue)[0] == 1, p_tired)
+
+
+# --- How a longer weapon regains its reach: three readings (issue 25) ----------------------------
+
+
+@pytest.mark.parametrize(("regain", "retreats", "p_down", "inside_after"), [
+    (STEP_BACK, False, 21 / 400, False),   # it steps back: the distance reopens
+    (HOLD_GROUND, False, 209 / 400, True),  # it holds at -5 a level: A stays inside
+    (FOLLOW, False, 209 / 400, True),      # stepping back would gain nothing: it holds
+    (FOLLOW, True, 21 / 400, True),        # it retreats (retreat_at), A follows: still inside
+    (HOLD_GROUND, True, 21 / 400, False)])  # a retreat reopens the distance
+def test_three_readings_of_regaining_reach(regain: int, retreats: bool, p_down: float,
+                                           inside_after: bool):
+    """The seed says how a foe gets inside a longer weapon's reach, not how the longer
+    weapon gets its distance back; Retreat: "If you use the defensive stance, and give
+    ground to your attacker, you can gain a bonus to your defense rolls ... each metre gives a
+    +3 bonus ... However, you may not make any attacks that turn."
+
+    A (reach 1, attack 15, first) is inside B's reach (3). B giving ground (a step back, or
+    a retreat by retreat_at) defends at 15 + 5 (defensive) + 3 x 3 metres = 29 + d2 against
+    A's 15 + d1: 21/400; B holding: 15 + d2: 209/400 (tests above). step_back: B steps back
+    and A is outside again at the end of the round; hold: B never steps back (but a
+    retreat reopens the distance); follow: B does not step back (A would follow), and when it
+    retreats A, attacking it, follows and stays inside."""
+    tactics = Tactics(step_back=True, retreat_at=0 if retreats else 99)
+    a = armed(0, 1, attack=15, damage=1000, initiative=100)
+    b = armed(1, 3, attack=-100, initiative=0, tactics=tactics)
+    rules = YagsRules(fatigue_penalty=0, regain_reach=regain)
+    state = one_round(fight_of(a, b, rules=rules), seed=16, inside=True)
+    assert_close(by_fighter(state, state.status)[1] != STANDING, p_down)
+    assert state.inside.any(axis=(0, 1)).all() == inside_after
+    assert state.inside.any() == inside_after

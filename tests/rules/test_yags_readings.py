@@ -156,3 +156,36 @@ def test_a_fumbled_shot_in_the_reference(weak, thrown, gun_after) -> None:
         from balance.rules.yags.reference.missiles import load
         load(a)
         assert not a.gun.down and a.gun.shots == 1
+
+
+# --- Regaining reach: step back, follow, hold --------------------------------------------------
+
+
+@pytest.mark.parametrize(("regain", "steps_back", "inside_after_retreat"), [
+    ("step_back", True, False), ("follow", False, True), ("hold", False, False)])
+def test_the_three_readings_of_regaining_reach(regain, steps_back, inside_after_retreat):
+    """Seed 000, Retreat: "give ground to your attacker". A dagger (reach 0) inside a spear's
+    reach (3): under step_back the spear steps back (a retreat) and the distance reopens;
+    under follow and hold it does not step back; a retreat under follow leaves the dagger,
+    which attacked it that round, inside (it followed), under hold it reopens the distance."""
+    import dataclasses
+
+    from balance.rules.yags.fighters import REGAIN_REACH, YagsRules
+    from balance.rules.yags.reference.fight import end_of_round
+    from balance.rules.yags.reference.state import ATTACK, RETREAT
+    from tests.rules.test_yags_melee import veteran
+
+    rules = YagsRules(regain_reach=REGAIN_REACH[regain])
+    c = declared(veteran(0, gear={"reach": 0}, damage=0),
+                 veteran(1, gear={"reach": 3}, damage=0, tactics=Tactics(step_back=True)),
+                 rules=rules)
+    dagger, spear = c.fighters
+    dagger.inside = {1}
+    from balance.rules.yags.reference.declare import declare
+    declare(c, 2)
+    assert (spear.action == RETREAT) == steps_back
+    spear.fighter = dataclasses.replace(spear.fighter, tactics=Tactics(retreat_at=0))
+    declare(c, 3)
+    assert spear.action == RETREAT and dagger.action == ATTACK and dagger.target == 1
+    end_of_round(c, rng=ScriptedDice(), round_no=3)
+    assert (dagger.inside == {1}) == inside_after_retreat

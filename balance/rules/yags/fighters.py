@@ -61,6 +61,9 @@ SNAP, NORMAL_SHOT, CAREFUL = 0, 1, 2
 NO_DEFENCE, HALF_DEFENCE, FULL_DEFENCE = 0, 1, 2
 MISSILE_DEFENCE = {"none": NO_DEFENCE, "half": HALF_DEFENCE, "full": FULL_DEFENCE}
 SHOTS = {"snap": SNAP, "normal": NORMAL_SHOT, "careful": CAREFUL}
+# How a longer weapon regains its reach (rules.regain_reach; docs/rules/yags.md, Reach).
+STEP_BACK, FOLLOW, HOLD_GROUND = 0, 1, 2
+REGAIN_REACH = {"step_back": STEP_BACK, "follow": FOLLOW, "hold": HOLD_GROUND}
 PLENTY = -1            # ammunition: never runs out
 AUTO_MOVE = -1         # movement ``auto``: holds while it can shoot, else closes in
 NEVER_EXHAUSTED = 99   # Fighter.exhausted_at: never
@@ -188,6 +191,7 @@ class YagsRules:
     knockback: bool = True          # rules.knockback: stuns (blows soaked can knock back)
     stun_wounds: bool = True        # rules.excess_stuns: wounds (stuns beyond beaten wound)
     missile_fumbles: bool = True    # rules.missile_fumbles: results (else miss)
+    regain_reach: int = STEP_BACK   # rules.regain_reach: STEP_BACK, FOLLOW or HOLD_GROUND
 
 
 @dataclass(frozen=True)
@@ -260,7 +264,8 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
                         unarmed_counter_good=r.unarmed_counter == "good",
                         stun_wounds=r.excess_stuns == "wounds",
                         knockback=r.knockback == "stuns",
-                        missile_fumbles=r.missile_fumbles == "results"),
+                        missile_fumbles=r.missile_fumbles == "results",
+                        regain_reach=REGAIN_REACH[r.regain_reach]),
         max_rounds=scenario.max_rounds,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
         side_distance=distances,

@@ -185,6 +185,17 @@ def fumble_choice(prefs: tuple[int, ...], *, defending: bool, losable: bool, wea
     return FATIGUE
 
 
+def regains_distance(gave_ground, attacked_it, follow: bool):
+    """Does a fighter that gave ground this round (a retreat, or a step back) regain its
+    reach on a foe that had got inside it (rules.reach closing)? rules.regain_reach step_back
+    and hold: yes; follow (seed 000, Retreat: "give ground to your attacker", read as the
+    attacker following it): only on a foe that did not attack it this round. Python bools
+    or numpy arrays alike."""
+    if not follow:
+        return gave_ground
+    return gave_ground & (attacked_it == 0)
+
+
 def shot_fumble_case(thrown, weak):
     """A missile weapon's (losable, weak) for ``fumble_choice`` on a fumbled shot (seed 000's
     attack-fumble results that make sense for a shot: the point of fatigue, "You lose your

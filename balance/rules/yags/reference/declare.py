@@ -9,7 +9,7 @@ from collections.abc import Callable
 import numpy as np
 
 from balance.rules.yags.equipment import BARE, MAIN, SPARE
-from balance.rules.yags.fighters import AUTO
+from balance.rules.yags.fighters import AUTO, STEP_BACK
 from balance.rules.yags.ranged import FULL_MOVE
 from balance.rules.yags.reference.blows import NATURAL_ONE, d20
 from balance.rules.yags.reference.groups import assign_targets, choosing
@@ -142,7 +142,8 @@ def choose_action(state: FighterState, combat: Combat, round_no: int) -> None:
         state.action = STAND_UP
         return
     if max(state.wounds, state.stuns) >= t.retreat_at or (
-            t.step_back and combat.rules.reach_closing and threatened_inside(state, combat)):
+            t.step_back and combat.rules.reach_closing and combat.rules.regain_reach == STEP_BACK
+            and threatened_inside(state, combat)):
         # Seed 000, Retreat: give ground in the defensive stance, no attacks. Stepping back
         # (policy step_back) is the lab's way to regain a longer weapon's reach: the foes
         # inside it are outside again at the end of the round (fight.end_of_round).

@@ -13,7 +13,7 @@ from typing import Any
 
 from balance.engine.status import STANDING, YIELDED
 from balance.rules.yags.equipment import BARE, MAIN, SPARE, Loadout
-from balance.rules.yags.fighters import Fighter, MountStats, YagsRules
+from balance.rules.yags.fighters import FOLLOW, Fighter, MountStats, YagsRules
 from balance.rules.yags.tactics import (  # noqa: F401 (the action codes, re-exported)
     ATTACK,
     ESCAPE,
@@ -23,6 +23,7 @@ from balance.rules.yags.tactics import (  # noqa: F401 (the action codes, re-exp
     RETREAT,
     STAND_UP,
     Tactics,
+    regains_distance,
 )
 from balance.rules.yags.tracks import (
     BROKEN_LIMB_PENALTY,
@@ -258,9 +259,14 @@ def threatened_inside(state: FighterState, combat: Combat) -> bool:
 
 
 def open_distance(state: FighterState, combat: Combat) -> None:
-    """It gave ground (a retreat): every foe that had got inside its reach is outside again."""
+    """It gave ground (a retreat): every foe that had got inside its reach is outside again;
+    under rules.regain_reach follow, not a foe that attacked it this round (it followed:
+    ``reach.regains_distance``)."""
+    follow = combat.rules.regain_reach == FOLLOW
     for foe in combat.fighters:
-        foe.inside.discard(state.index)
+        attacked = foe.action == ATTACK and foe.target == state.index
+        if regains_distance(True, attacked, follow):
+            foe.inside.discard(state.index)
 
 
 def knock_down(state: FighterState) -> None:

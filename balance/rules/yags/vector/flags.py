@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from balance.rules.yags.equipment import BARE, MAIN, N_WEAPON_STATES, SPARE
-from balance.rules.yags.fighters import NEVER_EXHAUSTED, YagsFight
+from balance.rules.yags.fighters import NEVER_EXHAUSTED, STEP_BACK, YagsFight
 from balance.rules.yags.tactics import (
     BEST,
     CHARGE_THROUGH,
@@ -163,7 +163,9 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
     )
     # rules.reach closing: a longer weapon can step back from a shorter one inside its reach
     # (a retreat), when foes' reaches can differ.
-    on["step_back"] = fight.rules.reach_closing and on["reach"] and any(x.step_back for x in t)
+    # rules.regain_reach step_back only: under follow and hold nobody steps back.
+    on["step_back"] = (fight.rules.reach_closing and on["reach"] and any(x.step_back for x in t)
+                       and fight.rules.regain_reach == STEP_BACK)
     on["retreat"] = on["step_back"] or any(x.retreat_at < 99 for x in t)
     on["dynamic_order"] = any(on[k] for k in ("gear_changes", "prone", "grapple", "reroll",
                                                "stunts", "retreat", "distance"))

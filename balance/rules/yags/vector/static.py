@@ -14,7 +14,7 @@ import numpy as np
 from balance.engine.distance import start_positions
 from balance.engine.targeting import FIRST
 from balance.rules.yags.equipment import MAIN, N_WEAPON_STATES, Loadout
-from balance.rules.yags.fighters import YagsFight
+from balance.rules.yags.fighters import FOLLOW, YagsFight
 from balance.rules.yags.tactics import (
     CRUSHING_KNOCKBACK,
     KNOCKDOWN_STRENGTH,
@@ -70,6 +70,7 @@ class Static:
     fatigue_step: np.ndarray       # (MAX_FATIGUE + 1,) what reaching each level adds to it
     riding_difficulty: int
     reach_closing: bool            # rules.reach: closing
+    regain_follow: bool            # rules.regain_reach: follow
     lo0_snap: bool                 # rules.lo0_shots: snap
     lo0_aim: bool                  # rules.lo0_shots: aim
     missile_defence: int           # rules.missile_defence (fighters.NO_/HALF_/FULL_DEFENCE)
@@ -216,6 +217,7 @@ def _static(fight: YagsFight) -> Static:
         fatigue_step=np.diff(fatigue_penalties(r.fatigue_penalty), prepend=np.int16(0)),
         riding_difficulty=r.riding_difficulty,
         reach_closing=r.reach_closing,
+        regain_follow=r.regain_reach == FOLLOW,
         lo0_snap=r.lo0_snap,
         lo0_aim=r.lo0_aim,
         missile_defence=r.missile_defence,
