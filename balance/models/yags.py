@@ -261,6 +261,25 @@ class Stunt(Strict):
     when: Literal["always", "first_round"] = "always"
 
 
+class StancePlan(Strict):
+    """The stance a fighter declares each round (seed 000, Stance: "When declaring your action
+    at the start of the round, you may declare a stance"; Declaring Actions: everybody
+    declares "in increasing initiative order. This gives characters with a high initiative a
+    big tactical advantage over everybody else"). Without a plan (the default) a member keeps
+    its ``stance`` all fight. docs/rules/yags.md, Stance each round.
+
+    ``hurt_at``: once its wound or stun level reaches this, it declares ``when_hurt``.
+    ``unopposed``: declaring after every foe able to act (it has the higher initiative) and
+    seeing none of them declare an attack on it this round (standing up, picking up a weapon,
+    stepping back, loading), it declares this stance (it wins over ``when_hurt``: nobody will
+    strike at it this round). None: not used.
+    """
+
+    hurt_at: Level = "never"
+    when_hurt: Stance = "defensive"
+    unopposed: Stance | None = None
+
+
 class Policy(Targeting):
     """How a fighter chooses, where the rules leave the choice to the player.
 
@@ -298,6 +317,8 @@ class Policy(Targeting):
     # Distance fights (docs/rules/yags-missiles.md): auto closes in to melee, or holds its
     # ground while it has a missile weapon to shoot with.
     movement: Movement = "auto"
+    # A stance declared each round (issue 25; None: the member's ``stance`` all fight).
+    stance_plan: StancePlan | None = None
 
 
 class Missile(Strict):
@@ -369,6 +390,16 @@ class Member(Strict):
                              "(mount: {warhorse: true})")
         if p.attack_mount and self.mount is not None:
             raise ValueError("attack_mount is for fighters on foot")
+        plan = p.stance_plan
+        if p.manoeuvre in AGGRESSIVE_MANOEUVRES and plan is not None and (
+                (plan.hurt_at != "never" and plan.when_hurt != "aggressive")
+                or plan.unopposed not in (None, "aggressive")):
+            raise ValueError(f"the {p.manoeuvre} manoeuvre needs the aggressive stance "
+                             "(seed 000, Melee Manoeuvres); a stance_plan may not turn this "
+                             "member to another stance")
+        if self.rank == 2 and plan is not None:
+            raise ValueError("the second rank fights in the normal stance (seed 000, ranks): "
+                             "no stance_plan")
         if self.rank == 2 and (self.stance != "normal" or self.mount is not None):
             raise ValueError("the second rank fights on foot in the normal stance (seed 000, "
                              f"ranks); this member's stance is {self.stance!r}")

@@ -33,9 +33,21 @@ from balance.rules.yags.fighters import (
     YagsFight,
     YagsRules,
 )
-from balance.rules.yags.tactics import BEST, WORST, Tactics
-from balance.rules.yags.tracks import BREAK, DISARM, FAIL_DEFENCE, FATIGUE, STUNS, WOUNDS
+from balance.rules.yags.tactics import BEST, OVERWHELM, WORST, Tactics
+from balance.rules.yags.tracks import (
+    AGGRESSIVE,
+    BREAK,
+    DEFENSIVE,
+    DISARM,
+    FAIL_DEFENCE,
+    FATIGUE,
+    NORMAL,
+    STUNS,
+    WOUNDS,
+)
 from balance.rules.yags.vector import kernel
+from balance.rules.yags.vector.gear import sync_penalty
+from balance.rules.yags.vector.static import static_of
 from tests.rules.test_yags_melee import veteran
 
 N = 200_000
@@ -43,14 +55,19 @@ SIGMAS = 4
 DEFAULT_RULES = YagsRules()
 
 
-def one_round(fight: YagsFight, seed: int, *, inside: bool = False):
+def one_round(fight: YagsFight, seed: int, *, inside: bool = False,
+              wounds: dict[int, int] | None = None):
     """Seat ``N`` trials and play one round (as round 2); optionally fighter 0 starts inside
-    fighter 1's reach. Returns the state with its (c, n) arrays in fighter order."""
+    fighter 1's reach, and fighters start with ``wounds`` (by fighter). Returns the state
+    with its (c, n) arrays in place order (``by_fighter`` reorders them)."""
     rng = np.random.default_rng(seed)
     state = kernel.start(fight, N, rng)
     if inside:
         p0, p1 = np.argmax(state.who == 0, axis=0), np.argmax(state.who == 1, axis=0)
         state.inside[p0, p1, np.arange(N)] = True
+    for f, level in (wounds or {}).items():
+        state.wounds[state.who == f] = level
+        sync_penalty(state, static_of(fight), None)
     kernel.play_round(fight, state, rng, 2)
     return state
 
@@ -430,3 +447,121 @@ def test_three_readings_of_regaining_reach(regain: int, retreats: bool, p_down: 
     assert_close(by_fighter(state, state.status)[1] != STANDING, p_down)
     assert state.inside.any(axis=(0, 1)).all() == inside_after
     assert state.inside.any() == inside_after
+
+
+# --- Stances: speed, the extra defence, and a stance each round (issue 25) ----------------------
+
+
+@pytest.mark.parametrize(("stance", "p_first_down"), [
+    (AGGRESSIVE, 1 / 20 * 19 / 20),     # fast: it strikes first despite initiative 0
+    (NORMAL, 19 / 20),                  # normal: the foe's initiative 100 strikes first
+    (DEFENSIVE, 19 / 20)])              # slow
+def test_the_aggressive_stance_is_fast_and_the_defensive_slow(stance, p_first_down):
+    """Seed 000, Stance: aggressive: "All attacks are fast"; defensive: "actions are
+    considered to be slow"; Performing Actions: "First, everyone who has a fast action will
+    act (in initiative order), then all normal actions and finally all slow actions."
+
+    A (initiative 0, the stance under test) and B (initiative 100, normal) each hit the other
+    at will (attack 100 against defence -100: every roll but the natural 1) and kill (damage
+    1,000). Fast, A strikes first: A falls only if its attack missed (1/20) and B's hit
+    (19/20). Normal or slow, B strikes first: A falls with 19/20."""
+    killer = {"attack": 100, "defence": -100, "damage": 1000}
+    a = veteran(0, stance=stance, initiative=0, **killer)
+    b = veteran(1, initiative=100, **killer)
+    if stance == DEFENSIVE:   # (its +5 defence and -10 attack change nothing here)
+        a = dataclasses.replace(a, max_defences=4)
+    state = one_round(fight_of(a, b), seed=17)
+    assert_close(by_fighter(state, state.status)[0] != STANDING, p_first_down)
+
+
+@pytest.mark.parametrize(("stance", "p_down"), [(NORMAL, 19 / 20), (DEFENSIVE, 0.0)])
+def test_the_defensive_stance_adds_a_defence(stance, p_down):
+    """Seed 000, Defensive: "Character also adds one to the maximum number of defences they
+    can make that round." A (agility and perception averaging 1: one defence; defence 100)
+    is attacked by B and C (attack 15, damage 1,000); B is seated first (initiative 100 to
+    50) and takes A's one defence; C attacks against the base difficulty 15: d20 >= 2, 19/20.
+    Defensive, A declares two (-10; 100 - 10 + 5 and a d20 no attack of 15 + d20 reaches):
+    never hit."""
+    a = holding(0, attack=-100, defence=100, initiative=0, stance=stance, defences_base=1,
+                max_defences=1 + (stance == DEFENSIVE))
+    b = holding(1, attack=15, damage=1000, initiative=100)
+    c = holding(1, attack=15, damage=1000, initiative=50)
+    state = one_round(fight_of(a, b, c), seed=18)
+    assert_close(by_fighter(state, state.status)[0] != STANDING, p_down)
+
+
+def hit_pairs(margin: int) -> int:
+    """Pairs (d1, d2) of d20s with d1 != 1 and d1 - d2 >= margin: attack + d1 against defence
+    + d2 where defence - attack = margin (the natural 1 misses; a fumbled parry stands)."""
+    return sum(1 for d1 in range(2, 21) for d2 in range(1, 21) if d1 - d2 >= margin)
+
+
+@pytest.mark.parametrize("defences", [1, 2, 3, 4, 5, 6])
+def test_the_multiple_defence_penalty_for_every_number_of_defences(defences: int):
+    """Seed 000, Declaring Defenses: "Defending against multiple attackers means you suffer a
+    penalty to all attacks and defences that round": 1 -0, 2 -10, 3 -20, 4 -40, 5 -60,
+    6 -80. A declares ``defences`` (policy, maximum 6) and defends against B (attack 15,
+    damage 1,000) with defence 15 + the table's penalty undone (15 + 0, 25, 35, 55, 75, 95):
+    if the kernel takes exactly the table's penalty, every case parries like defence 15:
+    B hits with d1 >= d2, d1 != 1: 209 of 400."""
+    penalty = {1: 0, 2: 10, 3: 20, 4: 40, 5: 60, 6: 80}[defences]
+    a = veteran(0, attack=-100, defence=15 + penalty, defences=defences, max_defences=6,
+                initiative=100)
+    b = veteran(1, attack=15, damage=1000, initiative=0)
+    state = one_round(fight_of(a, b), seed=19 + defences)
+    assert hit_pairs(0) == 209
+    assert_close(by_fighter(state, state.status)[0] != STANDING, 209 / 400)
+
+
+def test_an_overwhelming_attack_lowers_the_foes_further_attacks_that_round():
+    """Seed 000, Overwhelming attacks: "you do no damage, but your foe receives -5 per level
+    of success to any further attacks or defences that they make that round against anyone".
+
+    A (first, attack 14, no defence declared) overwhelms B (no defence: the base difficulty
+    15): roll 14 + d1 makes 15 by d1 - 1: d1 = 2-10 one level, 11-20 two (d1 = 1: a fumble,
+    none). B then strikes A twice that round against the base difficulty: its counter strike
+    (A declared no defence against it) and its own attack, each 15 - 5 x level + d20 >= 15,
+    killing (damage 1,000): d20 >= 2 (19/20), 5 (16/20) or 10 (11/20). P(A down) = 1/20 (1 -
+    (1/20)^2) + 9/20 (1 - (4/20)^2) + 10/20 (1 - (9/20)^2)."""
+    a = veteran(0, attack=14, damage=0, defences=0, initiative=100,
+                tactics=Tactics(manoeuvre=OVERWHELM))
+    b = veteran(1, attack=15, damage=1000, defences=0, initiative=0)
+    state = one_round(fight_of(a, b), seed=26)
+    p = 1 / 20 * (1 - (1 / 20) ** 2) + 9 / 20 * (1 - (4 / 20) ** 2) + 10 / 20 * (1 - (9 / 20) ** 2)
+    assert_close(by_fighter(state, state.status)[0] != STANDING, p)
+
+
+@pytest.mark.parametrize(("plan", "p_down"), [
+    (None, 289 / 400),                     # light wounds (-5): defence 10
+    ("defensive", 209 / 400)])             # hurt: defensive, +5: defence 15
+def test_a_stance_plan_turns_defensive_when_hurt(plan, p_down):
+    """Seed 000, Stance: "When declaring your action at the start of the round, you may
+    declare a stance"; Defensive: "Defence rolls are at +5". A (lightly wounded: -5; plan
+    hurt_at light -> defensive, never hits) is attacked by B (attack 15, damage 1,000): its
+    parry 15 - 5 (+ 5 defensive) + d2 against 15 + d1: hit_pairs(-5) = 289 of 400 without
+    the plan, hit_pairs(0) = 209 with it."""
+    tactics = Tactics() if plan is None else Tactics(hurt_at=2, hurt_stance=DEFENSIVE)
+    a = veteran(0, attack=-100, initiative=100, tactics=tactics, max_defences=4,
+                defences_base=3)
+    b = veteran(1, attack=15, damage=1000, initiative=0)
+    state = one_round(fight_of(a, b), seed=27, wounds={0: 2})
+    assert (hit_pairs(-5), hit_pairs(0)) == (289, 209)
+    assert_close(by_fighter(state, state.status)[0] != STANDING, p_down)
+
+
+@pytest.mark.parametrize(("a_initiative", "p_down"), [(100, 66 / 400), (0, 21 / 400)])
+def test_declaring_last_an_unopposed_fighter_turns_aggressive(a_initiative, p_down):
+    """Seed 000, Declaring Actions: "all combatants declare their actions in order of
+    increasing initiative. This gives characters with a high initiative a big tactical
+    advantage". B retreats (retreat_at: always; no attack: "you may not make any attacks that
+    turn"; defence 15 + 5 + 3 x 3 = 29). A's plan: unopposed -> aggressive (+5 attack).
+
+    A with the higher initiative declares after B and sees no attack on it: aggressive, 20 +
+    d1 against 29 + d2: hit_pairs(9) = 66 of 400. With the lower initiative A declares first,
+    knows nothing, stays normal: 15 + d1, hit_pairs(14) = 21 of 400."""
+    a = veteran(0, attack=15, damage=1000, initiative=a_initiative,
+                tactics=Tactics(unopposed_stance=AGGRESSIVE))
+    b = veteran(1, attack=-100, initiative=50, tactics=Tactics(retreat_at=0))
+    state = one_round(fight_of(a, b, rules=YagsRules(fatigue_penalty=0)), seed=28)
+    assert (hit_pairs(9), hit_pairs(14)) == (66, 21)
+    assert_close(by_fighter(state, state.status)[1] != STANDING, p_down)

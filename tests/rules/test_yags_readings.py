@@ -189,3 +189,46 @@ def test_the_three_readings_of_regaining_reach(regain, steps_back, inside_after_
     assert spear.action == RETREAT and dagger.action == ATTACK and dagger.target == 1
     end_of_round(c, rng=ScriptedDice(), round_no=3)
     assert (dagger.inside == {1}) == inside_after_retreat
+
+
+# --- A stance each round ------------------------------------------------------------------------
+
+
+def test_a_stance_plan_in_the_reference() -> None:
+    """Seed 000, Stance: "When declaring your action at the start of the round, you may declare
+    a stance"; Declaring Actions: "in order of increasing initiative. This gives characters
+    with a high initiative a big tactical advantage". A (initiative 20) declares after B
+    (19): B attacks it, so A keeps its stance until it is hurt (defensive at medium); when B
+    retreats (no attack) A, unopposed, declares aggressive; B declaring first never is."""
+    from balance.rules.yags.reference.declare import declare
+    from balance.rules.yags.reference.state import max_defences_now
+    from balance.rules.yags.tracks import AGGRESSIVE, DEFENSIVE, NORMAL
+    from tests.rules.test_yags_melee import veteran
+
+    plan = Tactics(hurt_at=3, hurt_stance=DEFENSIVE, unopposed_stance=AGGRESSIVE)
+    c = declared(veteran(0, tactics=plan, max_defences=3),
+                 veteran(1, tactics=Tactics(unopposed_stance=AGGRESSIVE)))
+    a, b = c.fighters
+    assert (a.initiative, b.initiative) == (20, 19)
+    assert a.stance == NORMAL and b.stance == NORMAL
+    a.wounds = 3
+    declare(c, 3)
+    assert a.stance_now == DEFENSIVE and max_defences_now(a) == 4
+    b.fighter = veteran(1, tactics=Tactics(retreat_at=0))
+    declare(c, 4)
+    assert a.stance == AGGRESSIVE and max_defences_now(a) == 3
+
+
+def test_a_stance_plan_keeps_a_manoeuvres_stance() -> None:
+    """Seed 000, Melee Manoeuvres: "If a stance is also listed, then that stance must be used
+    when making the attack": a plan may not turn a knockdown fighter out of the aggressive
+    stance (a clear error when the scenario loads)."""
+    import balance
+    from balance.errors import BalanceError
+
+    member = {"stance": "aggressive", "policy": {
+        "manoeuvre": "knockdown", "stance_plan": {"hurt_at": "heavy"}}}
+    scenario = {"name": "t", "ruleset": "yags", "sides": [
+        {"name": "a", "members": [member]}, {"name": "b", "members": [{}]}]}
+    with pytest.raises(BalanceError, match="stance_plan"):
+        balance.load_scenario(scenario)

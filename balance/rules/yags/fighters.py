@@ -28,6 +28,7 @@ from balance.rules.yags.tracks import (
     IMPALING,
     STANCE_EXTRA_DEFENCES,
     STANCES,
+    defences_allowed,
     max_defences,
 )
 
@@ -121,7 +122,7 @@ class Fighter:
     initiative: int      # agility x 4 (+ riding with the mounted combat technique)
     health: int          # health attribute: checks roll health x 4 + d20
     skill: int           # skill in the weapon's style (decides who picks a fumble result)
-    max_defences: int    # with the defensive stance's extra one
+    max_defences: int    # with the defensive stance's extra one (the declared stance's)
     stance: int          # NORMAL, AGGRESSIVE or DEFENSIVE
     defences: int        # AUTO or a fixed number to declare
     yield_at: int        # wound or stun level at which the fighter yields (99: never)
@@ -153,6 +154,16 @@ class Fighter:
     missile: MissileStats | None = None
     fatigue: int = 0                   # fatigue + exhaustion levels at the start
     exhausted_at: int = NEVER_EXHAUSTED   # fatigue levels at which it must rest
+    # Maximum defences before a stance adds to them (-1: ``max_defences`` less what its
+    # declared stance adds); a stance plan may change the stance round by round.
+    defences_base: int = -1
+
+    @property
+    def open_defences(self) -> int:
+        """Its maximum defences in a stance that adds none (``tracks.defences_allowed``)."""
+        if self.defences_base >= 0:
+            return self.defences_base
+        return self.max_defences - STANCE_EXTRA_DEFENCES[self.stance]
 
     def loadout(self, index: int) -> Loadout:
         """Loadout ``index`` (weapon state + 3 x grappled); a hand-written fighter has one."""
@@ -349,8 +360,9 @@ def _fighter(side: int, name: str, member: Any, tables: Any, rules: Any,
         health=a.health,
         skill=main.skill,
         # Lab's assumption: never more than 6, where the seed's multiple-defence table ends.
-        max_defences=min(MAX_DEFENCES,
-                         max_defences(agility, a.perception) + STANCE_EXTRA_DEFENCES[stance]),
+        max_defences=defences_allowed(max_defences(agility, a.perception),
+                                      STANCE_EXTRA_DEFENCES[stance] > 0),
+        defences_base=max_defences(agility, a.perception),
         stance=stance,
         defences=defences,
         yield_at=YIELD_LEVELS[member.policy.yield_at],

@@ -10,7 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from balance.rules.yags.tracks import BREAK, DISARM, FAIL_DEFENCE, FATIGUE, FUMBLE_RESULTS
+from balance.rules.yags.tracks import (
+    BREAK,
+    DISARM,
+    FAIL_DEFENCE,
+    FATIGUE,
+    FUMBLE_RESULTS,
+    STANCES,
+)
 
 # Actions a fighter declares for a round.
 NO_ACTION, ATTACK, STAND_UP, PICK_UP, ESCAPE, RETREAT, REROLL = range(7)
@@ -82,6 +89,10 @@ class Tactics:
     attack_mount: bool = False
     charge: bool = False               # opens with a mounted charge
     step_back: bool = False            # gives ground when a shorter weapon is inside its reach
+    # A stance declared each round (policy stance_plan; -1: keep the declared stance).
+    hurt_at: int = 99                  # wound or stun level from which it declares hurt_stance
+    hurt_stance: int = -1
+    unopposed_stance: int = -1         # declaring last, with no foe attacking it
 
 
 def tactics_of(policy: Any) -> Tactics:
@@ -108,7 +119,38 @@ def tactics_of(policy: Any) -> Tactics:
         attack_mount=policy.attack_mount,
         charge=policy.charge,
         step_back=policy.step_back,
+        **_stance_plan(policy.stance_plan),
     )
+
+
+def _stance_plan(plan: Any) -> dict[str, int]:
+    if plan is None:
+        return {}
+    return {"hurt_at": LEVELS[plan.hurt_at],
+            "hurt_stance": -1 if plan.hurt_at == "never" else STANCES[plan.when_hurt],
+            "unopposed_stance": -1 if plan.unopposed is None else STANCES[plan.unopposed]}
+
+
+def stance_this_round(declared, level, hurt_at, hurt_stance, unopposed, unopposed_stance):
+    """The stance a fighter declares this round by its plan (policy stance_plan; seed 000,
+    Stance: "When declaring your action at the start of the round, you may declare a
+    stance"): ``hurt_stance`` once its wound or stun ``level`` reaches ``hurt_at``;
+    ``unopposed_stance`` when it declares after every foe able to act and none of them
+    declared an attack on it (``unopposed``: seed 000, "Everybody declares their actions in
+    increasing initiative order"), which wins; otherwise its ``declared`` stance. A stance of
+    -1 is not used. Python ints or numpy arrays alike."""
+    hurt = (level >= hurt_at) & (hurt_stance >= 0)
+    stance = declared + hurt * (hurt_stance - declared)
+    free = unopposed & (unopposed_stance >= 0)
+    return stance + free * (unopposed_stance - stance)
+
+
+def declares_after(init_a, tie_a, init_b, tie_b):
+    """Does fighter a declare after fighter b (seed 000: "Everybody declares their actions in
+    increasing initiative order")? Its initiative total is higher, or equal and it wins the
+    tie-break (``tie``: its rank in the fight's random order, smaller acts first). Python ints
+    or numpy arrays alike."""
+    return (init_a > init_b) | ((init_a == init_b) & (tie_a < tie_b))
 
 
 def required_level(manoeuvre, neck):

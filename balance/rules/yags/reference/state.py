@@ -31,7 +31,7 @@ from balance.rules.yags.tracks import (
     DEFENSIVE,
     GRAPPLED,
     PRONE,
-    STANCE_EXTRA_DEFENCES,
+    defences_allowed,
     fatigue_penalty,
     stance_mods,
     track_penalty,
@@ -89,6 +89,7 @@ class FighterState:
     mounted: bool = False
     # This round's declarations (Round 2) and round-only modifiers.
     action: int = NO_ACTION
+    stance: int = -1                # the stance declared this round (-1: the member's own)
     target: int | None = None
     manoeuvre: int = 0
     at_mount: bool = False          # the attack aims at the target's mount
@@ -138,7 +139,12 @@ class FighterState:
             return PRONE
         if self.partner is not None:
             return GRAPPLED
-        return DEFENSIVE if self.retreating else self.fighter.stance
+        return DEFENSIVE if self.retreating else self.declared_stance
+
+    @property
+    def declared_stance(self) -> int:
+        """The stance it declared this round (its member's, or its stance plan's)."""
+        return self.fighter.stance if self.stance < 0 else self.stance
 
     @property
     def technique(self) -> bool:
@@ -236,10 +242,10 @@ def defends(state: FighterState, attacker: FighterState, round_no: int) -> bool:
 
 
 def max_defences_now(state: FighterState) -> int:
-    """Its maximum defences; a retreat is made in the defensive stance (one more)."""
-    f = state.fighter
-    extra = STANCE_EXTRA_DEFENCES[DEFENSIVE] - STANCE_EXTRA_DEFENCES[f.stance]
-    return min(6, f.max_defences + (extra if state.retreating else 0))
+    """Its maximum defences: one more in the defensive stance this round, or retreating (a
+    retreat is made in the defensive stance); at most 6."""
+    defensive = state.declared_stance == DEFENSIVE or state.retreating
+    return defences_allowed(state.fighter.open_defences, defensive)
 
 
 def lose_weapon(state: FighterState, *, recoverable: bool = True) -> None:

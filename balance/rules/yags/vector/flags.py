@@ -59,6 +59,7 @@ class Flags:
     step_back: bool = False        # rules.reach closing: someone gives ground to keep its reach
     reroll: bool = False
     stunts: bool = False
+    stances: bool = False          # a stance plan can change someone's stance round by round
     ranks: bool = False            # someone stands in the second rank (group fights)
     distance: bool = False         # positions matter: sides start apart, or someone shoots
     blasts: bool = False           # someone throws explosives
@@ -157,6 +158,7 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
         step_back=False,
         reroll=any(x.reroll_below >= 0 for x in t),
         stunts=any(x.stunt_difficulty >= 0 for x in t),
+        stances=any(x.hurt_stance >= 0 or x.unopposed_stance >= 0 for x in t),
         ranks=any(f.rank == 2 for f in fs),
         distance=fight.at_distance,
         blasts=any(f.missile is not None and f.missile.blast is not None for f in fs),
@@ -168,7 +170,7 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
                        and fight.rules.regain_reach == STEP_BACK)
     on["retreat"] = on["step_back"] or any(x.retreat_at < 99 for x in t)
     on["dynamic_order"] = any(on[k] for k in ("gear_changes", "prone", "grapple", "reroll",
-                                               "stunts", "retreat", "distance"))
+                                               "stunts", "retreat", "distance", "stances"))
     on["any"] = any(on.values())
     # rules.knockback stuns: any blow that causes no damage can knock its target back. It
     # acts in basic fights too, so it does not make a fight detailed.

@@ -39,6 +39,8 @@ MORE = (*MORE_LOADOUT, "weapons", "spare_left", "main_down", "spare_down", "pron
         "partner", "holding", "hold", "neck", "limbs", "mounted", "m_wounds", "m_stuns",
         "m_status", "action", "manoeuvre", "at_mount", "charging", "stunting", "retreating",
         "lost", "init", "tie",
+        # The stance declared this round (the member's, or its stance plan's).
+        "stance",
         # At a distance (missiles.py): this round's approach, speed override and declared
         # defences; the missile weapon's loaded shots, carried ammunition, rounds of loading,
         # whether its next shot is slow, a snap shot, or draws it; the last round it ran; and
@@ -81,6 +83,7 @@ def seat(state, s: Static, roll: np.ndarray, tie: np.ndarray) -> None:
     x("spare_left")[:] = fighter(s, "has_spare", who)
     x("mounted")[:] = fighter(s, "has_mount", who)
     x("init")[:] = s.initiative[who] + roll
+    x("stance")[:] = fighter(s, "stance", who)
     rank = x("tie")        # the seating's tie-break (a larger draw acts first) as a rank
     for i in range(tie.shape[0]):
         for j in range(tie.shape[0]):
@@ -118,8 +121,10 @@ def refresh(state, s: Static, pick: Pick | None = None, *,
     prone = get(x("prone")).astype(np.intp)
     key = who * N_LOADOUTS + get(x("weapons")) + N_WEAPON_STATES * grappled
     # Prone over grappled over retreating over the declared stance.
+    retreating = get(x("retreating")).astype(np.intp)
+    stance = retreating * RETREAT_MODE + (1 - retreating) * get(x("stance"))
     mode = prone * PRONE_MODE + (1 - prone) * (
-        grappled * GRAPPLED_MODE + (1 - grappled) * get(x("retreating")) * RETREAT_MODE)
+        grappled * GRAPPLED_MODE + (1 - grappled) * stance)
     idx = key * N_MODES + mode
     attack, defence, damage = s.numbers[0][idx], s.numbers[1][idx], s.numbers[2][idx]
     if s.on.mounted:
@@ -176,7 +181,7 @@ def order_key(state, s: Static) -> np.ndarray:
     wrong style are slow; grappled normal; a retreat defensive), then initiative, then tie."""
     x = state.x
     who = state.who.astype(np.intp)
-    base = SPEED_OF[fighter(s, "stance", who)]
+    base = SPEED_OF[x("stance")]
     grappled = x("partner") >= 0
     slow = (x("prone") > 0) | (x("slow") > 0) | (x("stunting") > 0)
     slow |= fighter(s, "rank", who) == 2       # seed 000: the second rank's attacks are slow

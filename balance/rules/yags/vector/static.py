@@ -33,16 +33,17 @@ from balance.rules.yags.tracks import (
 from balance.rules.yags.vector.flags import Flags, flags_of, kinds_faced, reachable
 
 N_LOADOUTS = 2 * N_WEAPON_STATES
-# Stance modes of the number tables: the declared stance, prone, grappled, retreating.
-DECLARED, PRONE_MODE, GRAPPLED_MODE, RETREAT_MODE = range(4)
-N_MODES = 4
+# Stance modes of the number tables: the stance codes themselves (tracks: normal, aggressive,
+# defensive, prone, grappled); a retreat is made in the defensive stance.
+PRONE_MODE, GRAPPLED_MODE, RETREAT_MODE = PRONE, GRAPPLED, DEFENSIVE
+N_MODES = GRAPPLED + 1
 LOADOUT_FIELDS = ("reach", "kind", "light", "crushing", "unarmed", "martial", "fumble_range",
                   "slow", "great", "longshaft", "chain", "shield", "weak", "strong", "losable",
                   "skill", "free_hand", "draw", "size2", "technique", "damage_type")
 TACTIC_FIELDS = ("manoeuvre", "first_round_only", "neck", "holding", "escape", "stand",
                  "meet_charge", "rearm", "switch_when_grappled", "retreat_at", "reroll_below",
                  "stunt_difficulty", "stunt_damage", "stunt_first_round", "attack_mount",
-                 "charge", "step_back")
+                 "charge", "step_back", "hurt_at", "hurt_stance", "unopposed_stance")
 
 
 @dataclass(frozen=True)
@@ -113,11 +114,9 @@ class Groups:
     side_of: np.ndarray            # (n,) int8
 
 
-def stance_numbers(lo: Loadout, stance: int, mode: int) -> tuple[int, int, int]:
-    """A loadout's attack, defence and damage in a stance mode."""
-    s = {DECLARED: stance, PRONE_MODE: PRONE, GRAPPLED_MODE: GRAPPLED,
-         RETREAT_MODE: DEFENSIVE}[mode]
-    a, d, g = stance_mods(s, lo.chain)
+def stance_numbers(lo: Loadout, stance: int) -> tuple[int, int, int]:
+    """A loadout's attack, defence and damage in a stance (a mode of the number tables)."""
+    a, d, g = stance_mods(stance, lo.chain)
     return lo.attack + a, lo.defence + d, lo.damage + g
 
 
@@ -230,7 +229,7 @@ def _static(fight: YagsFight) -> Static:
         on=on,
         loadout={name: i16([int(getattr(f.loadout(i), name)) for f in fs
                             for i in range(N_LOADOUTS)]) for name in LOADOUT_FIELDS},
-        numbers=i16([[stance_numbers(f.loadout(i), f.stance, mode)[k]
+        numbers=i16([[stance_numbers(f.loadout(i), mode)[k]
                       for f in fs for i in range(N_LOADOUTS) for mode in range(N_MODES)]
                      for k in range(3)]),
         fighter=per,
@@ -303,13 +302,14 @@ def groups_of(fight: YagsFight) -> Groups:
 
 FIGHTER_FIELDS = ("vitals", "size", "strength", "agility", "brawl", "athletics", "riding",
                   "mounted_combat", "drawn", "has_spare", "heavy_suit", "health", "stance",
-                  "max_defences", "rank", "move", "movement", "fatigue", "exhausted_at")
+                  "max_defences", "rank", "move", "movement", "fatigue", "exhausted_at",
+                  "open_defences")
 
 
 def _seat(f) -> tuple[int, int, int]:
     """Attack, defence and damage of the main loadout in the declared stance, mounted."""
     lo = f.loadout(MAIN)
-    a, d, g = stance_numbers(lo, f.stance, DECLARED)
+    a, d, g = stance_numbers(lo, f.stance)
     if f.mount is None:
         return a, d, g
     ride = f.riding

@@ -289,7 +289,7 @@ def _reach_and_style(state, s: Static, att: Pick, tgt: Pick, roll, parry):
             roll = roll - inside * REACH_STEP * (ra - rt)
         great = longer & (att.get(x("great")) > 0)
         roll = roll + great * ((-att.get(state.defence_penalty)) // 2)
-        defensive = (fighter(s, "stance", att.get(state.who).astype(np.intp)) == DEFENSIVE) \
+        defensive = (att.get(x("stance")) == DEFENSIVE) \
             & (att.get(x("prone")) == 0) & (att.get(x("partner")) < 0)
         roll = roll - longer * (att.get(x("longshaft")) > 0) * defensive * STANCE_ATTACK[DEFENSIVE]
         parry = parry + shorter * (tgt.get(x("longshaft")) > 0) * LONGSHAFT_DEFENCE
