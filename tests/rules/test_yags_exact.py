@@ -565,3 +565,50 @@ def test_declaring_last_an_unopposed_fighter_turns_aggressive(a_initiative, p_do
     state = one_round(fight_of(a, b, rules=YagsRules(fatigue_penalty=0)), seed=28)
     assert (hit_pairs(9), hit_pairs(14)) == (66, 21)
     assert_close(by_fighter(state, state.status)[1] != STANDING, p_down)
+
+
+def compiled(scenario: dict) -> YagsFight:
+    """A scenario dict through the whole compile step (tables, styles, loadouts)."""
+    import balance
+    from balance.rules import get
+
+    loaded = balance.load_scenario(scenario)
+    return get("yags").compile(loaded.model, loaded.tables)
+
+
+def test_the_unarmed_counter_strike_from_compiled_fists_and_sword():
+    """Seed 000, Unarmed attack: "When making an unarmed attack against someone who is
+    defending with martial weapons, the attacker risks being harmed. If the defender makes a
+    successful defence, then they get an immediate counter strike"; Counter Strikes: "If you
+    have a martial weapon, and your attacker does not, you gain a counter strike if you make
+    a good defence" (rules.unarmed_counter good). No flag is set by hand: the fists (unarmed)
+    and the short sword (martial: reach 1, wounds) come from the tables through the compile
+    step, and the vector kernel plays the round.
+
+    The brawler (agility 10, brawl 1: attack 10, initiative 40 + d20: always first; soak 12)
+    attacks the swordsman (dexterity 3 x single weapon 4 + short sword: attack 15, defence 14,
+    damage 16; soak 200: nothing hurts it), already inside the sword's reach (so no free
+    strike; the sword holds its ground and is at -5 for the excess level). A good parry, 14 +
+    d2 against 10 + d1 by 10 or more (d2 - d1 >= 6: 105 of 400), draws the counter strike:
+    15 - 5 + d3 against the brawler's 10 + d4 (hit_pairs(0): 209 of 400), its damage 16 + d5
+    against soak 12 + d6 wounding when d5 - d6 >= -4 (280 of 400). The swordsman's own attack
+    that round is an overwhelm (no damage). P(brawler wounded) = 105 x 209 x 280 / 400^3."""
+    fight = compiled({
+        "name": "t", "ruleset": "yags", "sides": [
+            {"name": "brawler", "members": [{
+                "attributes": {"agility": 10, "strength": 3}, "skills": {"brawl": 1},
+                "weapon": "fist"}]},
+            {"name": "swordsman", "members": [{
+                "attributes": {"dexterity": 3, "agility": 3, "strength": 3},
+                "skills": {"single_weapon": 4}, "weapon": "short_sword", "soak": 200,
+                "policy": {"step_back": False, "manoeuvre": "overwhelm"}}]}]})
+    fist, sword = fight.fighters[0].loadout(0), fight.fighters[1].loadout(0)
+    assert (fist.unarmed, fist.martial, sword.unarmed, sword.martial) == (
+        True, False, False, True)
+    assert static_of(fight).on.unarmed_counter
+    assert (fight.fighters[0].attack, fight.fighters[1].attack,
+            fight.fighters[1].defence, fight.fighters[1].damage) == (10, 15, 14, 16)
+    state = one_round(fight, seed=29, inside=True)
+    pairs = sum(1 for d1 in range(1, 21) for d2 in range(1, 21) if d2 - d1 >= 6)
+    assert (pairs, hit_pairs(0)) == (105, 209)
+    assert_close(by_fighter(state, state.wounds)[0] > 0, 105 * 209 * 280 / 400 ** 3)
