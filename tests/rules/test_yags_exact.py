@@ -612,3 +612,28 @@ def test_the_unarmed_counter_strike_from_compiled_fists_and_sword():
     pairs = sum(1 for d1 in range(1, 21) for d2 in range(1, 21) if d2 - d1 >= 6)
     assert (pairs, hit_pairs(0)) == (105, 209)
     assert_close(by_fighter(state, state.wounds)[0] > 0, 105 * 209 * 280 / 400 ** 3)
+
+
+@pytest.mark.parametrize(("lo0", "p_down"), [
+    ("snap", 1 - 1 / 20 * 4 / 20),     # round 3: a slow snap shot, 20 m: difficulty 20
+    ("ready", 1 - 1 / 20 * 1 / 20),    # round 3: the declared normal shot again
+    ("aim", 19 / 20)])                 # round 3: loading
+def test_a_lo0_bow_shoots_its_later_shots_as_slow_snap_shots(lo0: str, p_down: float):
+    """Seed 000, Reloading Weapons: "If X is zero, then the weapon may be loaded and fired in
+    the first round, though as a slow snap shot. Bows are examples of Lo-0 weapons"; Snap
+    shots: "This doubles the effective distance to the target". Two rounds of the vector
+    kernel: A (loaded bow, attack 15, damage 1,000) shoots B 10 m off (holding; no defence
+    against shots, rules.missile_defence none). Round 2: the loaded shot, normal, difficulty
+    15: d20 >= 2 (19/20). Round 3, if B stands: rules.lo0_shots snap, loaded and fired in the
+    round as a snap shot, 20 m: difficulty 20 (d20 >= 5: 16/20); ready: 15 again (19/20);
+    aim: it loads (no shot)."""
+    gun = dataclasses.replace(shooter().missile, skill=9)     # its own fumbles: fatigue
+    a = dataclasses.replace(shooter(), missile=gun)
+    b = dataclasses.replace(veteran(1, attack=-100, initiative=0, skill=0), movement=HOLD)
+    rules = YagsRules(missile_defence=NO_DEFENCE, lo0_snap=lo0 == "snap", lo0_aim=lo0 == "aim")
+    fight = fight_of(a, b, rules=rules, distance=10.0)
+    rng = np.random.default_rng(30)
+    state = kernel.start(fight, N, rng)
+    for round_no in (2, 3):
+        kernel.play_round(fight, state, rng, round_no)
+    assert_close(by_fighter(state, state.status)[1] != STANDING, p_down)
