@@ -97,7 +97,7 @@ def test_every_named_function_and_test_exists(row: list[str]) -> None:
 # ``test_yags_groups``) and bundled scenario files, each played once (small trial counts: the
 # calls, not the numbers, are checked).
 
-KERNEL_TRIALS, REFERENCE_TRIALS = 2_000, 60
+KERNEL_TRIALS, REFERENCE_TRIALS = 1_000, 40
 
 B, D, M, G, F, P = "basic:", "detailed:", "missile:", "group:", "file:", "path:"
 # Fights of this file's own, for rules the agreement fights do not reach often enough.
