@@ -54,6 +54,8 @@ Manoeuvre = Literal[
     "overwhelm", "grapple", "trip", "charge_through",
 ]
 FumbleResult = Literal["fatigue", "disarm", "break", "fail_defence"]
+# A fumble chooser: a ranking by the situation, or results in order of preference.
+FumbleChooser = Literal["worst", "best"] | tuple[FumbleResult, ...]
 Technique = Literal["mounted_combat"]
 
 # Seed 000, Melee Manoeuvres: these must be made in the aggressive stance.
@@ -122,6 +124,7 @@ class MissileWeapon(Strict):
     thrown: bool = False           # thrown: strength x 4 adds to damage
     impaling: bool = True          # the blow's kind against armour (arrows and bolts pierce)
     firearm: bool = False          # no defence against it unless impaired (seed 000)
+    weak: bool = False             # seed 000, Weak: "more likely to break" (a fumble may)
     # An explosive (a hand grenade): a hit lands an Ex-X blast of ``damage`` on the target.
     blast_radius: Annotated[float, Field(gt=0, le=100)] | None = None
     ammunition: Annotated[int, Field(ge=1, le=10_000)] | None = None   # carried; None: plenty
@@ -144,6 +147,7 @@ class MissilePatch(Strict):
     thrown: bool | None = None
     impaling: bool | None = None
     firearm: bool | None = None
+    weak: bool | None = None
     blast_radius: Annotated[float, Field(gt=0, le=100)] | None = None
     ammunition: Annotated[int, Field(ge=1, le=10_000)] | None = None
     note: str | None = None
@@ -228,17 +232,24 @@ class Skills(Strict):
 
 
 class Fumbles(Strict):
-    """Who picks what when a roll fumbles (seed 000: you choose, unless your foe is more skilled).
+    """Who picks what when a roll fumbles (seed 000: "You get to choose the fumble result
+    unless your opponent has a higher skill, in which case they choose").
 
-    Each list is an order of preference; the first result that is possible is taken (a weapon
-    must be held to be lost, ``break`` needs a weak weapon on an attack and a weapon that is
-    not strong on a defence, ``fail_defence`` is only for defences), and ``fatigue`` is always
-    possible. ``own``: what this fighter picks for its own fumbles; ``foe``: what it picks for
-    a less skilled foe's fumbles.
+    ``own``: what this fighter picks for its own fumbles; ``foe``: what it picks for a less
+    skilled foe's. Each is a ranking by the situation, ``worst`` (the result that harms the
+    fumbler most: a fatigue level that would exhaust it, then break, disarm, a failed defence
+    that lets the attack through, fatigue, a failed defence that changes nothing) or ``best``
+    (the same ranking read from the other end), or a list in order of preference, of which
+    the first result that is possible is taken (a weapon must be held to be lost, ``break``
+    needs a weak weapon on an attack and a weapon that is not strong on a defence,
+    ``fail_defence`` is only for defences; ``fatigue`` is always possible). Defaults: a
+    fighter takes the fatigue of its own fumbles, and picks the worst for a less skilled
+    foe's (issue 25; before it, ``[fail_defence, break, disarm, fatigue]``). See
+    docs/rules/yags.md, Fumbles.
     """
 
-    own: tuple[FumbleResult, ...] = ("fatigue",)
-    foe: tuple[FumbleResult, ...] = ("fail_defence", "break", "disarm", "fatigue")
+    own: FumbleChooser = ("fatigue",)
+    foe: FumbleChooser = "worst"
 
 
 class Stunt(Strict):
@@ -249,6 +260,25 @@ class Stunt(Strict):
     difficulty: Annotated[int, Field(ge=0, le=100)]
     bonus: Literal["attack", "damage"] = "attack"
     when: Literal["always", "first_round"] = "always"
+
+
+class StancePlan(Strict):
+    """The stance a fighter declares each round (seed 000, Stance: "When declaring your action
+    at the start of the round, you may declare a stance"; Declaring Actions: everybody
+    declares "in increasing initiative order. This gives characters with a high initiative a
+    big tactical advantage over everybody else"). Without a plan (the default) a member keeps
+    its ``stance`` all fight. docs/rules/yags.md, Stance each round.
+
+    ``hurt_at``: once its wound or stun level reaches this, it declares ``when_hurt``.
+    ``unopposed``: declaring after every foe able to act (it has the higher initiative) and
+    seeing none of them declare an attack on it this round (standing up, picking up a weapon,
+    stepping back, loading), it declares this stance (it wins over ``when_hurt``: nobody will
+    strike at it this round). None: not used.
+    """
+
+    hurt_at: Level = "never"
+    when_hurt: Stance = "defensive"
+    unopposed: Stance | None = None
 
 
 class Policy(Targeting):
@@ -288,6 +318,8 @@ class Policy(Targeting):
     # Distance fights (docs/rules/yags-missiles.md): auto closes in to melee, or holds its
     # ground while it has a missile weapon to shoot with.
     movement: Movement = "auto"
+    # A stance declared each round (issue 25; None: the member's ``stance`` all fight).
+    stance_plan: StancePlan | None = None
 
 
 class Missile(Strict):
@@ -359,6 +391,16 @@ class Member(Strict):
                              "(mount: {warhorse: true})")
         if p.attack_mount and self.mount is not None:
             raise ValueError("attack_mount is for fighters on foot")
+        plan = p.stance_plan
+        if p.manoeuvre in AGGRESSIVE_MANOEUVRES and plan is not None and (
+                (plan.hurt_at != "never" and plan.when_hurt != "aggressive")
+                or plan.unopposed not in (None, "aggressive")):
+            raise FieldValueError(f"the {p.manoeuvre} manoeuvre needs the aggressive stance "
+                                  "(seed 000, Melee Manoeuvres); a stance_plan may not turn "
+                                  "this member to another stance", ("policy", "stance_plan"))
+        if self.rank == 2 and plan is not None:
+            raise FieldValueError("the second rank fights in the normal stance (seed 000, "
+                                  "ranks): no stance_plan", ("policy", "stance_plan"))
         if self.rank == 2 and self.mount is not None:
             raise FieldValueError("the second rank fights on foot (seed 000, ranks); this "
                                   "member rides a mount: give it rank 1 or no mount",
@@ -396,6 +438,15 @@ class Rules(Strict):
     # closes, -5 a level of reach while it is inside; ``every_attack``: the free-strike
     # sentence alone, every attack by a shorter weapon draws it (docs/rules/yags.md, Reach).
     reach: Literal["closing", "every_attack"] = "closing"
+    # How a longer weapon gets its distance back once a shorter one is inside (rules.reach
+    # closing; the seed says how a foe gets in, not how it is kept out): ``step_back``
+    # (default) gives ground for a round (a retreat, by policy.step_back) and the distance
+    # reopens to every foe inside; ``follow``: "give ground to your attacker" read as the
+    # attacker following: a retreat reopens no distance from a foe that attacked the
+    # retreater that round, so nobody steps back to regain reach; ``hold``: nobody steps back
+    # (policy.step_back is not acted on) and the longer weapon fights at -5 a level of reach
+    # (a retreat still reopens it). docs/rules/yags.md, Reach.
+    regain_reach: Literal["step_back", "follow", "hold"] = "step_back"
     riding_difficulty: Annotated[int, Field(ge=0, le=100)] = 15
     # Fatigue levels at which a fighter is exhausted and must rest at once (seed 000: "If a
     # character becomes Exhausted then they must immediately rest"); ``health`` (default):
@@ -415,6 +466,14 @@ class Rules(Strict):
     # bows and thrown weapons, none against firearms; ``full``: its full defence against every
     # shot; ``none``: no defence unless impaired (the lab before issue 12).
     missile_defence: Literal["half", "full", "none"] = "half"
+    # A shot's natural 1 (seed 000: "When making an attack or defence roll, if you roll a
+    # natural '1', then a fumble occurs"): ``results`` (default, issue 25) is a fumble: a
+    # miss, and the result chosen as for melee (the shooter's, or the target's if it is more
+    # skilled) from those that make sense for a shot: fatigue, the weapon dropped (a round to
+    # pick it up; a thrown weapon has already left the hand), a weak weapon broken (no more
+    # shots); ``miss``: a miss and nothing more (the lab before issue 25).
+    # docs/rules/yags-missiles.md, Fumbles.
+    missile_fumbles: Literal["results", "miss"] = "results"
     # An unarmed attack parried by a martial weapon draws a counter strike. Seed 000 says it
     # twice, differently: "If the defender makes a successful defence" (Unarmed attack) and
     # "if you make a good defence" (Counter Strikes). ``good`` (default: the rule in the list

@@ -187,6 +187,27 @@ DETAILED = {
           policy={"retreat_at": "medium"}),
         m(skills={"single_weapon": 5}, weapon="dagger", armour=["mail_hauberk"]),
         rules={"reach": "closing"}, max_rounds=15),
+    # rules.regain_reach follow (issue 25): nobody steps back, a retreat reopens no distance
+    # from a foe that attacked the retreater that round; the knife (reach 0) follows.
+    "reach_follow_and_retreat": fight(
+        m(skills={"longshaft": 4}, weapon="spear", armour=["mail_hauberk"],
+          policy={"retreat_at": "light"}),
+        [m(skills={"single_weapon": 5}, weapon="dagger", armour=["mail_hauberk"]),
+         m(skills={"brawl": 4}, weapon="knife")],
+        rules={"regain_reach": "follow"}, max_rounds=15),
+    # Stance plans (issue 25): defensive when hurt, aggressive when declaring last with no
+    # foe attacking it (a knocked-down foe standing up; a spear stepping back).
+    "stance_plans": fight(
+        [m(skills={"single_weapon": 5}, weapon="long_sword", armour=["mail_hauberk"],
+           policy={"stance_plan": {"hurt_at": "medium", "when_hurt": "defensive",
+                                   "unopposed": "aggressive"}}),
+         m(attributes={"agility": 4}, skills={"single_weapon": 4}, weapon="short_sword",
+           policy={"stance_plan": {"unopposed": "aggressive"}})],
+        [m(attributes={"strength": 5}, skills={"single_weapon": 5}, weapon="mace",
+           stance="aggressive", policy={"manoeuvre": "knockdown"}),
+         m(skills={"longshaft": 4}, weapon="spear",
+           policy={"stance_plan": {"hurt_at": "light", "when_hurt": "aggressive"}})],
+        max_rounds=15),
     # Issue 12's readings together: a crushing club's knockback on plate, stuns piling past
     # beaten into wounds, vital strikes felling a fighter who checks as for fatal wounds, a
     # long sword stepping back from the club and the fists inside its reach, a tired knight

@@ -288,7 +288,8 @@ def test_the_counting_first_is_choose_targets(na: int, nb: int, cap: int) -> Non
 
 @pytest.mark.parametrize("path, winner, at_least", [
     ("scenarios/groups/yags_bridge_hold.yaml", 0, 0.5),   # 58%: the knight steps back
-    ("scenarios/groups/yags_spearmen_vs_swordsmen.yaml", 0, 0.6),
+    # 55% at this count: the better swordsmen break spears on fumbled parries (issue 25)
+    ("scenarios/groups/yags_spearmen_vs_swordsmen.yaml", 0, 0.5),
     ("scenarios/groups/yags_two_guards_vs_hero.yaml", 0, 0.4)])
 def test_group_scenarios_run(path: str, winner: int, at_least: float) -> None:
     loaded = balance.load_scenario(ROOT / path)

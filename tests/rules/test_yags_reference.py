@@ -33,7 +33,19 @@ from balance.rules.yags.reference.state import (
     round_penalty,
 )
 from balance.rules.yags.reference.strikes import resolve_attack
-from balance.rules.yags.tracks import AGGRESSIVE, MIXED, NORMAL, STUNS, WOUNDS, track_penalty
+from balance.rules.yags.tactics import WORST, Tactics
+from balance.rules.yags.tracks import (
+    AGGRESSIVE,
+    BREAK,
+    DISARM,
+    FAIL_DEFENCE,
+    FATIGUE,
+    MIXED,
+    NORMAL,
+    STUNS,
+    WOUNDS,
+    track_penalty,
+)
 
 RULES = YagsRules()
 
@@ -287,16 +299,25 @@ def test_aggressive_stance_acts_first(stance: int, side0_wins: bool) -> None:
     assert (side0 > 0.8) if side0_wins else (side0 < 0.2)
 
 
-def test_fatigue_from_fumbles_accumulates() -> None:
+@pytest.mark.parametrize(("foe_fumbles", "rates"), [
+    ((WORST,), (0.1, 0.1)),
+    ((FAIL_DEFENCE, BREAK, DISARM, FATIGUE), (0.1, 0.05))])
+def test_fatigue_from_fumbles_accumulates(foe_fumbles, rates) -> None:
     """Unhurt tanks fumble on a natural 1: each attack and each defence fumble adds fatigue.
 
-    Equal skill: 0.05 + 0.05 a round. The less skilled fighter's fumbled defences become
-    "fail defence" instead, so it gains only 0.05 a round.
+    Equal skill: 0.05 + 0.05 a round. Seed 000: "You get to choose the fumble result unless
+    your opponent has a higher skill, in which case they choose". The more skilled fighter
+    picking the worst result for the other (the default) picks the fatigue, since failing a
+    tank's defence changes nothing (its foe's attack -100 misses the base difficulty too): both
+    gain 0.1 a round. Picking "fail defence" first (the lab's order before issue 25) turns
+    the less skilled fighter's fumbled defences into failed ones: it gains only 0.05 a round.
     """
     n_fights, n_rounds, rng = 20, 100, np.random.default_rng(4)
     totals = np.zeros(2)
+    chooser = Tactics(foe_fumbles=foe_fumbles)
     for _ in range(n_fights):
-        combat = start_combat(fight(tank(0, skill=4), tank(1, skill=3)), rng=rng)
+        combat = start_combat(fight(tank(0, skill=4, tactics=chooser), tank(1, skill=3)),
+                              rng=rng)
         before = [0, 0]
         for round_no in range(1, n_rounds + 1):
             play_round(combat, round_no, rng=rng)
@@ -307,7 +328,7 @@ def test_fatigue_from_fumbles_accumulates() -> None:
             [int(track_penalty(f)) for f in before]
         totals += before
     trials = n_fights * n_rounds
-    for total, rate in zip(totals, (0.1, 0.05), strict=True):
+    for total, rate in zip(totals, rates, strict=True):
         se = np.sqrt(trials * rate * (1 - rate))
         assert abs(total - trials * rate) < 4.5 * se
 

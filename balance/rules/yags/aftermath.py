@@ -11,11 +11,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance.rules.yags.tracks import CRITICAL, FATAL, TRACK_PENALTY
+from balance.rules.yags.tracks import CRITICAL, FATAL, TRACK_PENALTY, success_level
 
 CHECK = 20              # untended wounds check at 20 (seed)
 FIRST_AID_BASE = 10     # first aid: intelligence x first aid against 10 + half the penalties
 HEALING_BASE = 10       # natural healing: weekly health roll at 10 + half the penalties
+STUN_HEALING_BASE = 0   # stuns: each morning a health check at 0 + half the penalties
 MINUTES = 60
 DAY, WEEK = 24, 24 * 7  # hours
 
@@ -45,7 +46,16 @@ def after_battle(wounds: np.ndarray, stuns: np.ndarray, alive: np.ndarray,
                  side_of: np.ndarray, health: np.ndarray, healers: dict[int, Healer],
                  hours: float, rng: np.random.Generator,
                  success_step: int = 10) -> np.ndarray:
-    """(c, n) bool: who is alive ``hours`` after the fight.
+    """(c, n) bool: who is alive ``hours`` after the fight (``healing``'s survivors)."""
+    return healing(wounds, stuns, alive, side_of, health, healers, hours, rng,
+                   success_step)[2]
+
+
+def healing(wounds: np.ndarray, stuns: np.ndarray, alive: np.ndarray,
+            side_of: np.ndarray, health: np.ndarray, healers: dict[int, Healer],
+            hours: float, rng: np.random.Generator,
+            success_step: int = 10) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(wounds, stuns, alive), each (c, n), ``hours`` after the fight.
 
     ``wounds``/``stuns`` are the tracks when the fight ended, ``alive`` who left it alive,
     ``health`` each fighter's health attribute (c,), ``healers`` the healer tending each
@@ -58,9 +68,10 @@ def after_battle(wounds: np.ndarray, stuns: np.ndarray, alive: np.ndarray,
     After an hour, other wounds not yet treated check once at 20: failure worsens them a
     level and they stabilise; a fumble infects them (a level worse every day until death).
     Every day an untreated critical wound checks at 20: the first failure drops the fighter
-    into a fatal coma, the next kills. Every week each wounded survivor rolls health at
-    10 + half the penalties (plus the healer's first aid): success heals a level, a fumble
-    worsens one (death if already fatal).
+    into a fatal coma, the next kills; each morning stuns heal (health at 0 + half the
+    penalties, a stun healed per level of success). Every week each wounded survivor rolls
+    health at 10 + half the penalties it has then (plus the healer's first aid): success
+    heals a level, a fumble worsens one (death if already fatal).
     """
     w = wounds.astype(np.int16)
     s = stuns.astype(np.int16)
@@ -85,9 +96,10 @@ def after_battle(wounds: np.ndarray, stuns: np.ndarray, alive: np.ndarray,
                 break  # nothing more can happen minute by minute
     for day in range(1, int(hours // DAY) + 1):
         _daily(w, stable, dead, infected, coma, roll_base, rng)
+        _night(w, s, dead, roll_base, rng, success_step)
         if day % 7 == 0:
             _weekly(w, s, dead, side_of, healers, roll_base, rng)
-    return ~dead
+    return w, s, ~dead
 
 
 def _first_aid(w, s, stable, dead, infected, side_of, healers, rng, success_step) -> None:
@@ -139,6 +151,34 @@ def _daily(w, stable, dead, infected, coma, roll_base, rng) -> None:
     dead |= sick & (w > FATAL)
 
 
+def half_penalties(w, s):
+    """The wound and stun penalties halved, rounded up (seed 000: "modified by half the total
+    wound and stun penalties currently suffered"): the addition to every healing target."""
+    return (1 - TRACK_PENALTY[np.minimum(w, FATAL)] - TRACK_PENALTY[np.minimum(s, FATAL)]) // 2
+
+
+def stuns_healed(health4, die, w, s, step):
+    """Seed 000, Recovering from stuns: "Each morning, a health check is made at a target of
+    0, modified by half the total wound and stun penalties currently suffered. Each level of
+    success causes one level of stun to be healed." Health x 4 + d20 (a natural 1 fails),
+    levels of success by ``step`` (tracks.success_level). Returns the stuns healed (at most
+    the stuns there are)."""
+    margin = health4 + die - (STUN_HEALING_BASE + half_penalties(w, s))
+    levels = (margin >= 0) * (die != 1) * success_level(np.maximum(margin, 0), step)
+    return np.minimum(levels, s)
+
+
+def _night(w, s, dead, roll_base, rng, step) -> None:
+    """A night's rest: each living fighter with stuns rolls to heal them (``stuns_healed``).
+    Issue 25: stuns used to stay at their end-of-fight level for weeks, and their penalty
+    with them in every weekly wound roll."""
+    due = ~dead & (s > 0)
+    if not due.any():
+        return
+    d = _d20(rng, w.shape)
+    s -= due * stuns_healed(roll_base, d, w, s, step).astype(s.dtype)
+
+
 def _weekly(w, s, dead, side_of, healers, roll_base, rng) -> None:
     """Weekly natural healing roll; a fumble worsens the wound (death from fatal)."""
     due = ~dead & (w > 0)
@@ -147,8 +187,7 @@ def _weekly(w, s, dead, side_of, healers, roll_base, rng) -> None:
     bonus = np.array([healers[k].first_aid if k in healers else 0 for k in side_of],
                      dtype=np.int16)[:, None]
     d = _d20(rng, w.shape)
-    target = HEALING_BASE + (1 - TRACK_PENALTY[np.minimum(w, FATAL)]
-                             - TRACK_PENALTY[np.minimum(s, FATAL)]) // 2
+    target = HEALING_BASE + half_penalties(w, s)
     heal = due & (d != 1) & (roll_base + bonus + d >= target)
     worse = due & (d == 1)
     dead |= worse & (w >= FATAL)

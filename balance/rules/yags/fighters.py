@@ -28,6 +28,7 @@ from balance.rules.yags.tracks import (
     IMPALING,
     STANCE_EXTRA_DEFENCES,
     STANCES,
+    defences_allowed,
     max_defences,
 )
 
@@ -60,6 +61,9 @@ SNAP, NORMAL_SHOT, CAREFUL = 0, 1, 2
 NO_DEFENCE, HALF_DEFENCE, FULL_DEFENCE = 0, 1, 2
 MISSILE_DEFENCE = {"none": NO_DEFENCE, "half": HALF_DEFENCE, "full": FULL_DEFENCE}
 SHOTS = {"snap": SNAP, "normal": NORMAL_SHOT, "careful": CAREFUL}
+# How a longer weapon regains its reach (rules.regain_reach; docs/rules/yags.md, Reach).
+STEP_BACK, FOLLOW, HOLD_GROUND = 0, 1, 2
+REGAIN_REACH = {"step_back": STEP_BACK, "follow": FOLLOW, "hold": HOLD_GROUND}
 PLENTY = -1            # ammunition: never runs out
 AUTO_MOVE = -1         # movement ``auto``: holds while it can shoot, else closes in
 NEVER_EXHAUSTED = 99   # Fighter.exhausted_at: never
@@ -89,6 +93,9 @@ class MissileStats:
     shoot_in_melee: bool
     blast: PlacedBlast | None = None   # an explosive: the blast a hit lands on the target
     firearm: bool = False              # no defence against it unless impaired
+    skill: int = 0                     # the missile skill (who picks a fumble's result)
+    thrown: bool = False               # thrown: a fumble cannot drop it (it has left the hand)
+    weak: bool = False                 # a fumble may break it
 
     @property
     def load_time(self) -> int:
@@ -114,7 +121,7 @@ class Fighter:
     initiative: int      # agility x 4 (+ riding with the mounted combat technique)
     health: int          # health attribute: checks roll health x 4 + d20
     skill: int           # skill in the weapon's style (decides who picks a fumble result)
-    max_defences: int    # with the defensive stance's extra one
+    max_defences: int    # with the defensive stance's extra one (the declared stance's)
     stance: int          # NORMAL, AGGRESSIVE or DEFENSIVE
     defences: int        # AUTO or a fixed number to declare
     yield_at: int        # wound or stun level at which the fighter yields (99: never)
@@ -146,6 +153,16 @@ class Fighter:
     missile: MissileStats | None = None
     fatigue: int = 0                   # fatigue + exhaustion levels at the start
     exhausted_at: int = NEVER_EXHAUSTED   # fatigue levels at which it must rest
+    # Maximum defences before a stance adds to them (-1: ``max_defences`` less what its
+    # declared stance adds); a stance plan may change the stance round by round.
+    defences_base: int = -1
+
+    @property
+    def open_defences(self) -> int:
+        """Its maximum defences in a stance that adds none (``tracks.defences_allowed``)."""
+        if self.defences_base >= 0:
+            return self.defences_base
+        return self.max_defences - STANCE_EXTRA_DEFENCES[self.stance]
 
     def loadout(self, index: int) -> Loadout:
         """Loadout ``index`` (weapon state + 3 x grappled); a hand-written fighter has one."""
@@ -183,6 +200,8 @@ class YagsRules:
     unarmed_counter_good: bool = True     # rules.unarmed_counter: good (else success)
     knockback: bool = True          # rules.knockback: stuns (blows soaked can knock back)
     stun_wounds: bool = True        # rules.excess_stuns: wounds (stuns beyond beaten wound)
+    missile_fumbles: bool = True    # rules.missile_fumbles: results (else miss)
+    regain_reach: int = STEP_BACK   # rules.regain_reach: STEP_BACK, FOLLOW or HOLD_GROUND
 
 
 @dataclass(frozen=True)
@@ -264,7 +283,9 @@ def compile_fight(scenario: Any, tables: Any) -> YagsFight:
                         missile_defence=MISSILE_DEFENCE[r.missile_defence],
                         unarmed_counter_good=r.unarmed_counter == "good",
                         stun_wounds=r.excess_stuns == "wounds",
-                        knockback=r.knockback == "stuns"),
+                        knockback=r.knockback == "stuns",
+                        missile_fumbles=r.missile_fumbles == "results",
+                        regain_reach=REGAIN_REACH[r.regain_reach]),
         max_rounds=scenario.max_rounds,
         breaks_at=tuple(s.morale.breaks_at for s in scenario.sides),
         side_distance=distances,
@@ -362,8 +383,9 @@ def _fighter(side: int, name: str, member: Any, tables: Any, rules: Any,
         health=a.health,
         skill=main.skill,
         # Lab's assumption: never more than 6, where the seed's multiple-defence table ends.
-        max_defences=min(MAX_DEFENCES,
-                         max_defences(agility, a.perception) + STANCE_EXTRA_DEFENCES[stance]),
+        max_defences=defences_allowed(max_defences(agility, a.perception),
+                                      STANCE_EXTRA_DEFENCES[stance] > 0),
+        defences_base=max_defences(agility, a.perception),
         stance=stance,
         defences=defences,
         yield_at=YIELD_LEVELS[member.policy.yield_at],
@@ -456,6 +478,9 @@ def _missile(member: Any, tables: Any, a: Any) -> MissileStats | None:
         shoot_in_melee=m.in_melee == "shoot",
         blast=blast,
         firearm=w.firearm,
+        skill=m.skill,
+        thrown=w.thrown,
+        weak=w.weak,
     )
 
 

@@ -127,6 +127,21 @@ def max_defences(agility, perception):
     return (agility + perception + 1) // 2
 
 
+MAX_DEFENCES = 6   # lab's assumption: never more than the seed's multiple-defence table gives
+
+
+def defences_allowed(base, defensive):
+    """Most defences a fighter may declare this round: ``base`` (the average of agility and
+    perception, ``max_defences``), one more in the defensive stance (seed 000, Defensive:
+    "Character also adds one to the maximum number of defences they can make that round"; a
+    retreat is made defensively), and never more than 6 (the lab: the seed's table ends
+    there). Python ints or numpy arrays alike."""
+    total = base + STANCE_EXTRA_DEFENCES[DEFENSIVE] * defensive
+    if isinstance(total, int):
+        return min(total, MAX_DEFENCES)
+    return np.minimum(total, MAX_DEFENCES)
+
+
 def success_level(margin, step):
     """Levels of success of a roll that made its target by ``margin`` (>= 0): 1 a plain
     success, 2 good, 3 excellent, 4 superb, and one more per further ``step`` (the lab's

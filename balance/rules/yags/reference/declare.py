@@ -9,8 +9,8 @@ from collections.abc import Callable
 import numpy as np
 
 from balance.rules.yags.equipment import BARE, MAIN, SPARE
-from balance.rules.yags.fighters import AUTO
-from balance.rules.yags.ranged import FULL_MOVE
+from balance.rules.yags.fighters import AUTO, STEP_BACK
+from balance.rules.yags.ranged import FULL_MOVE, SHOOT
 from balance.rules.yags.reference.blows import NATURAL_ONE, d20
 from balance.rules.yags.reference.groups import assign_targets, choosing
 from balance.rules.yags.reference.state import (
@@ -46,6 +46,8 @@ from balance.rules.yags.tactics import (
     REARM_PICK_UP,
     REARM_SPARE,
     UNARMED,
+    declares_after,
+    stance_this_round,
 )
 from balance.rules.yags.tracks import DRAW_STEP
 
@@ -142,7 +144,8 @@ def choose_action(state: FighterState, combat: Combat, round_no: int) -> None:
         state.action = STAND_UP
         return
     if max(state.wounds, state.stuns) >= t.retreat_at or (
-            t.step_back and combat.rules.reach_closing and threatened_inside(state, combat)):
+            t.step_back and combat.rules.reach_closing and combat.rules.regain_reach == STEP_BACK
+            and threatened_inside(state, combat)):
         # Seed 000, Retreat: give ground in the defensive stance, no attacks. Stepping back
         # (policy step_back) is the lab's way to regain a longer weapon's reach: the foes
         # inside it are outside again at the end of the round (fight.end_of_round).
@@ -175,6 +178,24 @@ def choose_attack(state: FighterState, combat: Combat, round_no: int) -> None:
     if state.approach == FULL_MOVE:
         # Seed 000, Movement: after a full Move, only a standard attack.
         state.manoeuvre, state.charging, state.stunting = NONE, False, False
+
+
+def choose_stance(state: FighterState, combat: Combat, round_no: int) -> int:
+    """The stance it declares this round (policy stance_plan; seed 000, Stance: "When
+    declaring your action at the start of the round, you may declare a stance"): hurt, or
+    unopposed: it declares after every foe able to act (seed 000: "Everybody declares their
+    actions in increasing initiative order") and none of them declared an attack or a shot
+    on it (``tactics.stance_this_round``)."""
+    t = state.tactics
+    unopposed = can_act(state, round_no)
+    for foe in combat.fighters:
+        if foe.side == state.side or not can_act(foe, round_no):
+            continue
+        after = declares_after(state.initiative, state.tiebreak, foe.initiative, foe.tiebreak)
+        threat = foe.action in (ATTACK, SHOOT) and foe.target == state.index
+        unopposed = unopposed and bool(after) and not threat
+    return int(stance_this_round(state.fighter.stance, max(state.wounds, state.stuns),
+                                 t.hurt_at, t.hurt_stance, unopposed, t.unopposed_stance))
 
 
 def declare_defences(state: FighterState, combat: Combat, round_no: int) -> None:
@@ -259,6 +280,8 @@ def declare(combat: Combat, round_no: int, *, rng: np.random.Generator | None = 
     if plan is not None:
         for state in combat.fighters:   # at a distance: load, shoot, close in, run or wait
             plan(state, combat)
+    for state in combat.fighters:   # a stance plan: this round's stance
+        state.stance = choose_stance(state, combat, round_no)
     for state in combat.fighters:
         if state.action == ATTACK and state.partner is None:
             choose_attack(state, combat, round_no)

@@ -66,8 +66,10 @@ from balance.rules.yags.reference.state import (
     can_act,
     knock_down,
     round_penalty,
+    tire,
 )
-from balance.rules.yags.tracks import DRAW_STEP, FAST, NORMAL_SPEED, SLOW
+from balance.rules.yags.tactics import fumble_choice, shot_fumble_case
+from balance.rules.yags.tracks import BREAK, DISARM, DRAW_STEP, FAST, FATIGUE, NORMAL_SPEED, SLOW
 
 SHOT_SPEED = {0: FAST, 1: NORMAL_SPEED, 2: SLOW}   # snap, normal, careful
 
@@ -84,11 +86,12 @@ class Gun:
     snap_next: bool = False  # the next shot is a snap shot (an unloaded Lo-0 weapon)
     drawing: bool = False    # the next shot draws the weapon
     drew_melee: bool = False  # the melee weapon is in hand (drawn the first time it melees)
+    down: bool = False       # a fumbled shot dropped it: a round to pick it up
 
     @property
     def armed(self) -> bool:
-        """It has a shot, or is loading one."""
-        return self.shots > 0 or self.loading > 0
+        """It has a shot, or is loading one (or picking up the dropped weapon)."""
+        return self.shots > 0 or self.loading > 0 or self.down
 
     def take(self, wanted: int) -> int:
         """Up to ``wanted`` shots out of the carried ammunition."""
@@ -178,7 +181,7 @@ def _decide(state: FighterState, combat: Combat) -> None:
             _shoot_or_load(state, foe)
         return
     if armed:
-        if gun.loading > 0 or in_range(g, gun.stats.range):
+        if gun.loading > 0 or gun.down or in_range(g, gun.stats.range):
             _shoot_or_load(state, foe)
         else:   # out of range: ``auto`` and ``close`` run in until it is in range
             state.action = RUN if state.fighter.movement in (AUTO_MOVE, CLOSE) else WAIT
@@ -196,7 +199,7 @@ def _decide(state: FighterState, combat: Combat) -> None:
 
 def _shoot_or_load(state: FighterState, foe: FighterState) -> None:
     gun = state.gun
-    if gun.loading > 0:
+    if gun.loading > 0 or gun.down:
         state.action = LOAD
         return
     state.action = SHOOT
@@ -229,9 +232,13 @@ def run(state: FighterState, foe: FighterState, round_no: int) -> None:
 
 
 def load(state: FighterState) -> None:
-    """One round of loading; loaded, the next shot is slow (seed 000)."""
+    """One round of loading; loaded, the next shot is slow (seed 000). A weapon a fumbled
+    shot dropped is picked up instead (its loading waits a round)."""
     gun = state.gun
     gun.drawing = False       # drawn while it loads
+    if gun.down:
+        gun.down = False
+        return
     gun.loading -= 1
     if gun.loading == 0:
         gun.refill()
@@ -276,8 +283,8 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
     draw = DRAW_BASE + DRAW_PER_REACH * m.reach if gun.drawing else 0
     gun.drawing = gun.snap_next = gun.slow_next = False
     for k in range(min(wanted, gun.shots)):
-        if not foe.standing or not state.standing:
-            break
+        if not foe.standing or not state.standing or gun.down or gun.shots == 0:
+            break   # (a fumble dropped or broke the weapon: no more shots this round)
         gun.shots -= 1
         die = d20(rng)
         bonus = m.bonus if effect != UNAFFECTED else 0    # impaired: no attack bonus
@@ -294,6 +301,8 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
                 against = max(against, parry)
         if die != NATURAL_ONE and roll >= against:
             hit(state, foe, g, combat, rng=rng)
+        elif die == NATURAL_ONE and combat.rules.missile_fumbles:
+            shot_fumble(state, foe)
     if gun.shots == 0 and (gun.ammo == PLENTY or gun.ammo > 0):
         time = m.load_time
         if time == 0 and combat.rules.lo0_aim:
@@ -305,6 +314,26 @@ def shoot(state: FighterState, foe: FighterState, combat: Combat, round_no: int,
             gun.snap_next = gun.slow_next = combat.rules.lo0_snap
         else:
             gun.loading = time
+
+
+def shot_fumble(state: FighterState, foe: FighterState) -> None:
+    """A fumbled shot (seed 000: "When making an attack or defence roll, if you roll a natural
+    '1', then a fumble occurs"; rules.missile_fumbles results): a miss, and the result chosen
+    by the shooter, or by its target if more skilled, among those that make sense for a shot
+    (``tactics.shot_fumble_case``): a point of fatigue; the weapon dropped (a round to pick it
+    up); a weak weapon broken (no more shots)."""
+    gun = state.gun
+    m = gun.stats
+    prefs = foe.tactics.foe_fumbles if foe.gear.skill > m.skill else state.tactics.own_fumbles
+    losable, weak = shot_fumble_case(m.thrown, m.weak)
+    result = fumble_choice(prefs, defending=False, losable=losable, weak=weak, strong=False,
+                           exhausts=state.fatigue + 1 >= state.fighter.exhausted_at)
+    if result == FATIGUE:
+        tire(state)
+    elif result == DISARM:
+        gun.down = True
+    elif result == BREAK:
+        gun.shots = gun.ammo = gun.loading = 0
 
 
 def shot_defence(foe: FighterState, effect: int, firearm: bool, mode: int) -> int | None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from balance.engine.status import STANDING, YIELDED
 from balance.rules.yags.equipment import BARE, MAIN, SPARE, Loadout
-from balance.rules.yags.fighters import Fighter, MountStats, YagsRules
+from balance.rules.yags.fighters import FOLLOW, Fighter, MountStats, YagsRules
 from balance.rules.yags.tactics import (  # noqa: F401 (the action codes, re-exported)
     ATTACK,
     ESCAPE,
@@ -23,6 +23,7 @@ from balance.rules.yags.tactics import (  # noqa: F401 (the action codes, re-exp
     RETREAT,
     STAND_UP,
     Tactics,
+    regains_distance,
 )
 from balance.rules.yags.tracks import (
     BROKEN_LIMB_PENALTY,
@@ -30,7 +31,7 @@ from balance.rules.yags.tracks import (
     DEFENSIVE,
     GRAPPLED,
     PRONE,
-    STANCE_EXTRA_DEFENCES,
+    defences_allowed,
     fatigue_penalty,
     stance_mods,
     track_penalty,
@@ -88,6 +89,7 @@ class FighterState:
     mounted: bool = False
     # This round's declarations (Round 2) and round-only modifiers.
     action: int = NO_ACTION
+    stance: int = -1                # the stance declared this round (-1: the member's own)
     target: int | None = None
     manoeuvre: int = 0
     at_mount: bool = False          # the attack aims at the target's mount
@@ -137,7 +139,12 @@ class FighterState:
             return PRONE
         if self.partner is not None:
             return GRAPPLED
-        return DEFENSIVE if self.retreating else self.fighter.stance
+        return DEFENSIVE if self.retreating else self.declared_stance
+
+    @property
+    def declared_stance(self) -> int:
+        """The stance it declared this round (its member's, or its stance plan's)."""
+        return self.fighter.stance if self.stance < 0 else self.stance
 
     @property
     def technique(self) -> bool:
@@ -235,10 +242,10 @@ def defends(state: FighterState, attacker: FighterState, round_no: int) -> bool:
 
 
 def max_defences_now(state: FighterState) -> int:
-    """Its maximum defences; a retreat is made in the defensive stance (one more)."""
-    f = state.fighter
-    extra = STANCE_EXTRA_DEFENCES[DEFENSIVE] - STANCE_EXTRA_DEFENCES[f.stance]
-    return min(6, f.max_defences + (extra if state.retreating else 0))
+    """Its maximum defences: one more in the defensive stance this round, or retreating (a
+    retreat is made in the defensive stance); at most 6."""
+    defensive = state.declared_stance == DEFENSIVE or state.retreating
+    return defences_allowed(state.fighter.open_defences, defensive)
 
 
 def lose_weapon(state: FighterState, *, recoverable: bool = True) -> None:
@@ -258,9 +265,14 @@ def threatened_inside(state: FighterState, combat: Combat) -> bool:
 
 
 def open_distance(state: FighterState, combat: Combat) -> None:
-    """It gave ground (a retreat): every foe that had got inside its reach is outside again."""
+    """It gave ground (a retreat): every foe that had got inside its reach is outside again;
+    under rules.regain_reach follow, not a foe that attacked it this round (it followed:
+    ``reach.regains_distance``)."""
+    follow = combat.rules.regain_reach == FOLLOW
     for foe in combat.fighters:
-        foe.inside.discard(state.index)
+        attacked = foe.action == ATTACK and foe.target == state.index
+        if regains_distance(True, attacked, follow):
+            foe.inside.discard(state.index)
 
 
 def knock_down(state: FighterState) -> None:

@@ -31,8 +31,10 @@ from balance.rules.yags.tactics import (
     DISARM_FOE,
     FREE_STRIKE_FOR,
     NONE,
+    defence_fail_effect,
     fumble_choice,
     required_level,
+    unarmed_against_martial,
 )
 from balance.rules.yags.tracks import (
     AUTOMATIC_STRIKE,
@@ -94,15 +96,16 @@ def attack_action(a: FighterState, t: FighterState, combat: Combat, round_no: in
     if m == CHARGE_THROUGH:
         charge_through(a, t, combat, round_no, rng=rng)
         return
+    # The hands as they are when the attack is made: a fumble in it may lose a weapon, but
+    # the attack was still armed (or the parry martial) when it was made.
+    unarmed, against_martial = unarmed_against_martial(a.gear.unarmed, t.gear.martial)
     out = resolve_attack(a, t, defends(t, a, round_no) and not a.at_mount, combat, round_no,
                          manoeuvre=m, stunt=a.stunting, rng=rng)
     a.charging = False
     settle(combat)
     # An attack 8: counter strikes after: attacking a foe you do not defend against, an
     # unarmed attack well parried by a martial weapon, a failed unarmed disarm. One at most.
-    unarmed = a.gear.unarmed
-    triggers = (int(t.index not in a.defended) + int(out.good_parry and unarmed
-                                                     and t.gear.martial)
+    triggers = (int(t.index not in a.defended) + int(out.good_parry and against_martial)
                 + int(out.failed_disarm and unarmed))
     if triggers - int(ignore_left) >= 1 and a.standing and t.standing and not a.rear and \
             can_strike(t, a, round_no):   # (the second rank is out of the target's reach)
@@ -196,8 +199,12 @@ def resolve_attack(a: FighterState, t: FighterState, defending: bool, combat: Co
         parried = defence + round_penalty(t, rules) + defence_bonus(t, a) + defence_die
         difficulty = parried
         if defence_die <= t.gear.fumble_range:
-            # A fumbled defence is not a miss by itself; the result is chosen.
-            result = fumble_result(t, a, defending=True)
+            # A fumbled defence is not a miss by itself; the result is chosen, knowing what
+            # failing the defence would do (nothing if the attack fumbled too: it misses).
+            effect = 0 if die <= fumble_range(a, t) else defence_fail_effect(
+                roll, parried, rules.base_difficulty, required_level(manoeuvre, a.tactics.neck),
+                rules.success_step)
+            result = fumble_result(t, a, defending=True, fail_effect=effect)
             if result == FAIL_DEFENCE:
                 difficulty, parried = rules.base_difficulty, None
             else:
@@ -222,16 +229,21 @@ def resolve_attack(a: FighterState, t: FighterState, defending: bool, combat: Co
 # --- Fumbles ------------------------------------------------------------------------------
 
 
-def fumble_result(fumbler: FighterState, opponent: FighterState, *, defending: bool) -> int:
-    """Seed 000: you choose the fumble result unless your opponent's skill (in the style each
-    is using) is higher. Each picks by its policy: the first result possible."""
+def fumble_result(fumbler: FighterState, opponent: FighterState, *, defending: bool,
+                  fail_effect: int = 0) -> int:
+    """Seed 000: "You get to choose the fumble result unless your opponent has a higher skill,
+    in which case they choose" (the skill in the style each is using). Each picks by its
+    policy (``tactics.fumble_choice``): a list's first possible result, or the result worst
+    (best) for the fumbler in its situation: would a level of fatigue exhaust it, and what
+    would failing its defence do (``fail_effect``)."""
     g = fumbler.gear
     if opponent.gear.skill > g.skill:
         prefs = opponent.tactics.foe_fumbles
     else:
         prefs = fumbler.tactics.own_fumbles
+    exhausts = fumbler.fatigue + 1 >= fumbler.fighter.exhausted_at
     return fumble_choice(prefs, defending=defending, losable=g.losable, weak=g.weak,
-                         strong=g.strong)
+                         strong=g.strong, exhausts=exhausts, fail_effect=fail_effect)
 
 
 def apply_fumble(fumbler: FighterState, result: int) -> None:

@@ -131,7 +131,8 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
 
     Seed 000: the attack roll against the parry roll (or the base difficulty when the target
     does not defend); a natural 1 fumbles: the fumbler takes fatigue, unless the foe is more
-    skilled and picks "fail defence" for a fumbled defence. A hit rolls damage against soak.
+    skilled and picks "fail defence" for a fumbled defence where that lets the attack through
+    (the result worst for the fumbler). A hit rolls damage against soak.
     """
     t = s.basic
     n = acting.size
@@ -239,10 +240,18 @@ def _odd(state, s, ctx, att: Pick, tgt: Pick, first: np.ndarray, second: np.ndar
     fumblers, and decide the hit (``hit[rows]``) against the parry or the base difficulty."""
     attack_fumble = first == 0
     defence_fumble = (second == 0) & defending
+    unparried = a_total + first + 1 >= s.base_difficulty
     if s.basic.skills_differ:
+        # The more skilled foe picks the worst result for the fumbler (tactics.fumble_harm_order;
+        # a basic fighter's weapon cannot be lost): "fail defence" where the base difficulty
+        # lets through the attack its parry stopped (tactics.defence_fail_effect > 0), unless
+        # a level of fatigue would exhaust it.
         foe_picks = att.get(state.skill) > tgt.get(state.skill)
-        fail_def = defence_fumble & foe_picks
-        tired = defence_fumble & ~foe_picks
+        fail_def = defence_fumble & foe_picks & ~attack_fumble & unparried & ~hit[rows]
+        if s.on.exhaustion and fail_def.any():
+            at = gear.per_place(s, "exhausted_at", tgt.get(state.who).astype(np.intp))
+            fail_def &= tgt.get(state.fatigue) + 1 < at
+        tired = defence_fumble & ~fail_def
     else:   # no foe is ever more skilled: every fumbler takes the fatigue
         fail_def, tired = False, defence_fumble
     # Both fumblers' fatigue at once (the attacker's and its target's places differ).
@@ -253,7 +262,6 @@ def _odd(state, s, ctx, att: Pick, tgt: Pick, first: np.ndarray, second: np.ndar
     if fail_def is False and defending.all():
         return   # every parry stands: ``hit`` holds (a fumbled attack's ``delta`` never hits)
     use_parry = defending & ~fail_def
-    unparried = a_total + first + 1 >= s.base_difficulty
     hit[rows] = ~attack_fumble & ((use_parry & hit[rows]) | (~use_parry & unparried))
 
 

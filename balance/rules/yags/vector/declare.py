@@ -11,19 +11,22 @@ from balance.engine.pick import flat_of
 from balance.engine.state import columns
 from balance.engine.targeting import NO_TARGET, first_standing_foe
 from balance.rules.yags.fighters import AUTO
-from balance.rules.yags.ranged import FULL_MOVE
+from balance.rules.yags.ranged import FULL_MOVE, SHOOT
 from balance.rules.yags.tactics import (
     ATTACK,
     NONE,
     REROLL,
     RETREAT,
     STAND_UP,
+    declares_after,
+    stance_this_round,
 )
 from balance.rules.yags.tracks import (
     DEFENCE_PENALTY,
     DEFENSIVE,
     DRAW_STEP,
     RETREAT_STEP,
+    defences_allowed,
 )
 from balance.rules.yags.vector import choices, groups, missiles, reach
 from balance.rules.yags.vector.gear import fighter, helpless, refresh
@@ -207,6 +210,8 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
         mod -= DRAW_STEP * x("draw") * drawing
         x("g_drew")[drawing] = 1
     x("action")[:] = action
+    if s.on.stances:   # a stance plan: this round's stance, knowing what it knows
+        declare_stances(state, s, can, action, target)
     choices.choose_manoeuvres(state, s, attack, target, manoeuvre, round_no)
     if s.on.distance:   # seed 000: after a full Move, only a standard attack
         full = x("approach") == FULL_MOVE
@@ -229,6 +234,33 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
         # fighter makes no attack, so its round penalty carries the bonus.
         mod += RETREAT_STEP * fighter(s, "agility", who) * retreating
     return Round(round_no, can, state.penalty + state.defence_penalty + mod, cover)
+
+
+def declare_stances(state, s: Static, can: np.ndarray, action: np.ndarray,
+                    target: np.ndarray) -> None:
+    """Each place's stance this round by its plan (policy stance_plan:
+    ``tactics.stance_this_round``): hurt, or unopposed: it declares after every foe able to
+    act (seed 000: "Everybody declares their actions in increasing initiative order";
+    ``tactics.declares_after``) and none of them declared an attack or a shot on it."""
+    x = state.x
+    c = action.shape[0]
+    who = state.who.astype(np.intp)
+    threat = ((action == ATTACK) | (action == SHOOT)) & (target >= 0)
+    init, tie = x("init"), x("tie")
+    unopposed = can.copy()
+    for p in range(c):
+        for q in range(c):
+            if q == p:
+                continue
+            foe = can[q] & (state.side[q] != state.side[p])
+            blind = ~declares_after(init[p], tie[p], init[q], tie[q])
+            unopposed[p] &= ~(foe & (blind | (threat[q] & (target[q] == p))))
+    stance = stance_this_round(fighter(s, "stance", who), np.maximum(state.wounds, state.stuns),
+                               fighter(s, "hurt_at", who), fighter(s, "hurt_stance", who),
+                               unopposed, fighter(s, "unopposed_stance", who))
+    changed = stance != x("stance")
+    x("stance")[:] = stance
+    refresh(state, s, where=changed)
 
 
 def cover_of(cover: np.ndarray, target: np.ndarray, n: int) -> np.ndarray:
@@ -276,8 +308,9 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     if rear_on is not None:
         wanted = np.maximum(wanted, rear_on.any(axis=1))
     wanted = np.where(state.fixed_defences == AUTO, wanted, state.fixed_defences)
-    stance = fighter(s, "stance", who.astype(np.intp))
-    most = np.minimum(6, state.max_defences + x("retreating") * (stance != DEFENSIVE))
+    # (one more in the defensive stance this round, or retreating: tracks.defences_allowed)
+    most = defences_allowed(fighter(s, "open_defences", who.astype(np.intp)),
+                            (x("stance") == DEFENSIVE) | (x("retreating") > 0))
     declared = np.where(can, np.minimum(wanted, most), 0).astype(np.int8)
     # rank[i, j]: attackers of i seated before j; they take the slots first.
     rank = np.zeros((c, c, n), dtype=np.int8)

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from balance.rules.yags.equipment import BARE, MAIN, N_WEAPON_STATES, SPARE
-from balance.rules.yags.fighters import NEVER_EXHAUSTED, YagsFight
+from balance.rules.yags.fighters import NEVER_EXHAUSTED, STEP_BACK, YagsFight
 from balance.rules.yags.tactics import (
+    BEST,
     CHARGE_THROUGH,
     DISARM_FOE,
     GRAPPLE,
@@ -20,11 +21,13 @@ from balance.rules.yags.tactics import (
     NONE,
     TRIP,
     VITAL,
+    WORST,
     Tactics,
 )
 from balance.rules.yags.tracks import (
     BREAK,
     DISARM,
+    FAIL_DEFENCE,
     FATIGUE,
     MIXED,
     STUNLIKE,
@@ -56,6 +59,7 @@ class Flags:
     step_back: bool = False        # rules.reach closing: someone gives ground to keep its reach
     reroll: bool = False
     stunts: bool = False
+    stances: bool = False          # a stance plan can change someone's stance round by round
     ranks: bool = False            # someone stands in the second rank (group fights)
     distance: bool = False         # positions matter: sides start apart, or someone shoots
     blasts: bool = False           # someone throws explosives
@@ -84,18 +88,21 @@ def reachable(fight: YagsFight) -> list[set[int]]:
             if not any(f.loadout(w).losable for w in held(i)):
                 continue
             least = min(f.loadout(w).skill for w in held(i))
-            picks = set(f.tactics.own_fumbles[:_upto(f.tactics.own_fumbles)])
+            picks = _reached(f.tactics.own_fumbles)
             for j, g in enumerate(fs):
                 if g.side != f.side and max(g.loadout(w).skill for w in held(j)) > least:
-                    picks |= set(g.tactics.foe_fumbles[:_upto(g.tactics.foe_fumbles)])
+                    picks |= _reached(g.tactics.foe_fumbles)
             if disarming or picks & {DISARM, BREAK}:
                 states[i] |= {BARE} | ({SPARE} if f.has_spare else set())
     return [held(k) for k in range(len(fs))]
 
 
-def _upto(prefs: tuple[int, ...]) -> int:
-    """Preferences after the first fatigue are never reached."""
-    return prefs.index(FATIGUE) + 1 if FATIGUE in prefs else len(prefs)
+def _reached(prefs: tuple[int, ...]) -> set[int]:
+    """The results a chooser can ever pick: a ranking any of them (``tactics.fumble_choice``),
+    a list those up to its first fatigue (the later ones are never reached)."""
+    if prefs and prefs[0] in (WORST, BEST):
+        return {FATIGUE, DISARM, BREAK, FAIL_DEFENCE}
+    return set(prefs[:prefs.index(FATIGUE) + 1 if FATIGUE in prefs else len(prefs)])
 
 
 def kinds_faced(fight: YagsFight, can: list[set[int]]) -> list[list[int]]:
@@ -151,16 +158,19 @@ def flags_of(fight: YagsFight, can: list[set[int]]) -> Flags:
         step_back=False,
         reroll=any(x.reroll_below >= 0 for x in t),
         stunts=any(x.stunt_difficulty >= 0 for x in t),
+        stances=any(x.hurt_stance >= 0 or x.unopposed_stance >= 0 for x in t),
         ranks=any(f.rank == 2 for f in fs),
         distance=fight.at_distance,
         blasts=any(f.missile is not None and f.missile.blast is not None for f in fs),
     )
     # rules.reach closing: a longer weapon can step back from a shorter one inside its reach
     # (a retreat), when foes' reaches can differ.
-    on["step_back"] = fight.rules.reach_closing and on["reach"] and any(x.step_back for x in t)
+    # rules.regain_reach step_back only: under follow and hold nobody steps back.
+    on["step_back"] = (fight.rules.reach_closing and on["reach"] and any(x.step_back for x in t)
+                       and fight.rules.regain_reach == STEP_BACK)
     on["retreat"] = on["step_back"] or any(x.retreat_at < 99 for x in t)
     on["dynamic_order"] = any(on[k] for k in ("gear_changes", "prone", "grapple", "reroll",
-                                               "stunts", "retreat", "distance"))
+                                               "stunts", "retreat", "distance", "stances"))
     on["any"] = any(on.values())
     # rules.knockback stuns: any blow that causes no damage can knock its target back. It
     # acts in basic fights too, so it does not make a fight detailed.

@@ -39,12 +39,16 @@ MORE = (*MORE_LOADOUT, "weapons", "spare_left", "main_down", "spare_down", "pron
         "partner", "holding", "hold", "neck", "limbs", "mounted", "m_wounds", "m_stuns",
         "m_status", "action", "manoeuvre", "at_mount", "charging", "stunting", "retreating",
         "lost", "init", "tie",
+        # The stance declared this round (the member's, or its stance plan's).
+        "stance",
         # At a distance (missiles.py): this round's approach, speed override and declared
         # defences; the missile weapon's loaded shots, carried ammunition, rounds of loading,
         # whether its next shot is slow, a snap shot, or draws it; the last round it ran; and
         # whether a shooter has drawn its melee weapon yet.
         "approach", "pace", "declared", "g_shots", "g_ammo", "g_loading", "g_slow", "g_snap",
-        "g_draw", "ran", "g_drew")
+        "g_draw", "ran", "g_drew",
+        # A fumbled shot dropped the missile weapon: a round to pick it up (issue 25).
+        "g_down")
 ROW = {name: i for i, name in enumerate(MORE)}
 SPEED_OF = np.array([STANCE_SPEED[i] for i in range(len(STANCE_SPEED))], dtype=np.int16)
 
@@ -79,6 +83,7 @@ def seat(state, s: Static, roll: np.ndarray, tie: np.ndarray) -> None:
     x("spare_left")[:] = fighter(s, "has_spare", who)
     x("mounted")[:] = fighter(s, "has_mount", who)
     x("init")[:] = s.initiative[who] + roll
+    x("stance")[:] = fighter(s, "stance", who)
     rank = x("tie")        # the seating's tie-break (a larger draw acts first) as a rank
     for i in range(tie.shape[0]):
         for j in range(tie.shape[0]):
@@ -116,8 +121,10 @@ def refresh(state, s: Static, pick: Pick | None = None, *,
     prone = get(x("prone")).astype(np.intp)
     key = who * N_LOADOUTS + get(x("weapons")) + N_WEAPON_STATES * grappled
     # Prone over grappled over retreating over the declared stance.
+    retreating = get(x("retreating")).astype(np.intp)
+    stance = retreating * RETREAT_MODE + (1 - retreating) * get(x("stance"))
     mode = prone * PRONE_MODE + (1 - prone) * (
-        grappled * GRAPPLED_MODE + (1 - grappled) * get(x("retreating")) * RETREAT_MODE)
+        grappled * GRAPPLED_MODE + (1 - grappled) * stance)
     idx = key * N_MODES + mode
     attack, defence, damage = s.numbers[0][idx], s.numbers[1][idx], s.numbers[2][idx]
     if s.on.mounted:
@@ -174,7 +181,7 @@ def order_key(state, s: Static) -> np.ndarray:
     wrong style are slow; grappled normal; a retreat defensive), then initiative, then tie."""
     x = state.x
     who = state.who.astype(np.intp)
-    base = SPEED_OF[fighter(s, "stance", who)]
+    base = SPEED_OF[x("stance")]
     grappled = x("partner") >= 0
     slow = (x("prone") > 0) | (x("slow") > 0) | (x("stunting") > 0)
     slow |= fighter(s, "rank", who) == 2       # seed 000: the second rank's attacks are slow
@@ -262,6 +269,12 @@ def tiredness(s: Static, fatigue: np.ndarray) -> np.ndarray:
     """The penalty of each fatigue level (rules.fatigue_penalty; tracks.fatigue_penalty)."""
     # (The table covers every int16 level: tracks.MAX_FATIGUE.)
     return np.take(s.fatigue_pen, fatigue)
+
+
+def exhausts(state, s: Static, p: Pick) -> np.ndarray:
+    """Would a level of fatigue exhaust the places of ``p`` (rules.exhausted_at)?"""
+    at = per_place(s, "exhausted_at", p.get(state.who).astype(np.intp))
+    return p.get(state.fatigue) + 1 >= at
 
 
 def tire(state, s: Static, ctx, who: Pick, mask: np.ndarray) -> None:

@@ -236,7 +236,7 @@ def end_of_round(state: YagsState, s, ctx, rng: np.random.Generator) -> None:
     yielding (seed 000 step 5), broken sides running away; in detailed fights, re-rolled
     initiatives."""
     if state.inside.size:   # foes inside the reach of those who gave ground are outside
-        reach.open_distance(state)
+        reach.open_distance(state, s)
     # Every mask below holds only where the status is STANDING (0), so adding the new code
     # sets it: a boolean assignment on a random mask costs ~20 times more.
     status = state.status

@@ -42,9 +42,12 @@ from balance.rules.yags.ranged import (
     out_of_band,
     threat,
 )
-from balance.rules.yags.tactics import ATTACK
+from balance.rules.yags.tactics import ATTACK, shot_fumble_case
 from balance.rules.yags.tracks import (
+    BREAK,
+    DISARM,
     FAST,
+    FATIGUE,
     N_KINDS,
     NORMAL_SPEED,
     SLOW,
@@ -58,7 +61,7 @@ from balance.rules.yags.vector import blasts, blows, gear
 from balance.rules.yags.vector.choices import SADDLELESS
 from balance.rules.yags.vector.gear import fighter, place_of
 from balance.rules.yags.vector.rolls import d20
-from balance.rules.yags.vector.static import Static
+from balance.rules.yags.vector.static import Static, fumble_index
 from balance.rules.yags.vector.turns import can_act
 
 SHOT_SPEED = np.array([FAST, NORMAL_SPEED, SLOW], dtype=np.int16)   # snap, normal, careful
@@ -124,7 +127,7 @@ def plan(state, s: Static, action: np.ndarray, target: np.ndarray) -> None:
         return
     who = state.who.astype(np.intp)
     gap = np.abs(state.pos - _gather(state.pos, target))
-    loading = x("g_loading") > 0
+    loading = (x("g_loading") > 0) | (x("g_down") > 0)   # (picking a dropped weapon up)
     armed = (x("g_shots") > 0) | loading
     policy = _policy(s, who, armed)
     contact = gap <= CONTACT
@@ -176,7 +179,8 @@ def act(state, s: Static, ctx, me: Pick, tgt: Pick, ok: np.ndarray,
         _load(state, s, me.sub(np.flatnonzero(loads)))
     run = ok & up & (action == RUN)
     if run.any():
-        armed = (me.get(x("g_shots")) > 0) | (me.get(x("g_loading")) > 0)
+        armed = ((me.get(x("g_shots")) > 0) | (me.get(x("g_loading")) > 0)
+                 | (me.get(x("g_down")) > 0))
         stop = np.where(armed, MAX_BANDS * fighter(s, "m_range", who), CONTACT)
         _walk(state, me, tgt, run, RUN_FACTOR * move, stop)
         me.put(x("ran"), np.full(run.size, ctx.round_no, dtype=np.int16), run)
@@ -195,12 +199,17 @@ def _walk(state, me: Pick, tgt: Pick, where: np.ndarray, allowed, stop) -> None:
 
 
 def _load(state, s: Static, me: Pick) -> None:
-    """One round of loading; loaded, the next shot is slow (seed 000)."""
+    """One round of loading; loaded, the next shot is slow (seed 000). A weapon a fumbled shot
+    dropped is picked up instead (the round's action; its loading waits)."""
     x = state.x
-    me.put(x("g_draw"), np.zeros(me.rows.size, dtype=np.int16))
-    left = me.get(x("g_loading")) - 1
+    zeros = np.zeros(me.rows.size, dtype=np.int16)
+    me.put(x("g_draw"), zeros)
+    down = me.get(x("g_down")) > 0
+    me.put(x("g_down"), zeros, down)
+    loading = ~down & (me.get(x("g_loading")) > 0)
+    left = me.get(x("g_loading")) - loading
     me.put(x("g_loading"), left)
-    done = left == 0
+    done = loading & (left == 0)
     if done.any():
         p = me.sub(np.flatnonzero(done))
         _refill_pick(state, s, p)
@@ -272,6 +281,8 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
     firearm = fighter(s, "m_firearm", who) > 0
     for k in range(int(fire.max(initial=0))):
         live = (k < fire) & (a.get(state.status) == STANDING) & (t.get(state.status) == STANDING)
+        if s.missile_fumbles and k:   # a fumble dropped or broke the weapon: no more shots
+            live &= (a.get(x("g_down")) == 0) & (a.get(x("g_shots")) > 0)
         if not live.any():
             break
         a.add(x("g_shots"), -live.astype(np.int16))
@@ -289,6 +300,10 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
         hits = np.flatnonzero(live & (die[0] != 1) & (roll >= against))
         if hits.size:
             _hit(state, s, ctx, a.sub(hits), t.sub(hits), gap[hits], rng)
+        if s.missile_fumbles:
+            fumbled = np.flatnonzero(live & (die[0] == 1))
+            if fumbled.size:
+                _fumble(state, s, ctx, a.sub(fumbled), t.sub(fumbled))
     empty = ok & (a.get(x("g_shots")) == 0)
     ammo = a.get(x("g_ammo"))
     empty &= (ammo == PLENTY) | (ammo > 0)
@@ -305,6 +320,34 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
                 p.put(x("g_snap"), ones)
                 p.put(x("g_slow"), ones)
         a.put(x("g_loading"), time, empty & (time > 0))
+
+
+def _fumble(state, s: Static, ctx, a: Pick, t: Pick) -> None:
+    """Fumbled shots (seed 000: "When making an attack or defence roll, if you roll a natural
+    '1', then a fumble occurs"; rules.missile_fumbles results): already a miss; the result is
+    picked by the shooter, or by its target if more skilled ("unless your opponent has a
+    higher skill"), from the attack fumble's results that make sense for a shot
+    (``tactics.shot_fumble_case``), through the fumble table of ``tactics.fumble_choice``:
+    fatigue; the weapon dropped (a round to pick it up: ``g_down``); a weak weapon broken
+    (no more shots: the shooter fights on as one without a missile weapon)."""
+    x = state.x
+    h = a.rows.size
+    who = a.get(state.who).astype(np.intp)
+    foe_picks = t.get(state.skill) > fighter(s, "m_skill", who)
+    chooser = np.where(foe_picks, t.get(state.who), who).astype(np.intp)
+    losable, weak = shot_fumble_case(fighter(s, "m_thrown", who) > 0,
+                                     fighter(s, "m_weak", who) > 0)
+    tiring = gear.exhausts(state, s, a) if s.on.exhaustion else np.zeros(h, dtype=bool)
+    result = s.fumble_choice[fumble_index(chooser, foe_picks.astype(np.intp), 0,
+                                          losable.astype(np.intp), weak.astype(np.intp), 0,
+                                          tiring.astype(np.intp), 0)]
+    gear.tire(state, s, ctx, a, result == FATIGUE)
+    a.put(x("g_down"), np.ones(h, dtype=np.int16), result == DISARM)
+    broken = result == BREAK
+    if broken.any():
+        zero = np.zeros(h, dtype=np.int16)
+        for name in ("g_shots", "g_ammo", "g_loading", "g_down"):
+            a.put(x(name), zero, broken)
 
 
 def _land(state, s: Static, ctx, t: Pick, blast, rng: np.random.Generator) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.pick import Pick
-from balance.rules.yags.tactics import RETREAT
+from balance.rules.yags.tactics import RETREAT, regains_distance
 from balance.rules.yags.vector.gear import place_of
 from balance.rules.yags.vector.turns import trials_of
 
@@ -40,9 +40,15 @@ def threatened(state, standing: np.ndarray) -> np.ndarray:
     return (state.inside & standing[:, None, :] & foe & shorter).any(axis=0)
 
 
-def open_distance(state) -> None:
+def open_distance(state, s) -> None:
     """End of round: foes that had got inside the reach of a place that gave ground this
-    round (a retreat or a step back) are outside it again."""
+    round (a retreat or a step back) are outside it again; under rules.regain_reach follow
+    (``regains_distance``) not those that attacked it this round: they followed."""
     back = state.x("action") == RETREAT
     if back.any():
-        state.inside &= ~back[None, :, :]
+        c = back.shape[0]
+        attacked = None
+        if s.regain_follow:   # attacked[p, q]: p attacked q this round
+            attacked = state.attacking[:, None, :] & (
+                state.target[:, None, :] == np.arange(c)[None, :, None])
+        state.inside &= ~regains_distance(back[None, :, :], attacked, s.regain_follow)

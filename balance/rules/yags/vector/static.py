@@ -14,7 +14,7 @@ import numpy as np
 from balance.engine.distance import start_positions
 from balance.engine.targeting import FIRST
 from balance.rules.yags.equipment import MAIN, N_WEAPON_STATES, Loadout
-from balance.rules.yags.fighters import YagsFight
+from balance.rules.yags.fighters import FOLLOW, YagsFight
 from balance.rules.yags.tactics import (
     CRUSHING_KNOCKBACK,
     KNOCKDOWN_STRENGTH,
@@ -33,16 +33,17 @@ from balance.rules.yags.tracks import (
 from balance.rules.yags.vector.flags import Flags, flags_of, kinds_faced, reachable
 
 N_LOADOUTS = 2 * N_WEAPON_STATES
-# Stance modes of the number tables: the declared stance, prone, grappled, retreating.
-DECLARED, PRONE_MODE, GRAPPLED_MODE, RETREAT_MODE = range(4)
-N_MODES = 4
+# Stance modes of the number tables: the stance codes themselves (tracks: normal, aggressive,
+# defensive, prone, grappled); a retreat is made in the defensive stance.
+PRONE_MODE, GRAPPLED_MODE, RETREAT_MODE = PRONE, GRAPPLED, DEFENSIVE
+N_MODES = GRAPPLED + 1
 LOADOUT_FIELDS = ("reach", "kind", "light", "crushing", "unarmed", "martial", "fumble_range",
                   "slow", "great", "longshaft", "chain", "shield", "weak", "strong", "losable",
                   "skill", "free_hand", "draw", "size2", "technique", "damage_type")
 TACTIC_FIELDS = ("manoeuvre", "first_round_only", "neck", "holding", "escape", "stand",
                  "meet_charge", "rearm", "switch_when_grappled", "retreat_at", "reroll_below",
                  "stunt_difficulty", "stunt_damage", "stunt_first_round", "attack_mount",
-                 "charge", "step_back")
+                 "charge", "step_back", "hurt_at", "hurt_stance", "unopposed_stance")
 
 
 @dataclass(frozen=True)
@@ -70,9 +71,11 @@ class Static:
     fatigue_step: np.ndarray       # (MAX_FATIGUE + 1,) what reaching each level adds to it
     riding_difficulty: int
     reach_closing: bool            # rules.reach: closing
+    regain_follow: bool            # rules.regain_reach: follow
     lo0_snap: bool                 # rules.lo0_shots: snap
     lo0_aim: bool                  # rules.lo0_shots: aim
     missile_defence: int           # rules.missile_defence (fighters.NO_/HALF_/FULL_DEFENCE)
+    missile_fumbles: bool          # rules.missile_fumbles: results
     counter_margin: int            # rules.unarmed_counter: the parry's margin that counters
     knock_floor: int               # no damage roll at or below this can knock anyone back
     stun_wounds: bool              # rules.excess_stuns: wounds
@@ -82,7 +85,7 @@ class Static:
     fighter: dict[str, np.ndarray]  # per-fighter detailed numbers and tactics, (n,) int16
     soak_vs: np.ndarray            # (n * N_KINDS,)
     mount_soak_vs: np.ndarray      # (n * N_KINDS,)
-    fumble_choice: np.ndarray      # (n * 64,): see ``fumble_index``
+    fumble_choice: np.ndarray      # (n * FUMBLE_CASES,): see ``fumble_index``
     groups: Groups | None = None   # group fights' numbers (None: a duel)
     start: np.ndarray | None = None  # (n,) float: positions at the start (fights at a distance)
     blasts: tuple = ()             # per fighter: its thrown explosive's blast (or None)
@@ -111,18 +114,34 @@ class Groups:
     side_of: np.ndarray            # (n,) int8
 
 
-def stance_numbers(lo: Loadout, stance: int, mode: int) -> tuple[int, int, int]:
-    """A loadout's attack, defence and damage in a stance mode."""
-    s = {DECLARED: stance, PRONE_MODE: PRONE, GRAPPLED_MODE: GRAPPLED,
-         RETREAT_MODE: DEFENSIVE}[mode]
-    a, d, g = stance_mods(s, lo.chain)
+def stance_numbers(lo: Loadout, stance: int) -> tuple[int, int, int]:
+    """A loadout's attack, defence and damage in a stance (a mode of the number tables)."""
+    a, d, g = stance_mods(stance, lo.chain)
     return lo.attack + a, lo.defence + d, lo.damage + g
 
 
-def fumble_index(who, as_foe, defending, losable, weak, strong):
+FUMBLE_CASES = 2 * 2 * 2 * 2 * 2 * 2 * 3   # as_foe, defending, losable, weak, strong,
+#                                            exhausts, fail effect (-1, 0, +1)
+
+
+def fumble_index(who, as_foe, defending, losable, weak, strong, exhausts, effect):
     """Index into ``Static.fumble_choice``: the result fighter ``who`` picks, for its own
-    fumble or (``as_foe``) a less skilled foe's, given the fumbler's roll and weapon."""
-    return (((who * 2 + as_foe) * 2 + defending) * 2 + losable) * 4 + weak * 2 + strong
+    fumble or (``as_foe``) a less skilled foe's, given the fumbler's roll and weapon, whether
+    a level of fatigue would exhaust it, and what failing its defence would do (``effect``
+    -1, 0 or +1: ``tactics.defence_fail_effect``)."""
+    flags = ((((as_foe * 2 + defending) * 2 + losable) * 2 + weak) * 2 + strong) * 2 + exhausts
+    return (who * (FUMBLE_CASES // 3) + flags) * 3 + effect + 1
+
+
+def fumble_table(fs) -> np.ndarray:
+    """``Static.fumble_choice``: every case of ``fumble_index`` for every fighter, by the
+    shared rule function ``tactics.fumble_choice`` itself."""
+    choice = [fumble_choice(f.tactics.foe_fumbles if foe else f.tactics.own_fumbles,
+                            defending=bool(d), losable=bool(lo), weak=bool(w), strong=bool(st),
+                            exhausts=bool(ex), fail_effect=e)
+              for f in fs for foe in (0, 1) for d in (0, 1) for lo in (0, 1)
+              for w in (0, 1) for st in (0, 1) for ex in (0, 1) for e in (-1, 0, 1)]
+    return np.array(choice, dtype=np.int8)
 
 
 def i16(values) -> np.ndarray:
@@ -165,10 +184,6 @@ def _static(fight: YagsFight) -> Static:
     # The seat of the basic rules: the main loadout in the declared stance, mounted.
     main = [_seat(f) for f in fs]
     faced = kinds_faced(fight, can)
-    choice = [fumble_choice(f.tactics.foe_fumbles if foe else f.tactics.own_fumbles,
-                            defending=bool(d), losable=bool(lo), weak=bool(w), strong=bool(st))
-              for f in fs for foe in (0, 1) for d in (0, 1) for lo in (0, 1)
-              for w in (0, 1) for st in (0, 1)]
     per = {name: i16([int(getattr(f.tactics, name)) for f in fs]) for name in TACTIC_FIELDS}
     per.update({name: i16([int(getattr(f, name)) for f in fs]) for name in FIGHTER_FIELDS})
     per["has_mount"] = i16([f.mount is not None for f in fs])
@@ -201,9 +216,11 @@ def _static(fight: YagsFight) -> Static:
         fatigue_step=np.diff(fatigue_penalties(r.fatigue_penalty), prepend=np.int16(0)),
         riding_difficulty=r.riding_difficulty,
         reach_closing=r.reach_closing,
+        regain_follow=r.regain_reach == FOLLOW,
         lo0_snap=r.lo0_snap,
         lo0_aim=r.lo0_aim,
         missile_defence=r.missile_defence,
+        missile_fumbles=r.missile_fumbles,
         counter_margin=r.success_step if r.unarmed_counter_good else 1,
         knock_floor=KNOCKDOWN_STRENGTH * min(
             [f.strength for f in fs] + [f.mount.strength for f in fs if f.mount])
@@ -212,14 +229,14 @@ def _static(fight: YagsFight) -> Static:
         on=on,
         loadout={name: i16([int(getattr(f.loadout(i), name)) for f in fs
                             for i in range(N_LOADOUTS)]) for name in LOADOUT_FIELDS},
-        numbers=i16([[stance_numbers(f.loadout(i), f.stance, mode)[k]
+        numbers=i16([[stance_numbers(f.loadout(i), mode)[k]
                       for f in fs for i in range(N_LOADOUTS) for mode in range(N_MODES)]
                      for k in range(3)]),
         fighter=per,
         soak_vs=i16([f.soak_against(k) for f in fs for k in range(N_KINDS)]),
         mount_soak_vs=i16([f.mount.soak_vs[k] if f.mount else 0
                            for f in fs for k in range(N_KINDS)]),
-        fumble_choice=np.array(choice, dtype=np.int8),
+        fumble_choice=fumble_table(fs),
         groups=groups_of(fight) if fight.n > 2 else None,
         start=start_of(fight) if on.distance else None,
         blasts=tuple(f.missile.blast if f.missile else None for f in fs),
@@ -234,7 +251,7 @@ def start_of(fight: YagsFight) -> np.ndarray:
 
 MISSILE_FIELDS = ("attack", "bonus", "damage", "damage_type", "kind", "reach", "shots",
                   "recoil", "magazine", "shot", "loaded", "drawn", "ammunition",
-                  "shoot_in_melee", "firearm")
+                  "shoot_in_melee", "firearm", "skill", "thrown", "weak")
 
 
 def missile_numbers(fight: YagsFight) -> dict[str, np.ndarray]:
@@ -285,13 +302,14 @@ def groups_of(fight: YagsFight) -> Groups:
 
 FIGHTER_FIELDS = ("vitals", "size", "strength", "agility", "brawl", "athletics", "riding",
                   "mounted_combat", "drawn", "has_spare", "heavy_suit", "health", "stance",
-                  "max_defences", "rank", "move", "movement", "fatigue", "exhausted_at")
+                  "max_defences", "rank", "move", "movement", "fatigue", "exhausted_at",
+                  "open_defences")
 
 
 def _seat(f) -> tuple[int, int, int]:
     """Attack, defence and damage of the main loadout in the declared stance, mounted."""
     lo = f.loadout(MAIN)
-    a, d, g = stance_numbers(lo, f.stance, DECLARED)
+    a, d, g = stance_numbers(lo, f.stance)
     if f.mount is None:
         return a, d, g
     ride = f.riding

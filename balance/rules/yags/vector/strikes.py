@@ -19,6 +19,8 @@ from balance.rules.yags.tactics import (
     FREE_STRIKE_FOR,
     GRAPPLE,
     REQUIRED_TABLE,
+    defence_fail_effect,
+    unarmed_against_martial,
 )
 from balance.rules.yags.tracks import (
     AUTOMATIC_STRIKE,
@@ -122,6 +124,12 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
         return
     if m is None and s.on.stunts:   # a declared attack (not a strike) may carry a stunt
         m = np.zeros(n, dtype=np.int16)
+    hands = None
+    if s.on.unarmed_counter or s.on.manoeuvres:
+        # The hands as they are when the attack is made (a fumble in it may lose a weapon):
+        # seed 000's counter strike is for "an unarmed attack against someone who is
+        # defending with martial weapons" (tactics.unarmed_against_martial).
+        hands = unarmed_against_martial(att.get(x("unarmed")) > 0, tgt.get(x("martial")) > 0)
     parried_well, failed_disarm = attack(state, s, ctx, acting, att, tgt, defending, rng,
                                          manoeuvre=m)
     if s.on.any:
@@ -166,9 +174,9 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
                    np.zeros(rows.size, dtype=bool), rng)
         return
     triggers = undefended.astype(np.int16)
-    if s.on.unarmed_counter or s.on.manoeuvres:
-        unarmed = att.get(x("unarmed")) > 0
-        triggers += parried_well & unarmed & (tgt.get(x("martial")) > 0)
+    if hands is not None:
+        unarmed, martial_parry = hands
+        triggers += parried_well & martial_parry
         triggers += failed_disarm & unarmed
     if ignore_left is not None:
         triggers -= ignore_left
@@ -216,16 +224,28 @@ def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pic
     if stunt_fail is not None:
         attack_fumble |= stunt_fail
     defence_fumble = acting & defending & (d[1] <= defence_at)
-    # Fumble results: by the basic rules' default, the fumbler takes fatigue unless the foe
-    # is more skilled and picks "fail defence" for a fumbled defence.
+    required = 1
+    if manoeuvre is not None:
+        neck = fighter(s, "neck", att.get(state.who).astype(np.intp))
+        required = REQUIRED_TABLE[manoeuvre] + (manoeuvre == GRAPPLE) * neck
+    # Fumble results: by the basic rules' default, the fumbler takes fatigue, and a more
+    # skilled foe picks the worst result for it (tactics.fumble_harm_order): for a fumbler
+    # that cannot lose its weapon, "fail defence" where that lets the attack through, else
+    # the fatigue.
     if s.on.fumble_policies:
-        fail_def = _fumbles(state, s, ctx, att, tgt, attack_fumble, defence_fumble)
+        fail_def = _fumbles(state, s, ctx, att, tgt, attack_fumble, defence_fumble,
+                            roll, parry, required)
     else:
         foe_picks = att.get(state.skill) > tgt.get(state.skill)
         fail_def = defence_fumble & foe_picks
+        if fail_def.any():
+            fail_def &= ~attack_fumble & (defence_fail_effect(
+                roll, parry, s.base_difficulty, required, s.success_step) > 0)
+            if s.on.exhaustion:
+                fail_def &= ~gear.exhausts(state, s, tgt)
         if attack_fumble.any():
             gear.tire(state, s, ctx, att, attack_fumble)
-        tired = defence_fumble & ~foe_picks
+        tired = defence_fumble & ~fail_def
         if tired.any():
             gear.tire(state, s, ctx, tgt, tired)
     use_parry = defending & ~fail_def
@@ -239,8 +259,7 @@ def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pic
     level = None
     if manoeuvre is not None:
         level = 1 + (roll - against) // s.success_step
-        neck = fighter(s, "neck", att.get(state.who).astype(np.intp))
-        hit &= level >= REQUIRED_TABLE[manoeuvre] + (manoeuvre == GRAPPLE) * neck
+        hit &= level >= required
         failed_disarm = acting & ~hit & (manoeuvre == DISARM_FOE)
     hits = np.flatnonzero(hit)
     if hits.size:
@@ -270,7 +289,7 @@ def _reach_and_style(state, s: Static, att: Pick, tgt: Pick, roll, parry):
             roll = roll - inside * REACH_STEP * (ra - rt)
         great = longer & (att.get(x("great")) > 0)
         roll = roll + great * ((-att.get(state.defence_penalty)) // 2)
-        defensive = (fighter(s, "stance", att.get(state.who).astype(np.intp)) == DEFENSIVE) \
+        defensive = (att.get(x("stance")) == DEFENSIVE) \
             & (att.get(x("prone")) == 0) & (att.get(x("partner")) < 0)
         roll = roll - longer * (att.get(x("longshaft")) > 0) * defensive * STANCE_ATTACK[DEFENSIVE]
         parry = parry + shorter * (tgt.get(x("longshaft")) > 0) * LONGSHAFT_DEFENCE
@@ -304,9 +323,13 @@ def _stunts(state, s: Static, acting, att: Pick, roll, rng):
 
 
 def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
-             defence_fumble) -> np.ndarray:
+             defence_fumble, roll, parry, required) -> np.ndarray:
     """Each fumble's result, picked by the fumbler, or by its foe if more skilled, from their
-    policies (seed 000); applied at once. Returns where the defence fails."""
+    policies (seed 000; the shared rule ``tactics.fumble_choice``, tabulated per fighter:
+    ``static.fumble_table``), in the fumbler's situation: would fatigue exhaust it, and what
+    would failing its defence do to the attack (``tactics.defence_fail_effect``; nothing when
+    the attack fumbled too: it misses anyway). Applied at once. Returns where the defence
+    fails."""
     x = state.x
     fail_def = np.zeros(attack_fumble.size, dtype=bool)
     for fumbled, me, foe, defending in ((defence_fumble, tgt, att, 1),
@@ -317,10 +340,17 @@ def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
         me_, foe_ = me.sub(rows), foe.sub(rows)
         foe_picks = foe_.get(state.skill) > me_.get(state.skill)
         chooser = np.where(foe_picks, foe_.get(state.who), me_.get(state.who)).astype(np.intp)
+        exhausts = gear.exhausts(state, s, me_) if s.on.exhaustion else np.zeros(rows.size, bool)
+        effect = 0
+        if defending:
+            req = required if np.ndim(required) == 0 else required[rows]
+            effect = defence_fail_effect(roll[rows], parry[rows], s.base_difficulty, req,
+                                         s.success_step) * ~attack_fumble[rows]
         idx = fumble_index(chooser, foe_picks.astype(np.intp), defending,
                            me_.get(x("losable")).astype(np.intp),
                            me_.get(x("weak")).astype(np.intp),
-                           me_.get(x("strong")).astype(np.intp))
+                           me_.get(x("strong")).astype(np.intp),
+                           exhausts.astype(np.intp), effect)
         result = s.fumble_choice[idx]
         tired = result == FATIGUE
         if tired.any():
