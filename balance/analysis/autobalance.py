@@ -49,6 +49,12 @@ class Autobalance:
     reach: tuple[dict[str, Any], ...] = ()           # who each varied field's change reaches
 
     @property
+    def exact(self) -> bool:
+        """Every cell of the before and after round robins was solved exactly."""
+        return bool(self.before.matrix.source.get("exact")
+                    and self.after.matrix.source.get("exact"))
+
+    @property
     def start(self) -> dict[str, float | int]:
         return {f.path: f.cast(f.start) for f in self.fields}
 
@@ -72,15 +78,18 @@ class Autobalance:
                 "options": self.after.matrix.options,
                 "matrix_before": self.before.matrix.score.tolist(),
                 "matrix_after": self.after.matrix.score.tolist(),
-                "tables": self.tables(), "reach": list(self.reach)}
+                "tables": self.tables(), "reach": list(self.reach),
+                "engine": "exact" if self.exact else "vector"}
 
     def summary(self) -> list[str]:
         """The result in sentences."""
         b, a = self.before, self.after
+        how = ("both exact (every cell a duel the exact engine solves)" if self.exact else
+               f"both measured on fresh random numbers ({self.trials:,} trials per cell, "
+               f"seed {self.seed})")
         out = [f"Worst deviation from the target: {100 * b.max_abs_dev:.1f} -> "
                f"{100 * a.max_abs_dev:.1f} points (rms {100 * b.rms_dev:.1f} -> "
-               f"{100 * a.rms_dev:.1f}), both measured on fresh random numbers "
-               f"({self.trials:,} trials per cell, seed {self.seed})."]
+               f"{100 * a.rms_dev:.1f}), {how}."]
         moved = [f"{p} {self.shown(p, self.start[p])} -> {self.shown(p, v)}"
                  for p, v in self.values.items() if v != self.start[p]]
         out.append("Suggested: " + "; ".join(moved) + "." if moved else
@@ -149,13 +158,15 @@ def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike =
                 bounds: Mapping[str, tuple[float, float]] | None = None,
                 budget: int | None = None, trials: int | None = None, seed: int | None = None,
                 on_step: Callable[[dict[str, Any]], None] | None = None,
-                progress: bool = False) -> Autobalance:
+                progress: bool = False, engine: str = "auto") -> Autobalance:
     """Search the values of the ``vary`` table fields that bring the round robin of
     ``source`` (a scenario file, mapping or Plan with a ``round_robin`` sweep) closest to
     ``target`` ("even", or a CSV matrix with blank cells free). ``budget`` caps the trials
     the search plays (default: 20 full round robins at ``trials`` per cell). ``on_step``
     sees each line search as it ends; ``progress`` shows the before and after round robins'
-    cells on stderr as they finish."""
+    cells on stderr as they finish. ``engine``: ``auto`` (default) solves each cell the
+    exact engine covers exactly (duels: the search then compares exact matrices, and the
+    confirmation is exact too), ``vector`` samples every cell (docs/exact.md)."""
     from balance.sweep.plan import Plan, load_plan
 
     plan = source if isinstance(source, Plan) else load_plan(source)
@@ -180,14 +191,16 @@ def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike =
     budget = _positive("budget", BUDGET_EVALUATIONS * trials * len(pairings)
                        if budget is None else budget)
     t0 = max(1, math.ceil(trials / (2 ** RUNGS - 1)))
-    ev = Evaluator(plan.ruleset, pairings, options, goal, fields, seed, t0)
+    if engine not in ("auto", "vector"):
+        raise OptionError(f"engine must be auto or vector, got {engine!r}")
+    ev = Evaluator(plan.ruleset, pairings, options, goal, fields, seed, t0, engine=engine)
     start = tuple(f.cast(min(f.high, max(f.low, f.start))) for f in fields)
     if ev.fights(start) is None:
         _raise_invalid(plan, fields, start)
     values, estimate = search(ev, budget, on_step)
-    before = confirm(plan, fields, start, goal, trials, seed, progress=progress)
+    before = confirm(plan, fields, start, goal, trials, seed, progress=progress, engine=engine)
     after = before if values == start else confirm(plan, fields, values, goal, trials, seed,
-                                                   progress=progress)
+                                                   progress=progress, engine=engine)
     patches = copy.deepcopy(plan.data.get("tables") or {})
     return Autobalance(plan.name, plan.ruleset, str(target), fields,
                        {f.path: f.cast(v) for f, v in zip(fields, values, strict=True)},
@@ -196,7 +209,8 @@ def autobalance(source: Any, vary: Sequence[str], *, target: str | os.PathLike =
 
 
 def confirm(plan: Any, fields: Sequence[Field], values: tuple, target: np.ndarray,
-            trials: int, seed: int, *, progress: bool = False) -> Measured:
+            trials: int, seed: int, *, progress: bool = False,
+            engine: str = "auto") -> Measured:
     """The round robin with these values, on the sweep's own streams (fresh for the search)."""
     from balance.sweep.run import run_sweep
 
@@ -204,7 +218,7 @@ def confirm(plan: Any, fields: Sequence[Field], values: tuple, target: np.ndarra
     for f, v in zip(fields, values, strict=True):
         f.assign(data, v)
     res = run_sweep(data, sweep=sweep_block(plan), trials=trials, seed=seed, out=None,
-                    progress=progress)
+                    progress=progress, engine=engine)
     return measure(from_run(res.table, res.manifest), target)
 
 

@@ -49,16 +49,20 @@ class Exchange:
     estimate: float
     reach: tuple[dict[str, Any], ...] = ()   # who each table field's change reaches
     notes: tuple[str, ...] = ()              # how it was played (trials rounded up)
+    exact: bool = False        # answered by the exact engine (no sampling)
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "for": self.side, "metric": self.metric,
+                "engine": "exact" if self.exact else "vector",
                 "give": self.give.to_dict(), "take": self.take.to_dict(),
                 "rate": words.num(self.rate),
                 "interval": None if self.interval is None else
                 [words.num(v) for v in self.interval],
-                "sentence": self.sentence(), "trials": self.trials, "seed": self.seed,
+                "sentence": self.sentence(),
+                "trials": None if self.exact else self.trials,
+                "seed": None if self.exact else self.seed,
                 "base": {"estimate": words.num(self.estimate)},
-                "common_random_numbers": True, "reach": list(self.reach),
+                "common_random_numbers": not self.exact, "reach": list(self.reach),
                 "notes": list(self.notes)}
 
     def to_frame(self):
@@ -88,7 +92,7 @@ class Exchange:
             return f"{self.take.name} moves {words.what(self.metric, self.side)} too little " \
                    "to set a rate"
         span = ""
-        if self.interval is not None:
+        if self.interval is not None and not self.exact:
             lo, hi = sorted(v * take_step for v in self.interval)
             span = f" [{lo:+.2g}, {hi:+.2g}]"
         return (f"{give_step:+g} {self.give.name} is worth {amount:+.2g}{span} "
@@ -100,9 +104,18 @@ class Exchange:
         lines = [f"{self.scenario}: {words.what(self.metric, self.side)} "
                  f"{words.fmt(self.metric)(self.estimate)} as written", ""]
         for name, c in (("give", self.give), ("take", self.take)):
+            span = "" if self.exact else f" [{change(c.ci95[0])}, {change(c.ci95[1])}]"
             lines.append(f"  {name}  {c.name} {' -> '.join(c.shown())}: "
-                         f"{change(c.delta)} [{change(c.ci95[0])}, {change(c.ci95[1])}] {unit}")
+                         f"{change(c.delta)}{span} {unit}")
         lines += ["", "  " + self.sentence()]
+        if self.exact:
+            if self.take.delta == 0:
+                lines.append("  (the take step changes nothing: no fighter's numbers depend "
+                             f"on {self.take.name}, so nothing can be traded for it)")
+            lines += ["", "  rate = change(give) / change(take), exact (the exact engine: no "
+                          "sampling, no interval)"]
+            return "\n".join(lines + reach_lines(self.reach)
+                             + [f"  note: {n}" for n in self.notes])
         if self.interval is None and self.take.delta == 0 and tuple(self.take.ci95) == (0, 0):
             lines.append("  (the take step changes no trial: no fighter's numbers depend on "
                          f"{self.take.name}, so nothing can be traded for it)")
@@ -119,8 +132,12 @@ def exchange(scenario: str | os.PathLike | Mapping[str, Any] | Subject, give: st
              take_step: float = 1, trials: int | None = None, seed: int | None = None,
              block_trials: int = BLOCK_TRIALS, executor: str | Executor = "local",
              scheduler: str | None = None, workers: int | None = None,
-             progress: bool = False) -> Exchange:
-    """How many ``take_step`` steps of ``take`` equal ``give_step`` of ``give``."""
+             progress: bool = False, engine: str = "auto") -> Exchange:
+    """How many ``take_step`` steps of ``take`` equal ``give_step`` of ``give``.
+
+    ``engine``: ``auto`` (default) answers exactly where the exact engine covers the
+    scenario (a duel: the rate is a ratio of exact differences), ``exact`` insists,
+    ``vector`` samples (docs/exact.md)."""
     subject = Subject.load(scenario)
     pg, pt = subject.resolve(give, "--give"), subject.resolve(take, "--take")
     if pg == pt:
@@ -137,7 +154,8 @@ def exchange(scenario: str | os.PathLike | Mapping[str, Any] | Subject, give: st
     with pool(executor, scheduler, workers) as ex, \
             Progress("exchange", enabled=progress) as bar:
         runner = Runner(subject, metric=metric, side=side, seed=seed,
-                        block_trials=block_trials, executor=ex, on_trials=bar.trials)
+                        block_trials=block_trials, executor=ex, on_trials=bar.trials,
+                        engine=engine)
         for path, _, to, option in moves:
             why = bad_value(runner, ((path, to),))
             if why:
@@ -145,7 +163,9 @@ def exchange(scenario: str | os.PathLike | Mapping[str, Any] | Subject, give: st
         variants = [(), ((moves[0][0], moves[0][2]),), ((moves[1][0], moves[1][2]),)]
         blocks = runner.blocks_for(subject.base.model.trials if trials is None else trials)
         m = runner.moments(variants)
-        while m.blocks < blocks:
+        if m.exact:
+            bar.step(f"{len(variants)} versions, each exact (the exact engine)")
+        while not m.exact and m.blocks < blocks:
             runner.extend(m, variants, min(blocks, m.blocks + CHUNK_BLOCKS))
             a, b = m.diff(0, 1)[0], m.diff(0, 2)[0]
             bar.step(f"{m.trials:,} trials: rate so far "
@@ -162,12 +182,15 @@ def exchange(scenario: str | os.PathLike | Mapping[str, Any] | Subject, give: st
     v = w @ cov @ w.T
     a, b = changes[0].delta, changes[1].delta
     rate = a / b if b != 0 else math.inf
+    if m.exact:
+        interval = (rate, rate) if b != 0 else None
+    else:
+        interval = fieller(a, b, v[0, 0], v[1, 1], v[0, 1])
     return Exchange(subject.base.model.name,
                     runner.side_name if runner.side is not None else None, metric,
-                    changes[0], changes[1], rate,
-                    fieller(a, b, v[0, 0], v[1, 1], v[0, 1]), m.trials, runner.seed,
+                    changes[0], changes[1], rate, interval, m.trials, runner.seed,
                     m.mean(0), tuple(r for r in (subject.reach(pg), subject.reach(pt)) if r),
-                    runner.notes())
+                    () if m.exact else runner.notes(), exact=m.exact)
 
 
 def fieller(a: float, b: float, vaa: float, vbb: float, vab: float,

@@ -105,10 +105,14 @@ def from_run(table: Any, manifest: Mapping[str, Any], *, draws: str = "half",
     score, low, high, se, trials = pooled(options, table_cells(table, first, second, sides),
                                           draws=draws,
                                           seat=None if seat is None else sides.index(seat))
+    exact = is_exact(table)
+    if exact:                   # known values: the interval is the point
+        low, high, se = score.copy(), score.copy(), np.zeros_like(score)
     source = {"kind": "run", "scenario": manifest.get("scenario"),
               "ruleset": manifest.get("ruleset"), "seed": manifest.get("seed"),
-              "trials_per_cell": manifest.get("trials"), "crn": bool(manifest.get("crn")),
-              "run_id": manifest.get("run_id")}
+              "trials_per_cell": None if exact else manifest.get("trials"),
+              "crn": bool(manifest.get("crn")), "run_id": manifest.get("run_id"),
+              "exact": exact}
     return Matrix(options, score, low, high, se, trials, draws, seat, source)
 
 
@@ -121,9 +125,32 @@ def round_robin_axes(manifest: Mapping[str, Any]) -> tuple[str, str]:
     return first, second
 
 
+# An exact cell (balance.exact) enters the pooled counts as this many pseudo-trials, its
+# probabilities times it rounded (below 1e-15 of each value): every test that reads a cell's
+# trials then treats its value as known, and its interval is set to the point afterwards.
+EXACT_TRIALS = 2 ** 50
+
+
+def is_exact(table: Any) -> bool:
+    """Every cell of the run was solved by the exact engine."""
+    return "exact" in table.columns and bool(table["exact"].all())
+
+
+def exact_cells(rows: Iterable[tuple[str, str, float, float, float]]
+                ) -> list[tuple[str, str, int, int, int, int]]:
+    """Exact cells ``(u, v, p0, p1, p_draw)`` as :func:`pooled`'s counts
+    (``EXACT_TRIALS`` pseudo-trials each)."""
+    n = EXACT_TRIALS
+    return [(u, v, round(p0 * n), round(p1 * n), round(pd * n), n) for u, v, p0, p1, pd in rows]
+
+
 def table_cells(table: Any, first: str, second: str,
                 sides: Sequence[str]) -> Iterable[tuple[str, str, int, int, int, int]]:
     """The round-robin cells of a sweep's table, as :func:`pooled` takes them."""
+    if is_exact(table):
+        return exact_cells(zip(table[first].astype(str), table[second].astype(str),
+                               table[f"p_{sides[0]}"], table[f"p_{sides[1]}"], table["p_draw"],
+                               strict=True))
     return zip(table[first].astype(str), table[second].astype(str), table[f"n_{sides[0]}"],
                table[f"n_{sides[1]}"], table["n_draw"], table["trials"], strict=True)
 

@@ -15,19 +15,30 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from balance import rules
 from balance.analysis.subject import Subject
-from balance.analysis.task import METRICS, SIDE_METRICS, BlockJob, run_block, scale
+from balance.analysis.task import (
+    METRICS,
+    SIDE_METRICS,
+    BlockJob,
+    exact_value,
+    run_block,
+    scale,
+)
 from balance.errors import MAX_SEED, MAX_TRIALS, OptionError, ScenarioError, check_count
 from balance.sweep.executors import in_order
 from balance.sweep.paths import FieldPath
 
 BLOCK_TRIALS = 16_384
 BINARY = ("win", "draw")
+ENGINES = ("auto", "exact", "vector")
+"""A question's engine: ``auto`` (default) answers exactly when the exact engine covers every
+version of the scenario (balance.exact; duels), else by Monte Carlo; ``exact`` insists;
+``vector`` always samples."""
 Changes = tuple[tuple[FieldPath, Any], ...]
 
 
@@ -39,6 +50,8 @@ def z_value(level: float = 0.95) -> float:
 @dataclass
 class Moments:
     """Integer moment sums of K variants over the same trials (see the module docstring)."""
+
+    exact: ClassVar[bool] = False      # sampled sums, not the exact engine's values
 
     metric: str
     scales: tuple[int, ...]
@@ -104,6 +117,44 @@ class Moments:
         self.ss = self.ss + block.ss
 
 
+# Exact values closer than this are the same value (floating-point noise of a chain's
+# sums, far below any difference a designer could mean; 1e-12 of a probability).
+EXACT_TIE = 1e-12
+
+
+@dataclass
+class ExactMoments(Moments):
+    """The exact engine's values of K variants (``balance.exact``): each mean known, no
+    sampling error, so every interval and standard error is zero. ``states``: the chain's
+    states, per variant. Playing more blocks adds nothing (``Runner.extend`` leaves it)."""
+
+    exact: ClassVar[bool] = True
+
+    values: tuple[float, ...] = ()
+    states: tuple[int, ...] = ()
+
+    def mean(self, k: int = 0) -> float:
+        return float(self.values[k])
+
+    def cov(self) -> np.ndarray:
+        k = len(self.values)
+        return np.zeros((k, k))
+
+    def interval(self, k: int = 0, level: float = 0.95) -> tuple[float, float]:
+        m = self.mean(k)
+        return (m, m)
+
+    def contrast(self, weights: Sequence[float], level: float = 0.95
+                 ) -> tuple[float, tuple[float, float], float]:
+        value = float(np.asarray(weights, dtype=float) @ np.asarray(self.values))
+        if abs(value) < EXACT_TIE:
+            value = 0.0
+        return value, (value, value), 0.0
+
+    def add(self, block: Any) -> None:
+        raise TypeError("exact moments take no sampled blocks")
+
+
 def wilson(p: float, n: int, z: float) -> tuple[float, float]:
     """The Wilson score interval of a share ``p`` of ``n`` trials (closed form)."""
     z2 = z * z
@@ -117,9 +168,15 @@ class Runner:
 
     def __init__(self, subject: Subject, *, metric: str = "win", side: str | None = None,
                  seed: int | None = None, block_trials: int = BLOCK_TRIALS,
-                 executor: Executor, on_trials: Callable[[int], None] | None = None):
+                 executor: Executor, on_trials: Callable[[int], None] | None = None,
+                 engine: str = "auto"):
         if metric not in METRICS:
             raise OptionError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+        if engine not in ENGINES:
+            raise OptionError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+        self.engine = engine
+        self._exact: dict[Changes, Any] = {}
+        self.exact_reason = ""          # why the last moments were not exact (auto)
         self.subject = subject
         self.metric = metric
         self.side = subject.side_index(side) if metric in SIDE_METRICS else None
@@ -140,13 +197,42 @@ class Runner:
             self._fights[changes] = compile_scenario(loaded)[1]
         return self._fights[changes]
 
+    def exact_tally(self, changes: Changes) -> Any:
+        """The exact engine's tally of a variant, or None (``exact_reason`` says why)."""
+        if changes not in self._exact:
+            from balance.exact.run import exact_or_reason
+
+            tally, reason = exact_or_reason(self.system, self.fight(changes))
+            self._exact[changes] = (tally, reason)
+        tally, reason = self._exact[changes]
+        if tally is None:
+            self.exact_reason = reason
+        return tally
+
     def moments(self, variants: Sequence[Changes]) -> Moments:
-        """Empty sums for ``variants`` (each a tuple of (path, value) changes)."""
+        """Empty sums for ``variants`` (each a tuple of (path, value) changes), or, when the
+        engine is ``exact`` or ``auto`` and the exact engine covers every variant, their exact
+        values (:class:`ExactMoments`; ``engine="exact"`` refuses a variant it does not
+        cover, naming why)."""
         scales = tuple(scale(self.metric, self.fight(v), self.side) for v in variants)
+        if self.engine in ("exact", "auto"):
+            tallies = [self.exact_tally(v) for v in variants]
+            if all(t is not None for t in tallies):
+                values = tuple(exact_value(self.metric, t, self.fight(v), self.side)
+                               for t, v in zip(tallies, variants, strict=True))
+                return ExactMoments(self.metric, scales, values=values,
+                                    states=tuple(t.states for t in tallies))
+            if self.engine == "exact":
+                raise OptionError(f"the exact engine cannot play this scenario: "
+                                  f"{self.exact_reason} (use --engine auto or vector)")
         return Moments(self.metric, scales)
 
     def extend(self, moments: Moments, variants: Sequence[Changes], blocks: int) -> Moments:
-        """Play blocks ``moments.blocks .. blocks - 1`` of ``variants`` and add them."""
+        """Play blocks ``moments.blocks .. blocks - 1`` of ``variants`` and add them (exact
+        moments need none: they only count the blocks as done)."""
+        if moments.exact:
+            moments.blocks = max(moments.blocks, blocks)
+            return moments
         fights = tuple(self.fight(v) for v in variants)
         jobs = [BlockJob(self.subject.ruleset, fights, self.metric, self.side, self.seed, b,
                          self.block_trials) for b in range(moments.blocks, blocks)]

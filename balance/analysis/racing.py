@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from balance import rules
-from balance.analysis.matrix import Matrix, pooled
+from balance.analysis.matrix import Matrix, exact_cells, pooled
 from balance.engine.loop import simulate
 from balance.engine.run import block_rng
 from balance.engine.status import DRAW
@@ -120,6 +120,9 @@ class Evaluator:
         field(default_factory=dict)
     _fights: dict[tuple, dict[str, bytes] | None] = field(default_factory=dict)
     _compiled: dict[bytes, Any] = field(default_factory=dict)
+    engine: str = "auto"          # auto: cells the exact engine covers are solved exactly
+    exact_cells: int = 0          # cells answered exactly (each time one was measured)
+    _exact: dict[bytes, tuple[float, ...] | None] = field(default_factory=dict)
 
     def size(self, rung: int) -> int:
         return self.t0 * 2 ** rung
@@ -145,6 +148,22 @@ class Evaluator:
             self._fights[values] = out
         return self._fights[values]
 
+    def _exact_row(self, system, cell: Pairing, key: bytes) -> tuple | None:
+        """The cell's row of exact pseudo-counts (``matrix.exact_cells``) when the exact
+        engine covers its fight and ``engine`` allows it, else None."""
+        if self.engine == "vector":
+            return None
+        if key not in self._exact:
+            from balance.exact.run import exact_or_reason
+
+            tally, _ = exact_or_reason(system, self._compiled[key])
+            self._exact[key] = None if tally is None else tuple(float(v) for v in tally.wins)
+        wins = self._exact[key]
+        if wins is None:
+            return None
+        self.exact_cells += 1
+        return exact_cells([(cell.first, cell.second, *wins)])[0]
+
     def measure(self, values: tuple, rung: int) -> Measured | None:
         """The candidate's deviation after rungs 0..rung (playing what is missing)."""
         fights = self.fights(values)
@@ -154,6 +173,10 @@ class Evaluator:
         self.evaluations += 1
         rows = []
         for cell in self.cells:
+            known = self._exact_row(system, cell, fights[cell.id])
+            if known is not None:          # solved exactly: no trials, the same every rung
+                rows.append(known)
+                continue
             done = self._played.setdefault((cell.id, fights[cell.id]), [])
             for r in range(len(done), rung + 1):
                 fight = self._compiled[fights[cell.id]]

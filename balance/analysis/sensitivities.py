@@ -81,12 +81,15 @@ class Sensitivity:
     reach: tuple[dict[str, Any], ...] = ()   # who each table field's change reaches
     steps: dict[str, float] = field(default_factory=dict)   # fields with their own step
     notes: tuple[str, ...] = ()              # how it was played (trials rounded up)
+    exact: bool = False        # every version answered by the exact engine (no sampling)
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "for": self.side, "metric": self.metric,
-                "step": self.step, "steps": self.steps, "trials": self.trials,
-                "seed": self.seed,
-                "common_random_numbers": True,
+                "engine": "exact" if self.exact else "vector",
+                "step": self.step, "steps": self.steps,
+                "trials": None if self.exact else self.trials,
+                "seed": None if self.exact else self.seed,
+                "common_random_numbers": not self.exact,
                 "base": {"estimate": words.num(self.estimate),
                          "ci95": [words.num(v) for v in self.ci95]},
                 "rows": [r.to_dict() for r in self.rows], "skipped": self.skipped,
@@ -97,6 +100,10 @@ class Sensitivity:
         """Header and rows of the ranked changes, as text cells."""
         change = words.fmt_change(self.metric)
         unit = words.unit(self.metric)
+        if self.exact:      # no interval and no test: each change is the exact difference
+            head = ["rank", "path", "from", "to", f"change {unit} (exact)".strip()]
+            return head, [[str(i + 1), r.name, words.value(r.from_), words.value(r.to),
+                           change(r.delta)] for i, r in enumerate(self.rows)]
         head = ["rank", "path", "from", "to", f"change {unit}".strip(), "95% interval",
                 "significant"]
         rows = [[str(i + 1), r.name, words.value(r.from_), words.value(r.to), change(r.delta),
@@ -107,6 +114,8 @@ class Sensitivity:
     def headline(self) -> list[str]:
         what = words.what(self.metric, self.side)
         fmt = words.fmt(self.metric)
+        if self.exact:
+            return self._exact_headline(what, fmt)
         lines = [f"{self.scenario}: {what} {fmt(self.estimate)} [{fmt(self.ci95[0])}, "
                  f"{fmt(self.ci95[1])}] as written; each field moved by "
                  f"{'±' if self.both else '+'}{words.value(self.step)}{self._own_steps()}"
@@ -120,6 +129,18 @@ class Sensitivity:
                          f"{words.value(b['to'])}, ahead of the next ({b['next']}) by "
                          f"{change(b['margin'])} [{change(lo)}, {change(hi)}] "
                          f"{words.unit(self.metric)} (paired): {real}.")
+        return lines
+
+    def _exact_headline(self, what: str, fmt) -> list[str]:
+        lines = [f"{self.scenario}: {what} {fmt(self.estimate)} as written, exact; each field "
+                 f"moved by {'±' if self.both else '+'}{words.value(self.step)}"
+                 f"{self._own_steps()} (the exact engine: no sampling, every change exact)"]
+        if self.best:
+            change = words.fmt_change(self.metric)
+            b = self.best
+            lines.append(f"Largest gain: {b['label']} {words.value(b['from'])} -> "
+                         f"{words.value(b['to'])}, ahead of the next ({b['next']}) by "
+                         f"{change(b['margin'])} {words.unit(self.metric)}.")
         return lines
 
     def _own_steps(self) -> str:
@@ -151,8 +172,9 @@ class Sensitivity:
         out.append("  " + "  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
         out += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
                 for r in rows]
-        out += ["", "  significant: the paired 95% interval excludes 0 after Holm's correction "
-                    f"over the {len(self.rows)} changes"]
+        if not self.exact:
+            out += ["", "  significant: the paired 95% interval excludes 0 after Holm's "
+                        f"correction over the {len(self.rows)} changes"]
         out += [f"  skipped {s['label']} -> {words.value(s['to'])}: {s['why']}"
                 for s in self.skipped]
         if len(self.headline()) > 1:
@@ -180,7 +202,7 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
                 trials: int | None = None, seed: int | None = None,
                 block_trials: int = BLOCK_TRIALS, executor: str | Executor = "local",
                 scheduler: str | None = None, workers: int | None = None,
-                progress: bool = False) -> Sensitivity:
+                progress: bool = False, engine: str = "auto") -> Sensitivity:
     """Move each field by ``+step`` (and ``-step`` with ``both``) and rank the paired changes.
 
     Fields are ``paths`` (field paths) and/or ``rows`` (``TABLE:ROW,ROW``: every numeric field
@@ -188,6 +210,9 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
     step}``, ``balance sensitivity --step PATH=STEP``; the path as in ``paths``, or a field a
     row brings in); the others move by ``step``. A moved value the loader rejects (below a
     minimum, a fraction for an integer field) is skipped and listed with the reason.
+    ``engine``: ``auto`` (default) answers every change exactly where the exact engine covers
+    the scenario (a duel: no intervals, no multiple-comparison correction needed), ``exact``
+    insists, ``vector`` samples (docs/exact.md).
     """
     subject = Subject.load(scenario)
     if not paths and not rows:
@@ -211,7 +236,8 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
     with pool(executor, scheduler, workers) as ex, \
             Progress("sensitivity", enabled=progress) as bar:
         runner = Runner(subject, metric=metric, side=side, seed=seed,
-                        block_trials=block_trials, executor=ex, on_trials=bar.trials)
+                        block_trials=block_trials, executor=ex, on_trials=bar.trials,
+                        engine=engine)
         variants, moves, skipped = [()], [], []
         for path in chosen:
             start = subject.numeric(path, option[path])
@@ -236,7 +262,9 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
                 f"{s['path']} -> {s['to']}: {s['why']}" for s in skipped))
         blocks = runner.blocks_for(subject.base.model.trials if trials is None else trials)
         m = runner.moments(variants)
-        while m.blocks < blocks:
+        if m.exact:
+            bar.step(f"{len(variants)} versions, each exact (the exact engine)")
+        while not m.exact and m.blocks < blocks:
             runner.extend(m, variants, min(blocks, m.blocks + CHUNK_BLOCKS))
             top = max(range(1, len(variants)), key=lambda k: abs(m.diff(0, k)[0]))
             bar.step(f"{m.trials:,} of {blocks * runner.block_trials:,} trials; largest so "
@@ -244,8 +272,9 @@ def sensitivity(scenario: str | os.PathLike | Mapping[str, Any] | Subject, *,
                      f"{words.fmt_change(metric)(m.diff(0, top)[0])}")
     reached = tuple(r for r in (subject.reach(p) for p in chosen) if r)
     return dataclasses.replace(_ranked(subject, runner, m, moves, skipped, step, both),
-                               reach=reached, notes=runner.notes(),
-                               steps={subject.name_of(p): v for p, v in own.items()})
+                               reach=reached, notes=() if m.exact else runner.notes(),
+                               steps={subject.name_of(p): v for p, v in own.items()},
+                               exact=m.exact)
 
 
 def _check_step(option: str, step: Any) -> None:

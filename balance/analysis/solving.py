@@ -86,9 +86,11 @@ class Solution:
     text: str | None = None     # a dice field's answer as dice (``value`` is its position)
     reach: tuple[dict[str, Any], ...] = ()   # who a table field's change reaches
     notes: tuple[str, ...] = ()              # how it was played (trials rounded up)
+    exact: bool = False         # every value answered by the exact engine (no sampling)
 
     def to_dict(self) -> dict[str, Any]:
         return {"scenario": self.scenario, "path": self.path, "label": self.label or self.path,
+                "engine": "exact" if self.exact else "vector",
                 "for": self.side,
                 "metric": self.metric, "target": self.target, "value": self.value,
                 **({"text": self.text} if self.text is not None else {}),
@@ -96,7 +98,8 @@ class Solution:
                 "estimate": words.num(self.estimate), "ci95": [words.num(v) for v in self.ci95],
                 "crossing": words.num(self.crossing), "integer": self.integer,
                 "bracket": [p.to_dict() for p in (self.below, self.above) if p is not None],
-                "trials": self.trials, "seed": self.seed,
+                "trials": None if self.exact else self.trials,
+                "seed": None if self.exact else self.seed,
                 "evaluations": [p.to_dict() for p in self.evaluations],
                 "reach": list(self.reach), "notes": list(self.notes)}
 
@@ -117,12 +120,30 @@ class Solution:
                             "metric": self.metric, "for": self.side, "seed": self.seed})
         return frame
 
+    def _exact_text(self, lines: list[str], value: str, what: str, fmt) -> str:
+        """The answer when every value was solved exactly: no intervals, the exact crossing
+        (linear between the bracketing values of an integer field)."""
+        lines.append(f"  value      {value}   ({what} {fmt(self.estimate)}, exact)")
+        between = ("linear between the two values either side" if self.integer
+                   else "bisected on the exact curve")
+        lines.append(f"  crossing   {self.crossing:.4g}   (where the exact curve crosses the "
+                     f"target: {between})")
+        if self.integer and self.below is not None and self.above is not None:
+            lines += ["", "  bracketing values:"]
+            for p in sorted((self.below, self.above), key=lambda p: p.value):
+                lines.append(f"    {p.shown():>8}  {fmt(p.estimate)}  (exact)")
+        lines += ["", f"  {len(self.evaluations)} evaluations, each exact (the exact engine: "
+                      "a Markov chain of the duel, no sampling, no seed)"]
+        return "\n".join(lines + reach_lines(self.reach) + [f"  note: {n}" for n in self.notes])
+
     def to_text(self) -> str:
         what = words.what(self.metric, self.side)
         fmt = words.fmt(self.metric)
         lines = [f"{self.scenario}: {self.label or self.path} for {what} = "
                  f"{fmt(self.target)}", ""]
         value = words.value(self.value) + (f" ({self.text})" if self.text else "")
+        if self.exact:
+            return self._exact_text(lines, value, what, fmt)
         lines.append(f"  value      {value}   ({what} {fmt(self.estimate)} "
                      f"[{fmt(self.ci95[0])}, {fmt(self.ci95[1])}])")
         lines.append(f"  crossing   {self.crossing:.3g}   (where the estimates cross the target)")
@@ -150,12 +171,15 @@ def solve(scenario: str | os.PathLike | Mapping[str, Any] | Subject, vary: str, 
           seed: int | None = None, block_trials: int = BLOCK_TRIALS,
           tolerance: float | None = None, executor: str | Executor = "local",
           scheduler: str | None = None, workers: int | None = None,
-          progress: bool = False) -> Solution:
+          progress: bool = False, engine: str = "auto") -> Solution:
     """The value of ``vary`` that brings ``side``'s ``metric`` to ``target``.
 
     ``trials`` is the most trials any one value gets (default: the scenario's; whole blocks
     of ``block_trials``). ``range`` bounds the search (required for a non-integer field);
     ``tolerance`` is a non-integer field's resolution (default: the range / 256).
+    ``engine``: ``auto`` (default) solves each value exactly where the exact engine covers
+    the scenario (a duel: the crossing is then found on the exact curve, with no interval of
+    noise), ``exact`` insists, ``vector`` samples (docs/exact.md).
     """
     subject = Subject.load(scenario)
     path = subject.resolve(vary, "--vary")
@@ -177,7 +201,8 @@ def solve(scenario: str | os.PathLike | Mapping[str, Any] | Subject, vary: str, 
     with pool(executor, scheduler, workers) as executor_, \
             Progress(f"solve {subject.name_of(path)}", enabled=progress) as bar:
         runner = Runner(subject, metric=metric, side=side, seed=seed,
-                        block_trials=block_trials, executor=executor_, on_trials=bar.trials)
+                        block_trials=block_trials, executor=executor_, on_trials=bar.trials,
+                        engine=engine)
         cap = runner.blocks_for(subject.base.model.trials if trials is None else trials)
         search = _Search(runner, path, float(target), cap, integer, bar)
         if range is not None:
@@ -193,8 +218,9 @@ def solve(scenario: str | os.PathLike | Mapping[str, Any] | Subject, vary: str, 
         low, high = search.bisect(low, high, resolution)
         answer = search.answer(low, high, resolution, side_name=runner.side_name
                                if runner.side is not None else None)
+    exact = all(m.exact for m in search.points.values())
     return dataclasses.replace(answer, reach=tuple(r for r in [subject.reach(path)] if r),
-                               notes=runner.notes())
+                               notes=() if exact else runner.notes(), exact=exact)
 
 
 class _Search:
@@ -224,13 +250,14 @@ class _Search:
     def side_of(self, v: int | float) -> int:
         """+1 if the metric at ``v`` is above the target, -1 below: played in doubling
         blocks until the interval excludes the target, else decided by the estimate."""
+        new = v not in self.points
         before = self.points[v].trials if v in self.points else 0
         for blocks in self.looks:
             m = self.play(v, blocks)
             lo, hi = m.interval(0, self.level)
             if lo > self.target or hi < self.target:
                 break
-        if m.trials > before:
+        if m.trials > before or (m.exact and new):
             self._note(v, m)
         return 1 if m.mean() >= self.target else -1
 
@@ -241,6 +268,9 @@ class _Search:
     def _note(self, v: int | float, m: Moments) -> None:
         fmt = words.fmt(self.runner.metric)
         lo, hi = m.interval(0)
+        if m.exact:
+            self.bar.step(f"{self._point(v).shown()} -> {fmt(m.mean())} (exact)")
+            return
         self.bar.step(f"{self._point(v).shown()} -> {fmt(m.mean())} [{fmt(lo)}, {fmt(hi)}] "
                       f"({m.trials:,} trials)")
 

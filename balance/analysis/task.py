@@ -77,6 +77,24 @@ def per_trial(metric: str, out: BlockOutcome, fight: Any, side: int | None) -> n
     return keep.sum(axis=0).astype(np.int64)
 
 
+def exact_value(metric: str, tally: Any, fight: Any, side: int | None) -> float:
+    """The metric's exact mean from an exact tally (``balance.exact``): what the mean of
+    :func:`per_trial` over infinitely many trials, divided by :func:`scale`, would be."""
+    if metric == "win":
+        return float(tally.wins[side])
+    if metric == "draw":
+        return float(tally.wins[-1])
+    if metric == "rounds":
+        return float(np.arange(tally.rounds.size) @ tally.rounds)
+    members = np.flatnonzero(fight.side_of == side)
+    status = tally.status[members]
+    if metric == "survival":
+        return float(members.size - status[:, DEAD].sum()) / members.size
+    if metric == "standing":
+        return float(status[:, STANDING].sum()) / members.size
+    return float(status[:, DEAD].sum())
+
+
 def scale(metric: str, fight: Any, side: int | None) -> int:
     """What the summed counts are divided by, besides trials (the side's size for shares)."""
     if metric in ("survival", "standing"):

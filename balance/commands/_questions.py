@@ -23,6 +23,10 @@ def add_common(p: argparse.ArgumentParser, *, trials_help: str) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address")
     p.add_argument("--workers", type=int, metavar="K", help="worker processes")
     p.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    p.add_argument("--engine", choices=("auto", "exact", "vector"), default="auto",
+                   help="auto (default): exact answers where the exact engine covers the "
+                        "scenario (duels; docs/exact.md), else Monte Carlo; exact insists; "
+                        "vector always samples")
     add_set(p)
 
 
@@ -59,7 +63,8 @@ def set_note(args: argparse.Namespace, text: str) -> str:
 
 
 def executor_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"executor": args.executor, "scheduler": args.scheduler, "workers": args.workers}
+    return {"executor": args.executor, "scheduler": args.scheduler, "workers": args.workers,
+            "engine": args.engine}
 
 
 def print_json(doc: dict[str, Any]) -> None:

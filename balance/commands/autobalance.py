@@ -42,6 +42,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                 "report.md, tables.yaml and autobalance.json")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    p.add_argument("--engine", choices=("auto", "vector"), default="auto",
+                   help="auto (default): exact answers where the exact engine covers every "
+                        "cell (duels; docs/exact.md), else Monte Carlo"
+                        "; vector always samples")
     p.set_defaults(func=main)
 
 
@@ -76,7 +80,8 @@ def main(args: argparse.Namespace) -> int:
     result = autobalance(args.file, args.vary, target=args.target,
                          bounds=parse_bounds(args.bounds), budget=args.budget,
                          trials=args.trials, seed=args.seed,
-                         on_step=None if args.quiet else step, progress=not args.quiet)
+                         on_step=None if args.quiet else step, progress=not args.quiet,
+                         engine=args.engine)
     doc = result.to_dict()
     if args.out:
         from balance.report.metagame import autobalance_document, write_bundle

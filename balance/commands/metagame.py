@@ -37,6 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                 "metagame.json here")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--engine", choices=("auto", "exact", "vector"), default="auto",
+                   help="auto (default): exact answers where the exact engine covers every "
+                        "cell (duels; docs/exact.md), else Monte Carlo"
+                        "; exact insists; vector always samples")
     p.set_defaults(func=main)
 
 
@@ -108,7 +112,7 @@ def load_matrix(args: argparse.Namespace):
         raise OptionError(f"{source}: its sweep has no round_robin; the metagame needs every "
                           "option against every other (see docs/metagame.md)")
     res = run_sweep(plan, trials=args.trials, seed=args.seed, out=None,
-                    progress=not args.quiet)
+                    progress=not args.quiet, engine=args.engine)
     return mx.from_run(res.table, res.manifest, draws=args.draws, seat=args.seat)
 
 
@@ -128,7 +132,9 @@ def text(result) -> str:
     s = m.source
     head = (f"{s.get('scenario') or s.get('path') or 'matrix'}: metagame of "
             f"{len(m.options)} options")
-    if s.get("kind") == "run":
+    if s.get("kind") == "run" and s.get("exact"):
+        head += f" ({s.get('ruleset')}, every cell exact: the exact engine)"
+    elif s.get("kind") == "run":
         head += (f" ({s.get('ruleset')}, {s.get('trials_per_cell') or '?'} trials per cell, "
                  f"seed {s.get('seed')})")
     how = ("draws count as half a win" if m.draws == "half" else "draws count as a loss") + \

@@ -48,6 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--report", action="store_true", help="also write the report (balance report)")
     p.add_argument("--list", action="store_true", help="list the cells and exit (runs nothing)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--engine", choices=("auto", "exact", "vector"), default="auto",
+                   help="auto (default): exact answers where the exact engine covers every "
+                        "cell (duels; docs/exact.md), else Monte Carlo"
+                        "; exact insists; vector always samples")
     add_set(p)
     p.set_defaults(func=main)
 
@@ -74,7 +78,8 @@ def main(args: argparse.Namespace) -> int:
         res = run_sweep(plan, trials=args.trials, seed=args.seed, precision=args.precision,
                         max_trials=args.max_trials, executor=args.executor,
                         scheduler=args.scheduler, workers=args.workers, out=args.out,
-                        run_id=args.run_id, resume=args.resume, progress=not args.quiet)
+                        run_id=args.run_id, resume=args.resume, progress=not args.quiet,
+                        engine=args.engine)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted: the finished cells are kept; run the same command with "
                          "--resume to finish the sweep\n")
@@ -82,7 +87,8 @@ def main(args: argparse.Namespace) -> int:
     sys.stdout.write(summary_text(res.table, res.manifest) + "\n")
     m = res.manifest
     total = int(res.table["trials"].sum())
-    sys.stdout.write(f"\nwrote {res.run_dir}/ ({cells_text(m['cells'])}, {total:,} trials; "
+    played = "exact" if m.get("engine") == "exact" else f"{total:,} trials"
+    sys.stdout.write(f"\nwrote {res.run_dir}/ ({cells_text(m['cells'])}, {played}; "
                      f"{timing(m)})\n")
     if args.report:
         from balance.report.build import write_report

@@ -45,16 +45,25 @@ class StoreError(BalanceError):
 
 
 def tally_to_dict(tally: Tally) -> dict[str, Any]:
-    """A tally as plain JSON data: every field, integer counts only (arrays as lists)."""
+    """A tally as plain JSON data: every field, integer counts only (arrays as lists); an
+    exact tally (probabilities) says so (``"exact": true``)."""
     out = {}
     for f in dataclasses.fields(tally):
         value = getattr(tally, f.name)
         out[f.name] = value.tolist() if isinstance(value, np.ndarray) else value
+    if tally.exact:
+        out["exact"] = True
     return out
 
 
 def tally_from_dict(data: Mapping[str, Any]) -> Tally:
     """The inverse of :func:`tally_to_dict`."""
+    if data.get("exact"):
+        from balance.exact.duel import ExactTally
+
+        names = {f.name for f in dataclasses.fields(ExactTally)}
+        return ExactTally(**{k: np.asarray(v, dtype=np.float64) if isinstance(v, list) else v
+                             for k, v in data.items() if k in names and k != "extra"})
     names = {f.name for f in dataclasses.fields(Tally)}
     return Tally(**{k: np.asarray(v, dtype=np.int64) if isinstance(v, list) else v
                     for k, v in data.items() if k in names})

@@ -29,6 +29,8 @@ def source_note(m: Matrix) -> str:
     if s.get("kind") == "matrix":
         return f"Matrix from {s.get('path', 'a CSV file')} (no intervals)."
     per = s.get("trials_per_cell")
+    if s.get("exact"):
+        return f"{s.get('ruleset')}, every cell exact (the exact engine)."
     note = (f"{s.get('ruleset')}, {per:,} trials per cell, seed {s.get('seed')}." if per
             else f"{s.get('ruleset')}, seed {s.get('seed')}.")
     return note + (" Common random numbers." if s.get("crn") else "")

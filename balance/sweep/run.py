@@ -59,7 +59,8 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
               executor: str | Executor = "local", scheduler: str | None = None,
               workers: int | None = None, out: str | os.PathLike | None = "results",
               run_id: str | None = None, resume: bool = False, progress: bool = False,
-              on_cell: Callable[[CellResult], None] | None = None) -> SweepResult:
+              on_cell: Callable[[CellResult], None] | None = None,
+              engine: str = "auto") -> SweepResult:
     """Run every cell of a scenario's sweep and return (and, with ``out``, store) the table.
 
     ``source`` is a sweep file, a mapping, or a :class:`Plan`. ``trials``/``seed`` override
@@ -68,7 +69,10 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
     random numbers; ``baseline`` (a cell index or ``{axis: value}``) its baseline, the cell
     every other is compared with (``delta_*`` columns). ``executor`` is ``local``,
     ``processes``, ``dask`` or an Executor you made. ``out=None`` keeps the results in
-    memory. ``on_cell`` sees each finished cell.
+    memory. ``on_cell`` sees each finished cell. ``engine``: ``auto`` (default) solves every
+    cell exactly when the exact engine covers every cell (duels; docs/exact.md: intervals of
+    width 0, ``trials`` 0 and an ``exact`` column in the table), else plays them all by Monte
+    Carlo (the manifest's ``engine_note`` says why); ``exact`` insists; ``vector`` samples.
     """
     plan = source if isinstance(source, Plan) else load_plan(source, sweep=sweep, crn=crn,
                                                              baseline=baseline)
@@ -102,14 +106,19 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
                    "baseline": plan.baseline.id if plan.baseline else None,
                    "version": __version__}
     fights = plan.compile()     # a problem of any cell stops the sweep before it starts
+    engine, engine_note = _engine_for(plan, fights, engine)
+    fingerprint["engine"] = engine
     partial = Partial(out, run_id, fingerprint, resume=resume) if out is not None else None
     done = partial.finished() if partial is not None else {}
     started = now_iso()
     clock = time.perf_counter()
     jobs = [CellJob(c.id, plan.ruleset, fights[c.id], seed, c.stream, block_trials, trials,
-                    precision, max_trials or 0) for c in plan.cells]
+                    precision, max_trials or 0, engine=engine) for c in plan.cells]
     records = {cid: rec for cid, rec in done.items() if cid in fights}
-    jobs = _paired_jobs(plan, jobs, records, partial, on_cell)
+    if engine == "vector":        # exact cells need no shared streams with a baseline
+        jobs = _paired_jobs(plan, jobs, records, partial, on_cell)
+    else:
+        jobs = [j for j in jobs if j.cell_id not in records]
     if isinstance(executor, Executor):
         ctx = _given(executor, workers)
     else:
@@ -135,6 +144,7 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
     manifest = _manifest(plan, run_id, fingerprint, info, started, time.perf_counter() - clock,
                          resumed=len(done), seconds_cells=sum(r["seconds"] for r in
                                                               records.values()))
+    manifest["engine_note"] = engine_note
     raw = {c.id: records[c.id]["tally"] for c in plan.cells}
     run_dir = None
     if out is not None:
@@ -179,6 +189,43 @@ def _drive(pool: Executor, jobs: list[CellJob], records: dict[str, dict[str, Any
         results.close()
         if bar is not None:
             bar.close()
+
+
+def _engine_for(plan: Plan, fights: Mapping[str, Any], engine: str) -> tuple[str, str]:
+    """The engine every cell of the sweep plays (``exact`` or ``vector``) and why: exact
+    when asked (``exact``) or allowed (``auto``) and the exact engine covers every cell; one
+    engine for the whole table, so its cells compare alike."""
+    from balance import rules
+    from balance.exact.run import why_not_exact
+
+    if engine not in ("auto", "exact", "vector"):
+        raise OptionError(f"engine must be auto, exact or vector, got {engine!r}")
+    if engine == "vector":
+        return "vector", ""
+    system = rules.get(plan.ruleset)
+    reason = ""
+    if not system.has_exact_duels:
+        reason = f"the exact engine does not cover {plan.ruleset} fights yet"
+    for cell in plan.cells:
+        if reason:
+            break
+        fight = fights[cell.id]
+        why = why_not_exact(fight)
+        if not why:
+            from balance.exact.duel import Unsupported
+
+            try:
+                system.exact_duel(fight)
+            except Unsupported as err:
+                why = err.features
+        if why:
+            reason = f"cell {cell.id}: {'; '.join(why)}"
+    if reason:
+        if engine == "exact":
+            raise OptionError(f"the exact engine cannot play every cell: {reason} (use "
+                              "--engine auto or vector)")
+        return "vector", f"Monte Carlo: {reason}"
+    return "exact", "exact engine: every cell is a duel it covers"
 
 
 def _record(result: CellResult) -> dict[str, Any]:

@@ -28,18 +28,27 @@ def summary_text(table, manifest: dict) -> str:
     """The cells as an aligned text table: swept values, outcome probabilities, rounds."""
     axes = [a["name"] for a in manifest["axes"]]
     outcomes = manifest["outcomes"]
-    head = [*axes, *(f"{o} %" for o in outcomes), "95% interval (" + outcomes[0] + ")",
-            "rounds", "trials"]
+    exact = manifest.get("engine") == "exact"
+    if exact:       # no intervals, no trials: every cell solved exactly (balance.exact)
+        head = [*axes, *(f"{o} %" for o in outcomes), "rounds"]
+    else:
+        head = [*axes, *(f"{o} %" for o in outcomes), "95% interval (" + outcomes[0] + ")",
+                "rounds", "trials"]
     rows = []
     for _, r in table.head(SHOWN_CELLS).iterrows():
-        rows.append([*(str(r[a]) for a in axes),
-                     *(f"{100 * r[f'p_{o}']:.1f}" for o in outcomes),
+        cells = [*(str(r[a]) for a in axes),
+                 *(f"{100 * r[f'p_{o}']:.1f}" for o in outcomes)]
+        if exact:
+            rows.append([*cells, f"{r['rounds_mean']:.2f}"])
+            continue
+        rows.append([*cells,
                      f"[{100 * r[f'lo_{outcomes[0]}']:.1f}, {100 * r[f'hi_{outcomes[0]}']:.1f}]",
                      f"{r['rounds_mean']:.2f}", f"{int(r['trials']):,}"])
     widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h)
               for i, h in enumerate(head)]
-    lines = [f"{manifest['scenario']}  ({manifest['ruleset']}, {cells_text(len(table))}, seed "
-             f"{manifest['seed']})", ""]
+    about = "exact" if exact else f"seed {manifest['seed']}"
+    lines = [f"{manifest['scenario']}  ({manifest['ruleset']}, {cells_text(len(table))}, "
+             f"{about})", ""]
     if manifest.get("set"):            # balance sweep --set: what the run changed
         lines[1:1] = ["  (with " + ", ".join(f"--set {s['path']}={_yaml(s['value'])}"
                                             for s in manifest["set"]) + ")"]
@@ -48,7 +57,9 @@ def summary_text(table, manifest: dict) -> str:
               for row in rows]
     if len(table) > SHOWN_CELLS:
         lines.append(f"... and {len(table) - SHOWN_CELLS} more cells (see cells.csv)")
-    if manifest.get("crn_note"):
+    if manifest.get("engine_note"):
+        lines += ["", manifest["engine_note"]]
+    if manifest.get("crn_note") and not exact:
         lines += ["", manifest["crn_note"]]
     if manifest.get("reach"):          # who each swept table field reaches (issue 30)
         lines += ["", *(r["sentence"] for r in manifest["reach"])]

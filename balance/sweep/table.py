@@ -54,9 +54,13 @@ def build_table(axes: Sequence[Axis], cells: Sequence[Cell], tallies: Mapping[st
     rows = [_stats(tallies[c.id], side_names, side_of[c.id]) for c in cells]
     for key in rows[0] if rows else ():
         columns[key] = [r[key] for r in rows]
-    columns["trials"] = [tallies[c.id].trials for c in cells]
+    exact = [tallies[c.id].exact for c in cells]
+    columns["trials"] = [0 if e else tallies[c.id].trials for c, e in zip(cells, exact,
+                                                                         strict=True)]
     columns["blocks"] = [blocks[c.id] for c in cells]
     columns["seed"] = seed
+    if any(exact):
+        columns["exact"] = exact
     if adaptive is not None:
         columns["precision_met"] = [bool(adaptive[c.id]) for c in cells]
     return pd.DataFrame(columns)
@@ -66,9 +70,10 @@ def _stats(tally: Tally, side_names: Sequence[str], side_of: np.ndarray) -> dict
     out: dict[str, Any] = {}
     n = tally.trials
     for name, k in zip((*side_names, "draw"), tally.wins.tolist(), strict=True):
-        lo, hi = wilson(k, n)
+        # an exact tally holds probabilities: no interval, no count (balance.exact)
+        lo, hi = (k, k) if tally.exact else wilson(k, n)
         out[f"p_{name}"], out[f"lo_{name}"], out[f"hi_{name}"] = k / n, lo, hi
-        out[f"n_{name}"] = k
+        out[f"n_{name}"] = float("nan") if tally.exact else k
     out["rounds_mean"] = hist_mean(tally.rounds)
     out["rounds_p50"] = hist_quantile(tally.rounds, 0.5)
     out["rounds_p95"] = hist_quantile(tally.rounds, 0.95)
@@ -96,6 +101,9 @@ def add_deltas(table, baseline: str, tallies: Mapping[str, Tally],
         for o, name in enumerate(outcomes):
             if same:
                 d, lo, hi = 0.0, 0.0, 0.0
+            elif t.exact and base.exact:       # exact against exact: no interval
+                d = float(t.wins[o] - base.wins[o])
+                lo = hi = d
             else:
                 d, lo, hi, _ = delta_stats(
                     o, pair, int(t.wins[o]) / t.trials, t.trials,
@@ -103,7 +111,14 @@ def add_deltas(table, baseline: str, tallies: Mapping[str, Tally],
             for key, v in ((f"delta_{name}", d), (f"delta_ci95_lo_{name}", lo),
                            (f"delta_ci95_hi_{name}", hi)):
                 cols.setdefault(key, []).append(v)
-        d, lo, hi = (0.0, 0.0, 0.0) if same else rounds_delta(pair, t.rounds, base.rounds)
+        if same:
+            d, lo, hi = 0.0, 0.0, 0.0
+        elif t.exact and base.exact:
+            values = np.arange(t.rounds.size)
+            d = float(values @ t.rounds - values @ base.rounds)
+            lo = hi = d
+        else:
+            d, lo, hi = rounds_delta(pair, t.rounds, base.rounds)
         for key, v in (("delta_rounds_mean", d), ("delta_ci95_lo_rounds_mean", lo),
                        ("delta_ci95_hi_rounds_mean", hi)):
             cols.setdefault(key, []).append(v)

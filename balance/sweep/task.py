@@ -38,6 +38,7 @@ class CellJob:
     tally: Tally | None = None
     pair: PairWith | None = None       # the baseline's outcomes: count paired with them
     keep: bool = False                 # keep this cell's outcomes (it is the baseline)
+    engine: str = "vector"             # or "exact": the cell solved as a Markov chain
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,11 @@ def run_cell(job: CellJob) -> CellResult:
     start = time.perf_counter()
     system = rules.get(job.ruleset)
     fight = job.fight
+    if job.engine == "exact":
+        from balance.exact.run import exact_tally
+
+        return CellResult(job.cell_id, exact_tally(system, fight), 0,
+                          time.perf_counter() - start, True)
     tally = job.tally or Tally(len(fight.side_names), len(fight.side_of), fight.max_rounds)
     b = job.blocks_done
     met = None
@@ -99,6 +105,8 @@ def half_width(tally: Tally) -> float:
     The closed form of the interval :func:`balance.report.stats.wilson` computes with scipy,
     written out here so that workers need not import scipy.
     """
+    if tally.exact:
+        return 0.0
     n = tally.trials
     if n == 0:
         return math.inf

@@ -40,10 +40,12 @@ def test_an_unused_row_is_worth_exactly_nothing(scenario, give, take) -> None:
     moves in steps of 10 percentiles, to stand clear of the noise.)"""
     step = 10 if scenario is None else 1
     scenario = percentile() if scenario is None else scenario
-    res = exchange(scenario, give, take, take_step=step, trials=4096, block_trials=4096)
+    res = exchange(scenario, give, take, take_step=step, trials=4096, block_trials=4096,
+                   engine="vector")
     assert res.give.delta == 0 and res.take.delta > 0 and res.take.significant
     assert res.rate == 0 and res.interval == (0.0, 0.0)
-    back = exchange(scenario, take, give, give_step=step, trials=4096, block_trials=4096)
+    back = exchange(scenario, take, give, give_step=step, trials=4096, block_trials=4096,
+                    engine="vector")
     assert back.interval is None and "too little" in back.sentence()
     # an unused take once advised "a larger --step-take or more --trials"
     assert "the take step changes no trial" in back.to_text()
