@@ -68,14 +68,36 @@ Step = Callable[[np.ndarray], Branches]
 """One stochastic step of a round: input codes ``(m,)`` int64 -> the branches leaving them."""
 
 
-def _matrix(br: Branches, m: int):
-    """``br`` as a sparse ``(m, u)`` matrix over the ``u`` distinct destination codes."""
-    from scipy import sparse
+def merged(br: Branches) -> Branches:
+    """The same branches with repeated (source, destination) pairs summed into one."""
+    if br.src.size == 0:
+        return br
+    dst, d_inv = np.unique(br.dst, return_inverse=True)
+    key = br.src.astype(np.int64) * dst.size + d_inv.ravel()
+    keys, k_inv = np.unique(key, return_inverse=True)
+    p = np.bincount(k_inv.ravel(), weights=br.p, minlength=keys.size)
+    src, col = np.divmod(keys, dst.size)
+    keep = p > 0
+    return Branches(src[keep].astype(np.intp), dst[col[keep]], p[keep])
 
-    dst, col = np.unique(br.dst, return_inverse=True)
-    mat = sparse.csr_matrix((br.p, (br.src, col.ravel())), shape=(m, dst.size))
-    mat.sum_duplicates()
-    return mat, dst
+
+def _join(first: Branches, step: Step) -> Branches:
+    """``step`` played after ``first``: each branch of ``first`` continued by every branch
+    leaving its destination (the destinations played once each, deduplicated)."""
+    if first.src.size == 0:
+        return first
+    mid, inv = np.unique(first.dst, return_inverse=True)
+    inv = inv.ravel()
+    second = step(mid)
+    order = np.argsort(second.src, kind="stable")
+    src2, dst2, p2 = second.src[order], second.dst[order], second.p[order]
+    count = np.bincount(src2, minlength=mid.size)
+    start = np.concatenate([[0], np.cumsum(count)[:-1]])
+    reps = count[inv]                               # continuations of each first branch
+    row = np.repeat(np.arange(first.src.size), reps)
+    offset = np.arange(row.size) - np.repeat(np.cumsum(reps) - reps, reps)
+    at = start[inv][row] + offset
+    return merged(Branches(first.src[row], dst2[at], first.p[row] * p2[at]))
 
 
 def then(*steps: Step) -> Step:
@@ -85,14 +107,10 @@ def then(*steps: Step) -> Step:
 
     def run(codes: np.ndarray) -> Branches:
         codes = np.asarray(codes, dtype=np.int64)
-        total, current = None, codes
-        for step in steps:
-            mat, current = _matrix(step(current), current.size)
-            total = mat if total is None else total @ mat
-        total = total.tocoo()
-        keep = total.data > 0
-        return Branches(total.row[keep].astype(np.intp), current[total.col[keep]],
-                        total.data[keep])
+        out = merged(steps[0](codes))
+        for step in steps[1:]:
+            out = _join(out, step)
+        return out
 
     return run
 
