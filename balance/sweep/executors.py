@@ -5,7 +5,7 @@ which executor :func:`open_executor` yields:
 
 * ``local`` (default): one cell after another in this process; needs nothing.
 * ``processes``: a :class:`~concurrent.futures.ProcessPoolExecutor` over this machine's cores.
-* ``dask``: ``dask.distributed.Client(address).get_executor()`` on an existing cluster, or on
+* ``dask``: ``dask.distributed.Client(address).get_executor(pure=False)`` on an existing cluster, or on
   a :class:`~dask.distributed.LocalCluster` started for the sweep when no address is given.
   Dask is imported here, lazily, only when asked for.
 
@@ -177,7 +177,7 @@ def _dask(scheduler: str | None,
     try:
         n = len(client.nthreads())
         address = scheduler or "local cluster"
-        yield client.get_executor(), ExecutorInfo("dask", n, address)
+        yield client.get_executor(pure=False), ExecutorInfo("dask", n, address)
     finally:
         client.close()
         if cluster is not None:
@@ -185,6 +185,13 @@ def _dask(scheduler: str | None,
 
 
 def dask_executor(client: Any) -> tuple[Executor, ExecutorInfo]:
-    """An executor on a :class:`dask.distributed.Client` you already hold (tests, notebooks)."""
+    """An executor on a :class:`dask.distributed.Client` you already hold (tests, notebooks).
+
+    Both executors submit with ``pure=False``: each task gets a fresh key. With Dask's
+    default (the key a hash of the function and its arguments) a job resubmitted right
+    after its future was cancelled (an interrupted sweep resumed on the same client) can
+    find the cancelled future under its key and fail with ``CancelledError``
+    (dask/distributed#8215 and kin); the results do not depend on keys, only on each job's
+    own random streams."""
     n = len(client.nthreads())
-    return client.get_executor(), ExecutorInfo("dask", n, str(client.scheduler.address))
+    return client.get_executor(pure=False), ExecutorInfo("dask", n, str(client.scheduler.address))

@@ -137,7 +137,7 @@ KILLER = textwrap.dedent("""
         import distributed
         cluster = distributed.LocalCluster(processes=False, n_workers=2,
                                            threads_per_worker=1, dashboard_address=None)
-        ex = distributed.Client(cluster).get_executor()
+        ex = distributed.Client(cluster).get_executor(pure=False)
     sweep_run.run_sweep(duel(GRID), trials=int(sys.argv[4]), out=out, run_id="g", executor=ex,
                         on_cell=on_cell)
 """)
