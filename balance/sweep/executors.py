@@ -5,8 +5,9 @@ which executor :func:`open_executor` yields:
 
 * ``local`` (default): one cell after another in this process; needs nothing.
 * ``processes``: a :class:`~concurrent.futures.ProcessPoolExecutor` over this machine's cores.
-* ``dask``: ``dask.distributed.Client(address).get_executor(pure=False)`` on an existing cluster, or on
-  a :class:`~dask.distributed.LocalCluster` started for the sweep when no address is given.
+* ``dask``: ``dask.distributed.Client(address).get_executor(pure=False)`` on an existing
+  cluster, or on a :class:`~dask.distributed.LocalCluster` started for the sweep when no
+  address is given.
   Dask is imported here, lazily, only when asked for.
 
 Every executor gets the same jobs with the same per-cell streams, so the tables match.
