@@ -41,7 +41,7 @@ def compile_scenario(loaded: LoadedScenario):
 
 def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | None = None,
         seed: int | None = None, *, engine: str = "vector",
-        progress: bool = False) -> RunResult:
+        progress: bool = False, breakdown: bool = False) -> RunResult:
     """Simulate a scenario and return its outcome probabilities, intervals and rounds.
 
     ``scenario`` is a loaded scenario, a path to a YAML file or a dict with the same keys.
@@ -49,7 +49,9 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
     trials with the readable scalar reference instead (slow; for checking);
     ``engine="exact"`` solves a duel exactly (no trials, no seed: docs/exact.md), and
     ``engine="auto"`` does so when the exact engine covers the scenario, else runs the
-    vector engine (``RunResult.engine`` and ``engine_note`` say which and why). ``progress``
+    vector engine (``RunResult.engine`` and ``engine_note`` say which and why).
+    ``breakdown`` counts what each fighter did (``RunResult.breakdown``: attacks, hits,
+    damage, fumbles, criticals, rounds standing; Monte Carlo only). ``progress``
     shows a progress bar on stderr for runs longer than a second (a line every ~10 s when
     stderr is not a terminal).
     """
@@ -67,6 +69,13 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
         raise OptionError(f"engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     system, fight = compile_scenario(loaded)
     note = ""
+    if breakdown and engine == "exact":
+        raise OptionError("a breakdown counts what happens in sampled fights: use --engine "
+                          "vector or auto (which then samples)")
+    if breakdown and engine == "auto":
+        engine, note = "vector", "Monte Carlo: a breakdown counts sampled fights"
+    if breakdown and engine == "reference":
+        raise OptionError("the breakdown is counted by the vector engine; use --engine vector")
     if engine in ("exact", "auto"):
         from balance.exact.run import exact_or_reason
 
@@ -84,7 +93,9 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
     bar = progress_bar(total=trials, unit="trial", desc=model.name[:30]) if progress else None
     driver = run_fight if engine == "vector" else run_reference
     try:
-        tally = driver(system, fight, trials, seed, on_block=bar.update if bar else None)
+        extra = {"with_breakdown": True} if breakdown else {}
+        tally = driver(system, fight, trials, seed, on_block=bar.update if bar else None,
+                       **extra)
     finally:
         if bar is not None:
             bar.close()
@@ -98,4 +109,5 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
         side_of=fight.side_of,
         engine=engine,
         engine_note=note,
+        counted=system.breakdown_metrics,
     )

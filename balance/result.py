@@ -33,6 +33,7 @@ class RunResult:
     side_of: np.ndarray
     engine: str = "vector"
     engine_note: str = ""     # why ``engine="auto"`` chose the engine it did
+    counted: frozenset[str] = frozenset()   # the breakdown's metrics the rules count
 
     @property
     def trials(self) -> int:
@@ -128,6 +129,28 @@ class RunResult:
         return {name: float(c) / self.trials for name, c in counts if c}
 
     @property
+    def breakdown(self) -> dict[str, dict] | None:
+        """Per fighter and metric (``balance.engine.breakdown.METRICS``): the mean per fight
+        and its 95% interval, None for a metric these rules do not count; None without a
+        breakdown (``balance.run(..., breakdown=True)``)."""
+        if self.tally.breakdown is None:
+            return None
+        from balance.engine.breakdown import summary
+
+        return summary(self.tally.breakdown, self.trials, self.fighter_names, self.counted)
+
+    def breakdown_frame(self):
+        """The breakdown as a pandas DataFrame: one row per fighter and metric."""
+        import pandas as pd
+
+        rows = [{"fighter": f, "metric": m, "mean": v["mean"] if v else None,
+                 "ci_low": v["ci95"][0] if v else None, "ci_high": v["ci95"][1] if v else None,
+                 "counted": v is not None}
+                for f, metrics in (self.breakdown or {}).items() for m, v in metrics.items()]
+        return pd.DataFrame(rows, columns=["fighter", "metric", "mean", "ci_low", "ci_high",
+                                           "counted"])
+
+    @property
     def side_sizes(self) -> tuple[int, ...]:
         """Fighters per side."""
         return tuple(int(c) for c in np.bincount(self.side_of, minlength=len(self.side_names)))
@@ -153,6 +176,7 @@ class RunResult:
             "fighters": self.fighter_status,
             "engine": self.engine,
             **({"engine_note": self.engine_note} if self.engine_note else {}),
+            **({"breakdown": self.breakdown} if self.tally.breakdown is not None else {}),
             "block_trials": BLOCK_TRIALS,
         }
 
@@ -231,4 +255,21 @@ class RunResult:
         for name, st in self.fighter_status.items():
             parts = ", ".join(f"{k} {100 * v:.1f}%" for k, v in st.items())
             lines.append(f"  {name:<24} {parts}")
+        if self.tally.breakdown is not None:
+            lines += ["", *self.breakdown_text()]
         return "\n".join(lines)
+
+    def breakdown_text(self) -> list[str]:
+        """The breakdown as text rows: per fighter, each counted metric's mean per fight."""
+        from balance.engine.breakdown import METRICS
+
+        shown = [m for m in METRICS if m in self.counted]
+        head = f"  {'per fight (mean)':<24} " + "  ".join(f"{m.replace('_', ' '):>14}"
+                                                          for m in shown)
+        out = [head]
+        for name, row in (self.breakdown or {}).items():
+            out.append(f"  {name:<24} " + "  ".join(f"{row[m]['mean']:>14.2f}" for m in shown))
+        missing = [m.replace("_", " ") for m in METRICS if m not in self.counted]
+        if missing:
+            out.append(f"  (not counted by the {self.ruleset} rules yet: {', '.join(missing)})")
+        return out

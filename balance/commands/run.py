@@ -26,6 +26,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--report", metavar="DIR",
                    help="also write the run's report to DIR (report.html offline, report.md, "
                         "PNG figures; the folder is replaced whole)")
+    p.add_argument("--breakdown", action="store_true",
+                   help="also count what each fighter did: attacks, hits, damage dealt and "
+                        "soaked, fumbles, criticals, rounds standing (means per fight with "
+                        "intervals; Monte Carlo)")
     add_set(p)
     p.set_defaults(func=main)
 
@@ -64,7 +68,7 @@ def main(args: argparse.Namespace) -> int:
     loaded = source if isinstance(source, LoadedScenario) else load_scenario(source)
     sys.stderr.write("".join(f"{note}\n" for note in loaded.notes))   # rows left to defaults
     result = run(loaded, trials=args.trials, seed=args.seed, engine=args.engine,
-                 progress=not args.quiet)
+                 progress=not args.quiet, breakdown=args.breakdown)
     if args.json:
         from balance.io import jsonout
 

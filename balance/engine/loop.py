@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from balance.engine import breakdown as counters
 from balance.engine.places import first_true, kth_true
 from balance.engine.prepared import prepared
 from balance.engine.status import DRAW, STANDING
@@ -70,7 +71,8 @@ def _record(final: dict[str, np.ndarray], state, tracks, sel: np.ndarray,
             out[state.who[place, sel].astype(np.intp) * final["n"] + trials] = values[place, sel]
 
 
-def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
+def simulate(system, fight, n: int, rng: np.random.Generator, *,
+             breakdown: bool = False) -> BlockOutcome:
     """Play ``n`` independent fights of ``fight`` under ``system`` to a decision or time-out.
 
     A decided trial is recorded in the round it is decided and never again. It stays in the
@@ -78,11 +80,12 @@ def simulate(system, fight, n: int, rng: np.random.Generator) -> BlockOutcome:
     decided rows are worth removing: compaction copies every state array, so it waits until
     a third of the rows are finished.
     """
-    return simulate_blocks(system, fight, [n], [rng])[0]
+    return simulate_blocks(system, fight, [n], [rng], breakdown=breakdown)[0]
 
 
 def simulate_blocks(system, fight, sizes: list[int],
-                    generators: list[np.random.Generator]) -> list[BlockOutcome]:
+                    generators: list[np.random.Generator], *,
+                    breakdown: bool = False) -> list[BlockOutcome]:
     """``simulate`` for consecutive blocks of ``sizes`` trials, block ``b`` drawing from
     ``generators[b]``, for a system whose ``stackable(fight)`` says so: the same outcomes as
     one block at a time, bit for bit. The blocks play their rounds side by side, each in its
@@ -90,16 +93,23 @@ def simulate_blocks(system, fight, sizes: list[int],
     together are few (``MERGE_AT``, ``MERGE_EACH``), they go on in one set of arrays, each
     block keeping its own stream (``balance.engine.streams``), so that the last rounds' fixed
     cost (a few hundred numpy calls a round) is paid once. Each block's trials are compacted
-    when its own would have been."""
+    when its own would have been. ``breakdown`` keeps the per-fighter counters
+    (``balance.engine.breakdown``) and records them with each trial."""
     n = sum(sizes)
     offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.intp)
-    out = _Outcomes(system, fight, n)
+    out = _Outcomes(system, fight, n, breakdown)
     kernel_fight = prepared(system, fight)
     parts = [_Part(system.start(kernel_fight, size, g), g, offsets[b] + np.arange(size), [g],
                    np.array([0, size], dtype=np.intp))
              for b, (size, g) in enumerate(zip(sizes, generators, strict=True))]
+    if breakdown:
+        for part in parts:
+            part.state.counts = counters.fresh(*part.state.status.shape)
     for round_no in range(1, fight.max_rounds + 1):
         for part in parts:
+            if breakdown:   # a round each fighter starts standing, in a trial still open
+                part.state.counts[counters.ROUNDS_STANDING] += (
+                    (part.state.status == STANDING) & part.open_)
             system.play_round(kernel_fight, part.state, part.rng, round_no)
             out.decide(part, round_no)
         parts = [part for part in parts if part.rows.size]
@@ -177,15 +187,21 @@ class _Outcomes:
     """Each trial's winner, deciding round, first fighter down and final status and tracks,
     filled as rounds decide trials."""
 
-    def __init__(self, system, fight, n: int):
+    def __init__(self, system, fight, n: int, breakdown: bool = False):
         self.n_sides = len(fight.side_names)
         self.duel = len(fight.side_of) == 2 and self.n_sides == 2
         self.winner = np.full(n, DRAW, dtype=np.int8)
         self.rounds = np.full(n, fight.max_rounds, dtype=np.int16)
         self.first_down = np.full(n, -1, dtype=np.int8)
         self.final: dict = {"n": n}
-        # Rule-specific tracks are only kept when something reads them (an aftermath).
-        self.tracks = system.tracks if has_aftermath(fight) else None
+        # Rule-specific tracks are only kept when something reads them (an aftermath), and
+        # the breakdown's counters when the run asks for them.
+        after = has_aftermath(fight)
+        if breakdown:
+            self.tracks = (lambda state: {**(system.tracks(state) if after else {}),
+                                          **counters.as_tracks(state)})
+        else:
+            self.tracks = system.tracks if after else None
 
     def decide(self, part: _Part, round_no: int) -> None:
         """Record the trials of ``part`` decided this round (at most one side standing);

@@ -14,6 +14,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from balance.engine import breakdown
 from balance.engine.loop import BlockOutcome, has_aftermath, simulate_blocks
 from balance.engine.status import DRAW, STANDING, STATUS_NAMES
 
@@ -51,6 +52,7 @@ class Tally:
     standing: np.ndarray = field(default=None)    # (n_sides, n_fighters + 1): standing at end
     alive_after: np.ndarray | None = None         # (n_fighters,): alive after the aftermath
     first_down: np.ndarray = field(default=None)  # (n_fighters + 1,): went down first; nobody
+    breakdown: np.ndarray | None = None           # (K, n_fighters, 2): sum, sum of squares
 
     def __post_init__(self) -> None:
         if self.wins is None:
@@ -80,6 +82,9 @@ class Tally:
         for s in range(self.n_sides):
             count = up[side_of == s].sum(axis=0, dtype=np.int16)
             self.standing[s] += _counts(count, self.n_fighters + 1)
+        if out.tracks and breakdown.PREFIX + breakdown.METRICS[0] in out.tracks:
+            block = breakdown.sums(out.tracks)
+            self.breakdown = block if self.breakdown is None else self.breakdown + block
 
     def merge(self, other: Tally) -> Tally:
         """A new tally holding the trials of both."""
@@ -87,6 +92,8 @@ class Tally:
         out.trials = self.trials + other.trials
         for name in ("wins", "rounds", "status", "standing", "first_down"):
             setattr(out, name, getattr(self, name) + getattr(other, name))
+        if self.breakdown is not None or other.breakdown is not None:
+            out.breakdown = sum(b for b in (self.breakdown, other.breakdown) if b is not None)
         if self.alive_after is not None or other.alive_after is not None:
             zero = np.zeros(self.n_fighters, dtype=np.int64)
             out.alive_after = ((zero if self.alive_after is None else self.alive_after)
@@ -114,13 +121,16 @@ def run_fight(system, fight, trials: int, seed: int, *, cell: tuple[int, ...] = 
               blocks: Iterable[int] | None = None,
               on_block: Callable[[int], None] | None = None,
               block_trials: int = BLOCK_TRIALS,
-              observe: Callable[[int, BlockOutcome], None] | None = None) -> Tally:
+              observe: Callable[[int, BlockOutcome], None] | None = None,
+              with_breakdown: bool = False) -> Tally:
     """Simulate ``trials`` fights with the vectorised engine, block by block.
 
     ``blocks`` restricts the run to some block indices (for splitting work); ``on_block`` is
     called with each finished block's trial count (for progress bars). ``block_trials``
     changes the block size (sweeps use smaller blocks so adaptive precision stops sooner).
     ``observe`` sees each block's index and per-trial outcomes (paired comparisons).
+    ``with_breakdown`` counts what each fighter did (``balance.engine.breakdown``) into the
+    tally's ``breakdown``.
     """
     sizes = block_sizes(trials, block_trials)
     tally = Tally(len(fight.side_names), len(fight.side_of), fight.max_rounds)
@@ -129,7 +139,8 @@ def run_fight(system, fight, trials: int, seed: int, *, cell: tuple[int, ...] = 
     most = STACK_TRIALS if system.stackable(fight) else 1
     for chunk in _stacks(order, sizes, most):
         generators = [block_rng(seed, b, cell) for b in chunk]
-        outs = simulate_blocks(system, fight, [sizes[b] for b in chunk], generators)
+        outs = simulate_blocks(system, fight, [sizes[b] for b in chunk], generators,
+                               breakdown=with_breakdown)
         for b, out, rng in zip(chunk, outs, generators, strict=True):
             tally.add_block(out, fight.side_of)
             if observe is not None:

@@ -26,6 +26,9 @@ class TrialState:
     status: np.ndarray  # (c, n) int8
     side: np.ndarray    # (c, n) int8
     who: np.ndarray     # (c, n) int8
+    # (K, c, n) int32 per-place counters of the breakdown (``balance.engine.breakdown``),
+    # present only when a run asks for one: kernels add to it where it is not None.
+    counts: np.ndarray | None = dataclasses.field(default=None, kw_only=True)
 
     def take(self, keep: np.ndarray) -> TrialState:
         """The same state restricted to the trials selected by ``keep`` (bool mask or index).
@@ -33,14 +36,15 @@ class TrialState:
         idx = np.flatnonzero(keep) if keep.dtype == bool else keep
         out = copy.copy(self)
         out.__dict__.update({f.name: _take(getattr(self, f.name), idx)
-                             for f in dataclasses.fields(self)})
+                             for f in dataclasses.fields(self)
+                             if getattr(self, f.name) is not None})
         return out
 
     def join(self, others: list[TrialState]) -> TrialState:
         """The trials of ``others`` (states of the same fight) side by side, in that order."""
         return dataclasses.replace(self, **{
             f.name: _join([getattr(o, f.name) for o in others])
-            for f in dataclasses.fields(self)
+            for f in dataclasses.fields(self) if getattr(self, f.name) is not None
         })
 
 

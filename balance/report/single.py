@@ -3,9 +3,10 @@ Markdown as a sweep's report, for a single scenario.
 
 Results first, provenance last: a headline (who wins how often, with its interval), the
 outcome bars with their Wilson 95% intervals, how long fights last (the survival curve and
-the rounds to a decision), how each fighter ended, a marked place for the per-fighter
-breakdown (attacks, hits, damage dealt and soaked, ...: a later issue fills it), the run's
-provenance, and the scenario text as run.
+the rounds to a decision), how each fighter ended, the per-fighter breakdown (attacks,
+hits, damage dealt and soaked, fumbles, criticals, rounds standing: ``balance run
+--breakdown``), the run's provenance, and the scenario text as run. An exact run
+(``--engine exact``) shows its probabilities without intervals.
 """
 
 from __future__ import annotations
@@ -24,10 +25,9 @@ from balance.result import RunResult
 
 BREAKDOWN_TITLE = "Per-fighter breakdown"
 BREAKDOWN_PLACEHOLDER = (
-    "Reserved for the per-fighter breakdown (attacks made, hits, damage dealt and soaked, "
-    "fumbles, criticals, rounds standing, each with its interval), which a later issue adds "
-    "to the engine's tallies (issue 30, point 10). Until then this run's tallies hold only "
-    "the outcomes, the rounds and each fighter's final status, shown above.")
+    "This run did not count what each fighter did: run it with --breakdown (balance.run(..., "
+    "breakdown=True)) for the attacks made, hits, damage dealt and soaked, fumbles, criticals "
+    "and rounds standing of each fighter, as means per fight with 95% intervals.")
 
 
 def pct(p: float) -> str:
@@ -42,8 +42,9 @@ def headline(result: RunResult) -> str:
     ranked = sorted(result.outcomes.items(), key=lambda kv: -kv[1])
     top, p = ranked[0]
     lo, hi = ci[top]
+    span = " (exact)" if result.exact else f" (95% interval {pct(lo)}–{pct(hi)})"
     first = ("The fight is a draw" if top == "draw" else f"{top} wins") + \
-        f" {pct(p)} of fights (95% interval {pct(lo)}–{pct(hi)})"
+        f" {pct(p)} of fights{span}"
     rest = ", ".join(f"{'draws' if k == 'draw' else k} {pct(v)}" for k, v in ranked[1:])
     r = result.rounds
     return (f"{first}; {rest}. Fights are decided in {r['mean']:.2f} rounds on average "
@@ -52,12 +53,31 @@ def headline(result: RunResult) -> str:
 
 def run_document(result: RunResult, *, scenario_text: str = "", source: str = "") -> Document:
     """The whole report of one run."""
-    note = f"{result.ruleset}, {result.trials:,} trials, seed {result.seed}."
+    note = (f"{result.ruleset}, exact (the exact engine)." if result.exact else
+            f"{result.ruleset}, {result.trials:,} trials, seed {result.seed}.")
     doc = Document(f"{result.scenario}: run report", lead=[headline(result), _stamp(result)])
     doc.sections += [_outcomes(result, note), _lengths(result, note), _fighters(result),
-                     Section(BREAKDOWN_TITLE, [BREAKDOWN_PLACEHOLDER]),
-                     _provenance(result, source), _scenario(scenario_text)]
+                     _breakdown(result), _provenance(result, source), _scenario(scenario_text)]
     return doc
+
+
+def _breakdown(result: RunResult) -> Section:
+    """What each fighter did, per fight (mean and 95% interval), or how to ask for it."""
+    rows_of = result.breakdown
+    if rows_of is None:
+        return Section(BREAKDOWN_TITLE, [BREAKDOWN_PLACEHOLDER])
+    from balance.engine.breakdown import METRICS
+
+    shown = [m for m in METRICS if m in result.counted]
+    rows = [[name, *(f"{row[m]['mean']:.2f} ({row[m]['ci95'][0]:.2f}–{row[m]['ci95'][1]:.2f})"
+                     for m in shown)] for name, row in rows_of.items()]
+    missing = [m.replace("_", " ") for m in METRICS if m not in result.counted]
+    text = ["Per fighter, the mean per fight of what it did, with its 95% interval."]
+    if missing:
+        text.append(f"Not counted by the {result.ruleset} rules: {', '.join(missing)}.")
+    return Section(BREAKDOWN_TITLE, text,
+                   tables=[Table("", ["fighter", *(m.replace("_", " ") for m in shown)],
+                                 rows)])
 
 
 def _stamp(result: RunResult) -> str:
@@ -65,8 +85,9 @@ def _stamp(result: RunResult) -> str:
     from balance.io.store import git_commit
 
     git = git_commit()
+    about = "exact" if result.exact else f"seed {result.seed}, {result.trials:,} trials"
     return (f"balance {__version__}" + (f" (git {git[:12]})" if git else "") +
-            f", {result.ruleset}, seed {result.seed}, {result.trials:,} trials.")
+            f", {result.ruleset}, {about}.")
 
 
 def _outcomes(result: RunResult, note: str) -> Section:
@@ -76,6 +97,11 @@ def _outcomes(result: RunResult, note: str) -> Section:
     hi = np.array([result.ci95[k][1] for k in names])
     fig = figures.outcome_bars(names, p, lo, hi, title="Who wins",
                                note=note + " Error bars are Wilson 95% intervals.")
+    if result.exact:
+        rows = [[k, pct(result.outcomes[k])] for k in names]
+        return Section("Outcomes", ["Each outcome's exact probability (the exact engine)."],
+                       pictures=[Picture("01-outcomes.png", fig, "outcome probabilities")],
+                       tables=[Table("", ["outcome", "p"], rows)])
     rows = [[k, f"{int(w):,}", pct(result.outcomes[k]),
              f"{pct(result.ci95[k][0])}–{pct(result.ci95[k][1])}"]
             for k, w in zip(names, result.tally.wins, strict=True)]

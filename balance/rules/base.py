@@ -49,6 +49,9 @@ class RuleSystem:
     """Fights may carry an aftermath (``after_battle``; who is alive hours later)."""
     has_exact_duels: ClassVar[bool] = False
     """Some duels can be solved exactly (``exact_duel``)."""
+    breakdown_metrics: ClassVar[frozenset[str]] = frozenset({"rounds_standing"})
+    """The per-fighter counters of ``balance.engine.breakdown`` the kernel fills (the engine
+    counts ``rounds_standing`` itself)."""
 
     # --- required ---------------------------------------------------------------------------
     def compile(self, scenario: Any, tables: Any) -> Fight:

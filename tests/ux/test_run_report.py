@@ -33,7 +33,7 @@ def test_the_report_holds_results_first_and_provenance_last(report, capsys) -> N
     lead = md.split("\n\n")[1]
     assert re.match(r"(red|blue) wins \d+\.\d\d% of fights \(95% interval \d+\.\d\d%–"
                     r"\d+\.\d\d%\)", lead)
-    assert "Reserved for the per-fighter breakdown" in md          # the marked place
+    assert "run it with --breakdown" in md          # how to ask for the breakdown
     assert DUEL.read_text(encoding="utf-8").strip() in md          # the scenario as run
     for lo, hi in re.findall(r"(\d+\.\d+)%–(\d+\.\d+)%", md):
         assert lo != hi                                             # never 14–14
@@ -62,3 +62,12 @@ def test_the_run_report_loads_cleanly_in_a_browser(report) -> None:
     assert seen.errors == [] and seen.broken == []
     assert seen.images == 2
     assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 10_000
+
+
+def test_a_breakdown_run_reports_each_fighters_counts(tmp_path) -> None:
+    out = tmp_path / "bd"
+    assert main(["run", str(DUEL), "--trials", "2000", "--quiet", "--breakdown",
+                 "--report", str(out)]) == 0
+    md = (out / "report.md").read_text(encoding="utf-8")
+    section = md.split(f"## {BREAKDOWN_TITLE}")[1].split("\n## ")[0]
+    assert "rounds standing" in section and "run it with --breakdown" not in section
