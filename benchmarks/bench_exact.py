@@ -5,9 +5,10 @@ times the exact answer (building the chain and stepping it; the scenario compile
 both) and a Monte Carlo run of 250,000 trials (standard error ~0.001 on a 50% outcome), the
 best of ``--repeat`` timings each, alternating, on one core, and prints the states, the
 transitions, both times and their ratio (the goal: the exact answer at least 10 times
-faster). Then a 10-value sweep of the first covered duel (``max_rounds`` 10, 20, ..., 100, or
-``--vary PATH`` around its value), exact against 250,000 trials a cell, in the same run (the goal: at least
-10 times faster). Speed is measured here, never asserted in a test.
+faster). Then a 10-value sweep of the first covered duel (``max_rounds`` 10, 20, ...,
+100, or ``--vary PATH`` around its value), exact against 250,000 trials a cell, in the
+same run (the goal: at least 10 times faster). Speed is measured here, never asserted in a
+test.
 """
 
 from __future__ import annotations
