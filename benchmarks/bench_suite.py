@@ -101,17 +101,23 @@ def measure(files: list[str], trials: int, repeat: int, seed: int = 1) -> list[d
     return out
 
 
-def child(tree: Path, files: list[Path], trials: int, repeat: int) -> list[dict]:
-    """``measure`` in a fresh process importing ``balance`` from ``tree``."""
+def in_tree(tree: Path, module: str, function: str, *args):
+    """``module.function(*args)`` (a module of ``benchmarks/``) in a fresh process that
+    imports ``balance`` from ``tree`` (this checkout, or a git ref's exported tree), run in
+    that tree's folder; the arguments and the result travel as JSON."""
     code = ("import json, sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(1, sys.argv[2]);"
-            "import bench_suite as b;"
-            "print(json.dumps(b.measure(json.loads(sys.argv[3]), int(sys.argv[4]),"
-            " int(sys.argv[5]))))")
+            f"import {module} as m;"
+            f"print(json.dumps(m.{function}(*json.loads(sys.argv[3]))))")
     env = dict(os.environ, PYTHONPATH=str(tree))
     res = subprocess.run([sys.executable, "-c", code, str(tree), str(HERE / "benchmarks"),
-                          json.dumps([str(f) for f in files]), str(trials), str(repeat)],
+                          json.dumps(list(args))],
                          env=env, capture_output=True, text=True, check=True, cwd=tree)
     return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def child(tree: Path, files: list[Path], trials: int, repeat: int) -> list[dict]:
+    """``measure`` in a fresh process importing ``balance`` from ``tree``."""
+    return in_tree(tree, "bench_suite", "measure", [str(f) for f in files], trials, repeat)
 
 
 def export(ref: str, into: Path) -> Path:

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -58,21 +56,9 @@ def hashes(files: list[str], trials: list[int], seed: int) -> dict[str, str]:
     return out
 
 
-def child(tree: Path, files: list[str], trials: list[int], seed: int) -> dict[str, str]:
-    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(1, sys.argv[2]);"
-            "import hash_outcomes as h;"
-            "print(json.dumps(h.hashes(json.loads(sys.argv[3]), json.loads(sys.argv[4]),"
-            " int(sys.argv[5]))))")
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    res = subprocess.run([sys.executable, "-c", code, str(tree), str(HERE / "benchmarks"),
-                          json.dumps(files), json.dumps(trials), str(seed)],
-                         env=env, capture_output=True, text=True, check=True, cwd=tree)
-    return json.loads(res.stdout.strip().splitlines()[-1])
-
-
 def main() -> int:
     sys.path.insert(0, str(HERE / "benchmarks"))
-    from bench_suite import fight_files
+    from bench_suite import export, fight_files, in_tree
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("paths", nargs="*", default=[str(HERE / "scenarios")])
@@ -83,16 +69,14 @@ def main() -> int:
     args = ap.parse_args()
     files = [str(Path(f).resolve().relative_to(HERE)) for f in fight_files(args.paths)]
     trials = [args.trials] + ([300_000] if args.stacked else [])
-    new = child(HERE, files, trials, args.seed)
+    new = in_tree(HERE, "hash_outcomes", "hashes", files, trials, args.seed)
     if not args.base:
         for k, v in new.items():
             print(f"{v}  {k}")
         return 0
     with tempfile.TemporaryDirectory() as tmp:
-        archive = subprocess.run(["git", "-C", str(HERE), "archive", args.base],
-                                 capture_output=True, check=True).stdout
-        subprocess.run(["tar", "-x", "-C", tmp], input=archive, check=True)
-        old = child(Path(tmp), files, trials, args.seed)
+        old = in_tree(export(args.base, Path(tmp)), "hash_outcomes", "hashes", files, trials,
+                      args.seed)
     differ = [k for k in new if old.get(k) != new[k]]
     for k in new:
         print(f"{'same     ' if k not in differ else 'DIFFERENT'}  {k}")
