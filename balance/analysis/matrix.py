@@ -75,7 +75,10 @@ class Matrix:
                                "options": list(self.options), "matrix": self.score.tolist()}
         out["intervals"] = None if self.low is None else \
             {"low": self.low.tolist(), "high": self.high.tolist(), "level": 0.95}
-        out["trials"] = None if self.trials is None else self.trials.tolist()
+        # an exact run's cells hold pseudo-trials (EXACT_TRIALS), not trials anyone played
+        exact = bool(self.source.get("exact"))
+        out["trials"] = None if self.trials is None or exact else self.trials.tolist()
+        out["exact"] = exact
         return out
 
 
