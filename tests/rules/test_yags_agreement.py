@@ -18,7 +18,7 @@ from balance.engine.run import run_fight, run_reference
 from balance.rules import get
 from balance.rules.yags.fighters import AUTO, Fighter, YagsFight, YagsRules
 from balance.rules.yags.tracks import AGGRESSIVE, DEFENSIVE, MIXED, NORMAL, STUNS, WOUNDS
-from balance.rules.yags.vector.static import static_of
+from balance.rules.yags.vector.prepare import static_of
 from tests.rules.helpers import homogeneous
 
 ALPHA = 1e-6
