@@ -17,6 +17,7 @@ class PercentileSystem(RuleSystem):
 
     ruleset = "percentile"
     has_distance = True
+    has_exact_duels = True
 
     def compile(self, scenario: Any, tables: Any) -> PercentileFight:
         return compile_fight(scenario, tables)
@@ -31,6 +32,12 @@ class PercentileSystem(RuleSystem):
         from balance.rules.percentile import kernel
 
         kernel.play_round(fight, state, rng, round_no)
+
+    def exact_duel(self, fight: PercentileFight):
+        """A plain duel as a Markov chain (``exact.py``; docs/exact.md, "Percentile")."""
+        from balance.rules.percentile.exact import duel_model
+
+        return duel_model(fight)
 
     def examples(self):
         from balance.rules.percentile.examples import EXAMPLES

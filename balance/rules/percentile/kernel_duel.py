@@ -195,9 +195,15 @@ def blow_pmfs(fight: PercentileFight, a: int, t: int, slot: int, down: bool, lev
     else:
         w = S.item_impale_db[slot, a] if impale else S.item_normal_db[slot, a]
     rolled = at_least_zero(pmfs[int(w)])
-    final = rolled if level == tb.CRITICAL else \
-        at_least_zero(rolled - pmfs[int(S.armour[t])])
-    return rolled, final
+    return rolled, after_armour(fight, rolled, t, level)
+
+
+def after_armour(fight: PercentileFight, rolled: Pmf, t: int, level: int) -> Pmf:
+    """The damage ``rolled`` of a blow of ``level`` that ``t``'s armour lets through
+    (``kernel_strike.wound``: a critical ignores armour; never below 0), exact."""
+    if level == tb.CRITICAL:
+        return rolled
+    return at_least_zero(rolled - fight.pmfs[int(fight.static.armour[t])])
 
 
 def slot_or_none(slot: int, ok: bool) -> int:
