@@ -1,6 +1,6 @@
 """The exact engine against Monte Carlo, in the same run: every bundled duel it covers.
 
-For each bundled fight scenario the exact engine covers (``--engine auto`` would pick it),
+For each bundled fight scenario the exact engine covers (``--engine exact`` plays it),
 times the exact answer (building the chain and stepping it; the scenario compiled once for
 both) and a Monte Carlo run of 250,000 trials (standard error ~0.001 on a 50% outcome), the
 best of ``--repeat`` timings each, alternating, on one core, and prints the states, the
