@@ -79,7 +79,7 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
     if engine in ("exact", "auto"):
         from balance.exact.run import exact_or_reason
 
-        tally, reason = exact_or_reason(system, fight)
+        tally, reason = exact_or_reason(system, fight, engine)
         if tally is not None:
             return RunResult(scenario=model.name, ruleset=loaded.ruleset, seed=seed,
                              side_names=fight.side_names, fighter_names=fight.fighter_names,
@@ -88,7 +88,10 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
         if engine == "exact":
             raise OptionError(f"{model.name}: the exact engine cannot play this scenario: "
                               f"{reason} (use --engine auto to fall back to Monte Carlo)")
-        note = f"Monte Carlo: the exact engine does not cover this scenario ({reason})"
+        from balance.exact.run import auto_declines
+
+        note = f"Monte Carlo: {reason}" if auto_declines(system) else \
+            f"Monte Carlo: the exact engine does not cover this scenario ({reason})"
         engine = "vector"
     bar = progress_bar(total=trials, unit="trial", desc=model.name[:30]) if progress else None
     driver = run_fight if engine == "vector" else run_reference

@@ -202,7 +202,7 @@ class Runner:
         if changes not in self._exact:
             from balance.exact.run import exact_or_reason
 
-            tally, reason = exact_or_reason(self.system, self.fight(changes))
+            tally, reason = exact_or_reason(self.system, self.fight(changes), self.engine)
             self._exact[changes] = (tally, reason)
         tally, reason = self._exact[changes]
         if tally is None:

@@ -156,7 +156,7 @@ class Evaluator:
         if key not in self._exact:
             from balance.exact.run import exact_or_reason
 
-            tally, _ = exact_or_reason(system, self._compiled[key])
+            tally, _ = exact_or_reason(system, self._compiled[key], self.engine)
             self._exact[key] = None if tally is None else tuple(float(v) for v in tally.wins)
         wins = self._exact[key]
         if wins is None:

@@ -47,6 +47,11 @@ class DuelModel:
     round: Step
     status: Callable[[np.ndarray], np.ndarray]
     describe: Callable[[np.ndarray], dict[str, np.ndarray]] | None = None
+    steps_per_round: int = 1
+    """``round`` plays one of this many parts of a round (the part to come kept in the
+    state): a round of two actions in turn as two steps keeps the chain's matrix at one
+    action's branches a state, where the whole round's would be their product. The mass
+    decided in any step of round r is round r's."""
 
 
 @dataclass
@@ -123,6 +128,16 @@ def tally_of(model: DuelModel, chain: Chain, solution: Solution, side_of: np.nda
     return out
 
 
+def by_rounds(solution: Solution, k: int) -> Solution:
+    """A solution stepped ``k`` steps a round, as rounds: step ``s`` is in round
+    ``ceil(s / k)``."""
+    steps = solution.by_round
+    rounds = np.zeros((steps.size - 1) // k + 1)
+    rounds[1:] = steps[1:].reshape(-1, k).sum(axis=1)
+    return Solution(solution.absorbed, rounds, solution.open_end,
+                    -(-solution.rounds_played // k))
+
+
 def solve_duel(model: DuelModel, side_of: np.ndarray, n_sides: int, max_rounds: int,
                max_states: int = MAX_STATES) -> ExactTally:
     """Build, solve and tally a duel model (timings recorded on the tally)."""
@@ -131,7 +146,10 @@ def solve_duel(model: DuelModel, side_of: np.ndarray, n_sides: int, max_rounds: 
     t0 = time.perf_counter()
     chain = chain_of(model, side_of, n_sides, max_states)
     t1 = time.perf_counter()
-    solution = solve(chain, max_rounds)
+    k = model.steps_per_round
+    solution = solve(chain, max_rounds * k)
+    if k > 1:
+        solution = by_rounds(solution, k)
     t2 = time.perf_counter()
     out = tally_of(model, chain, solution, side_of, n_sides, max_rounds)
     out.build_seconds, out.solve_seconds = t1 - t0, t2 - t1

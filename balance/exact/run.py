@@ -35,8 +35,20 @@ def exact_tally(system, fight, max_states: int = MAX_STATES) -> ExactTally:
         raise Unsupported(f"its state space is too large ({err})") from None
 
 
-def exact_or_reason(system, fight) -> tuple[ExactTally | None, str]:
-    """``(tally, "")`` when the exact engine covers the fight, else ``(None, reason)``."""
+def auto_declines(system) -> str:
+    """Why ``engine="auto"`` samples the duels this system's exact engine covers ("": it
+    solves them; ``RuleSystem.exact_by_default``)."""
+    if system.has_exact_duels and not system.exact_by_default:
+        return system.exact_auto_note or (f"{system.ruleset} duels are solved exactly only "
+                                          "with --engine exact")
+    return ""
+
+
+def exact_or_reason(system, fight, engine: str = "exact") -> tuple[ExactTally | None, str]:
+    """``(tally, "")`` when the exact engine covers the fight (and, for ``engine="auto"``,
+    the system lets ``auto`` use it: ``auto_declines``), else ``(None, reason)``."""
+    if engine == "auto" and auto_declines(system):
+        return None, auto_declines(system)
     try:
         return exact_tally(system, fight), ""
     except Unsupported as err:

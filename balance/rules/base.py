@@ -49,6 +49,11 @@ class RuleSystem:
     """Fights may carry an aftermath (``after_battle``; who is alive hours later)."""
     has_exact_duels: ClassVar[bool] = False
     """Some duels can be solved exactly (``exact_duel``)."""
+    exact_by_default: ClassVar[bool] = True
+    """``engine="auto"`` (the analysis commands' default) solves the duels ``exact_duel``
+    covers exactly. False: only when asked (``engine="exact"``), because the exact chain
+    costs more than sampling them (``exact_auto_note`` says so in the run's note)."""
+    exact_auto_note: ClassVar[str] = ""
     breakdown_metrics: ClassVar[frozenset[str]] = frozenset({"rounds_standing"})
     """The per-fighter counters of ``balance.engine.breakdown`` the kernel fills (the engine
     counts ``rounds_standing`` itself)."""

@@ -209,7 +209,7 @@ def _engine_for(plan: Plan, fights: Mapping[str, Any], engine: str) -> tuple[str
     when asked (``exact``) or allowed (``auto``) and the exact engine covers every cell; one
     engine for the whole table, so its cells compare alike."""
     from balance import rules
-    from balance.exact.run import why_not_exact
+    from balance.exact.run import auto_declines, why_not_exact
 
     if engine not in ("auto", "exact", "vector"):
         raise OptionError(f"engine must be auto, exact or vector, got {engine!r}")
@@ -219,6 +219,8 @@ def _engine_for(plan: Plan, fights: Mapping[str, Any], engine: str) -> tuple[str
     reason = ""
     if not system.has_exact_duels:
         reason = f"the exact engine does not cover {plan.ruleset} fights yet"
+    elif engine == "auto":
+        reason = auto_declines(system)
     for cell in plan.cells:
         if reason:
             break

@@ -17,6 +17,13 @@ class PercentileSystem(RuleSystem):
 
     ruleset = "percentile"
     has_distance = True
+    has_exact_duels = True
+    # A plain duel's chain has 10^5 or more states (hit points times the flags the rules
+    # keep): its exact answer takes longer than 250,000 sampled fights (docs/exact.md,
+    # "Percentile"), so the analysis commands sample unless told --engine exact.
+    exact_by_default = False
+    exact_auto_note = ("a percentile duel is solved exactly only with --engine exact (its "
+                       "chain builds slower than sampling it: docs/exact.md, Percentile)")
 
     def compile(self, scenario: Any, tables: Any) -> PercentileFight:
         return compile_fight(scenario, tables)
@@ -31,6 +38,12 @@ class PercentileSystem(RuleSystem):
         from balance.rules.percentile import kernel
 
         kernel.play_round(fight, state, rng, round_no)
+
+    def exact_duel(self, fight: PercentileFight):
+        """A plain duel as a Markov chain (``exact.py``; docs/exact.md, "Percentile")."""
+        from balance.rules.percentile.exact import duel_model
+
+        return duel_model(fight)
 
     def examples(self):
         from balance.rules.percentile.examples import EXAMPLES

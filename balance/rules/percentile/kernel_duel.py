@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.dice import Pmf
 from balance.engine.status import STANDING
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.damage import CountTable, PmfTable, at_least_zero
@@ -175,17 +176,34 @@ class DuelTable:
         blow of ``level`` (see ``kernel_strike.roll_damage`` and ``wound``)."""
         key = (p, slot, down, level)
         if key not in self._final:
-            S, pmfs = self.S, self.fight.pmfs
-            impale = level >= tb.SPECIAL and S.item_thrusting[slot, p]
-            if down:     # seed 004: no damage bonus while down
-                w = S.item_impale[slot, p] if impale else S.item_normal[slot, p]
-            else:
-                w = S.item_impale_db[slot, p] if impale else S.item_normal_db[slot, p]
-            rolled = at_least_zero(pmfs[int(w)])
-            final = rolled if level == tb.CRITICAL else \
-                at_least_zero(rolled - pmfs[int(S.armour[1 - p])])
+            rolled, final = blow_pmfs(self.fight, p, 1 - p, slot, down, level)
             self._final[key] = (self.pmfs.add(final), rolled.max_outcome)
         return self._final[key]
+
+
+def blow_pmfs(fight: PercentileFight, a: int, t: int, slot: int, down: bool, level: int
+              ) -> tuple[Pmf, Pmf]:
+    """(the damage rolled, the damage after ``t``'s armour) of a blow of ``level`` by
+    ``a`` with item ``slot`` (``down``: from the ground), as exact pmfs, by the rules of
+    ``kernel_strike.roll_damage`` and ``wound`` in a plain duel (no pulled blows, charges,
+    water or damaged armour). A fumble that hits its own wielder is ``t == a`` at
+    ``tb.SUCCESS``. The duel table and the exact duel model (``exact.py``) both read it."""
+    S, pmfs = fight.static, fight.pmfs
+    impale = level >= tb.SPECIAL and S.item_thrusting[slot, a]
+    if down:     # seed 004: no damage bonus while down
+        w = S.item_impale[slot, a] if impale else S.item_normal[slot, a]
+    else:
+        w = S.item_impale_db[slot, a] if impale else S.item_normal_db[slot, a]
+    rolled = at_least_zero(pmfs[int(w)])
+    return rolled, after_armour(fight, rolled, t, level)
+
+
+def after_armour(fight: PercentileFight, rolled: Pmf, t: int, level: int) -> Pmf:
+    """The damage ``rolled`` of a blow of ``level`` that ``t``'s armour lets through
+    (``kernel_strike.wound``: a critical ignores armour; never below 0), exact."""
+    if level == tb.CRITICAL:
+        return rolled
+    return at_least_zero(rolled - fight.pmfs[int(fight.static.armour[t])])
 
 
 def slot_or_none(slot: int, ok: bool) -> int:

@@ -581,7 +581,6 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
     if total == 0:
         return
     effect = weights.searchsorted(cx.rng.random(rows.size) * total, side="right")
-    st, S = cx.st, cx.S
     count = np.bincount(effect, minlength=len(weights))
     if np.count_nonzero(count) > 1:     # the rows grouped by effect (each group in order)
         who, slot, rows = at_each(effect.argsort(kind="stable"), who, slot, rows)
@@ -589,28 +588,35 @@ def fumble(cx: Ctx, who, slot, rows) -> None:
     for code in count.nonzero()[0]:
         group = slice(end[code] - count[code], end[code])
         w, s, r = (x[group] if per_row(x) else x for x in (who, slot, rows))
-        if code == LOSE_ATTACK:
-            put(st.forfeit_next, w, r, True)
-        elif code == DROP:     # the next round goes to retrieving it; a rider dismounts
-            put(st.forfeit_next, w, r, True)
-            put(st.no_parry_next, w, r, True)
-            if cx.uses("mounts"):
-                put(st.mounted, w, r, False)
-        elif code == BREAK:
-            break_item(cx, w, s, r)
-        elif code == HIT_SELF:
-            missile = (item(S.item_kind, s, w) != MELEE) if cx.uses("missiles") else None
-            for shot in (False, True) if missile is not None else (False,):
-                k = missile == shot if missile is not None else None
-                if k is None or some(k):
-                    kw, kr, ks = (w, r, s) if k is None else at_each(k, w, r, s)
-                    rolled = roll_damage(cx, kw, kw, kr, ks, np.full(kr.size, tb.SUCCESS),
-                                         missile=shot)
-                    armour = cx.fight.pmfs.sample(
-                        spread(armour_index(cx, kw, kr), kr.size), cx.rng)
-                    raw_harm(cx, kw, kr, np.maximum(rolled - armour, 0))
-        elif code == FALL:
-            fall(cx, w, r)
+        fumble_effect(cx, code, w, s, r)
+
+
+def fumble_effect(cx: Ctx, code: int, w, s, r) -> None:
+    """Fumble effect ``code`` (``FUMBLE_EFFECTS``) on fighters ``w`` fumbling with items ``s``
+    in rows ``r`` (the exact duel model plays each effect through this too)."""
+    st, S = cx.st, cx.S
+    if code == LOSE_ATTACK:
+        put(st.forfeit_next, w, r, True)
+    elif code == DROP:     # the next round goes to retrieving it; a rider dismounts
+        put(st.forfeit_next, w, r, True)
+        put(st.no_parry_next, w, r, True)
+        if cx.uses("mounts"):
+            put(st.mounted, w, r, False)
+    elif code == BREAK:
+        break_item(cx, w, s, r)
+    elif code == HIT_SELF:
+        missile = (item(S.item_kind, s, w) != MELEE) if cx.uses("missiles") else None
+        for shot in (False, True) if missile is not None else (False,):
+            k = missile == shot if missile is not None else None
+            if k is None or some(k):
+                kw, kr, ks = (w, r, s) if k is None else at_each(k, w, r, s)
+                rolled = roll_damage(cx, kw, kw, kr, ks, np.full(kr.size, tb.SUCCESS),
+                                     missile=shot)
+                armour = cx.fight.pmfs.sample(
+                    spread(armour_index(cx, kw, kr), kr.size), cx.rng)
+                raw_harm(cx, kw, kr, np.maximum(rolled - armour, 0))
+    elif code == FALL:
+        fall(cx, w, r)
 
 
 # --- blows ---------------------------------------------------------------------------------
@@ -839,8 +845,7 @@ def parry_takes(cx: Ctx, t, rows, slot, rolled) -> np.ndarray:
     # hit points are the table's
     hp = get_item(cx.st.item_hp, slot, t, rows) if cx.fight.items_wear else \
         item(cx.S.item_hp, slot, t)
-    breaks = rolled > hp
-    excess = np.where(breaks, rolled - hp, 0)
+    breaks, excess = tb.broken_parry(rolled, hp)
     if some(breaks):
         break_item(cx, at_rows(t, breaks), at_rows(slot, breaks), rows[breaks])
     return excess if cx.fight.rules.broken_parry_passes_excess else np.zeros_like(excess)

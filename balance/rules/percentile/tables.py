@@ -194,6 +194,14 @@ def is_major_wound(damage, hp_max):
     return 2 * np.asarray(damage) >= hp_max
 
 
+def broken_parry(rolled, item_hp):
+    """Seed 004: a parrying weapon or shield breaks when the blow's rolled damage exceeds
+    its hit points; returns (breaks, the excess over its hit points, 0 where it holds)."""
+    rolled = np.asarray(rolled)
+    breaks = rolled > item_hp
+    return breaks, np.where(breaks, rolled - item_hp, 0)
+
+
 def spot_chance(search, hidden):
     """Seed 004: a target's Search roll to spot an ambush first; ambushers lying in wait
     (hidden, not moving) are "only half as likely to be noticed" (halved, rounded up)."""
