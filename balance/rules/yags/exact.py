@@ -153,22 +153,6 @@ class YagsDuel:
         self.counters = bool((can & ~defended[::-1] & can[::-1]).any())
         self._blow_table(t)
 
-    def _blow_table(self, t) -> None:
-        """Each fighter's blow on each body (wounds * 7 + stuns) as the distinct track codes
-        of ``Tables.duel`` with their chances over the 400 damage/soak pairs."""
-        table = t.duel.reshape(t.duel_pairs, LEVELS * LEVELS, PAIRS + 1)[:, :, :PAIRS]
-        per = []
-        for a in range(2):
-            rows = table[a if t.duel_pairs > 1 else 0]
-            per.append([np.unique(r, return_counts=True) for r in rows])
-        k = max(len(c) for p in per for c, _ in p)
-        self.blow_code = np.zeros((2, LEVELS * LEVELS, k), dtype=np.int64)
-        self.blow_p = np.zeros((2, LEVELS * LEVELS, k))
-        for a in range(2):
-            for b, (codes, counts) in enumerate(per[a]):
-                self.blow_code[a, b, : codes.size] = codes
-                self.blow_p[a, b, : codes.size] = counts * P_PAIR
-
     # --- fields ---------------------------------------------------------------------------
     def penalty(self, v: dict, f) -> np.ndarray:
         """Fighter ``f``'s wound, stun and fatigue penalty (``f`` an array of fighters)."""
@@ -208,16 +192,28 @@ class YagsDuel:
             rests = where & (after >= self.exhausted_at[f]) & (st == STANDING)
             self.put(w, "st", f, np.where(rests, YIELDED, st))
 
+    @staticmethod
+    def settle(w: dict, where=True) -> None:
+        """Forget what no longer matters: a fighter down (not standing) is never hit again
+        nor checked, and once one is down nobody acts again this round, so its tracks and
+        fatigue, and who acts first, are cleared (fewer distinct states, the same chances;
+        the survivor's tracks stay until the end-of-round checks). Only ``where`` (not
+        where a blow is still to land on one just exhausted)."""
+        down = where & ((w["st0"] != STANDING) | (w["st1"] != STANDING))
+        for f in range(2):
+            out = where & (w[f"st{f}"] != STANDING)
+            for name in ("w", "s", "fat"):
+                w[f"{name}{f}"] = np.where(out, 0, w[f"{name}{f}"])
+        w["first"] = np.where(down, 0, w["first"])
+
     # --- steps --------------------------------------------------------------------------
     def roll(self, slot: int, counter: bool):
         """The attack roll of the fighter in ``slot`` (``counter``: its foe's counter
         strike on it), over the 400 attack/parry pairs; sets ``hit`` for the blow and, after
         a declared attack on a foe who declared no defence against it, ``ctr``."""
-        s = self.s
 
         def step(codes: np.ndarray) -> Branches:
             v = self.layout.unpack(codes)
-            m = codes.size
             me = v["first"] if slot == 0 else 1 - v["first"]
             a, t = (1 - me, me) if counter else (me, 1 - me)
             case = self.case(v)
@@ -229,33 +225,19 @@ class YagsDuel:
                 acting = (v["ctr"] == 1) & (st_a == STANDING) & self.can[a, case]
                 if self.exhaustion:
                     acting &= st_t == STANDING
-                defending = np.zeros(m, dtype=bool)
+                defending = np.zeros(codes.size, dtype=bool)
             else:
                 acting = self.can[a, case] & (st_a == STANDING) & (st_t == STANDING)
                 defending = self.defended[a, case]
-            rpen_a = self.penalty(v, a) + self.def_pen[a, case]
-            rpen_t = self.penalty(v, t) + self.def_pen[t, case]
-            first, second = np.divmod(np.arange(PAIRS), SIDES)      # dice less one
-            roll = (self.attack[a] + rpen_a)[:, None] + first + 1   # (m, 400)
-            parry = (self.defence[t] + rpen_t)[:, None] + second + 1
-            attack_fumble = first == 0
-            defence_fumble = (second == 0) & defending[:, None]
-            unparried = roll >= s.base_difficulty
-            # A more skilled foe picks "fail defence" where the base difficulty lets through
-            # the attack the parry stopped, unless fatigue would exhaust the fumbler.
-            foe_picks = self.skill[a] > self.skill[t]
-            fail_def = (defence_fumble & foe_picks[:, None] & ~attack_fumble
-                        & (defence_fail_effect(roll, parry, s.base_difficulty, 1,
-                                               s.success_step) > 0))
+            a_total = self.attack[a] + self.penalty(v, a) + self.def_pen[a, case]
+            d_total = self.defence[t] + self.penalty(v, t) + self.def_pen[t, case]
+            # A more skilled foe may pick "fail defence" for a fumbled parry, unless a level
+            # of fatigue would exhaust the fumbler.
+            picks = self.skill[a] > self.skill[t]
             if self.exhaustion:
-                fat_t = self.field(v, "fat", t)
-                fail_def &= (fat_t + 1 < self.exhausted_at[t])[:, None]
-            use_parry = defending[:, None] & ~fail_def
-            hit = ~attack_fumble & ((use_parry & (roll >= parry)) | (~use_parry & unparried))
-            tired_t = defence_fumble & ~fail_def
-            cls = (hit * 4 + attack_fumble * 2 + tired_t) * acting[:, None]
-            counts = np.bincount((np.arange(m)[:, None] * 8 + cls).ravel(),
-                                 minlength=8 * m).reshape(m, 8)
+                picks &= self.field(v, "fat", t) + 1 < self.exhausted_at[t]
+            counts = self._roll_classes(a_total, d_total, defending, picks) * acting[:, None]
+            counts[:, 0] += ~acting
             # Each class's state: the fumblers tired (both at once), the blow pending.
             k = np.arange(8)
             w = {name: np.repeat(x[:, None], 8, axis=1) for name, x in v.items()}
@@ -267,63 +249,114 @@ class YagsDuel:
             if not counter and self.counters:
                 undefended = acting & ~self.defended[t, case] & self.can[t, case]
                 w["ctr"] = np.repeat(undefended[:, None].astype(np.int64), 8, axis=1)
-            return Branches.table(self.layout.pack(**w), counts * P_PAIR)
+            self.settle(w, w["hit"] == 0)
+            return Branches.table(self.layout.pack(**w), counts)
 
         return step
 
-    def blow(self, slot: int, counter: bool):
-        """The pending blow (``hit``) on the tracks, with the health checks it calls for
-        (``basic.apply``: reaching fatal wounds, ``fatal_check``; then beaten stuns among
-        those still standing, ``beaten_check``), over the damage/soak pairs and the d20s."""
+    def _roll_classes(self, a_total, d_total, defending, picks) -> np.ndarray:
+        """(m, 8) chances of each class ``hit * 4 + attacker fumbled * 2 + defender tired``
+        of an attack roll, over the 400 attack/parry pairs (the kernel's ``basic.attack``,
+        ``basic._odd``), computed once per distinct (totals, defending, foe picks)."""
         s = self.s
+        key = np.stack([a_total, d_total, defending, picks]).astype(np.int64)
+        keys, inv = np.unique(key, axis=1, return_inverse=True)
+        a_tot, d_tot, defend, pick = (keys[i][:, None] for i in range(4))
+        defend, pick = defend == 1, pick == 1
+        first, second = np.divmod(np.arange(PAIRS), SIDES)      # dice less one
+        roll = a_tot + first + 1
+        parry = d_tot + second + 1
+        attack_fumble = first == 0
+        defence_fumble = (second == 0) & defend
+        unparried = roll >= s.base_difficulty
+        # "fail defence, use base difficulty only" where that lets the parried attack through
+        fail_def = (defence_fumble & pick & ~attack_fumble
+                    & (defence_fail_effect(roll, parry, s.base_difficulty, 1,
+                                           s.success_step) > 0))
+        use_parry = defend & ~fail_def
+        hit = ~attack_fumble & ((use_parry & (roll >= parry)) | (~use_parry & unparried))
+        tired = defence_fumble & ~fail_def
+        cls = hit * 4 + attack_fumble * 2 + tired
+        u = keys.shape[1]
+        counts = np.bincount((np.arange(u)[:, None] * 8 + cls).ravel(),
+                             minlength=8 * u).reshape(u, 8) * P_PAIR
+        return counts[inv.ravel()]
+
+    def _blow_table(self, t) -> None:
+        """Each fighter's blow on each body (wounds * 7 + stuns) in each status: the
+        distinct (wounds, stuns, status) after it with their chances, over the 400
+        damage/soak pairs of ``Tables.duel`` (``basic.apply``) and the d20s of the health
+        checks it calls for (reaching fatal wounds, ``fatal_check``; then beaten stuns
+        among those still standing, ``beaten_check``)."""
+        s = self.s
+        table = t.duel.reshape(t.duel_pairs, LEVELS * LEVELS, PAIRS + 1)[:, :, :PAIRS]
+        # The distinct track codes of each (attacker, body) and their chances.
+        hist = [np.unique(table[a if t.duel_pairs > 1 else 0][b], return_counts=True)
+                for a in range(2) for b in range(LEVELS * LEVELS)]
+        n = max(c.size for c, _ in hist)
+        code = np.zeros((2 * LEVELS * LEVELS, n), dtype=np.int64)
+        chance = np.zeros((2 * LEVELS * LEVELS, n))
+        for i, (c, count) in enumerate(hist):
+            code[i, : c.size], chance[i, : c.size] = c, count * P_PAIR
+        code = code.reshape(2, LEVELS * LEVELS, 1, n, 1)          # (a, body, st, code, d20)
+        chance = chance.reshape(2, LEVELS * LEVELS, 1, n, 1)
+        st = np.arange(4)[None, None, :, None, None]
+        h4 = self.health4[:, None, None, None, None]
+        raw_w = (code >> RAW_WOUNDS_AT) & 255
+        raw_s = (code >> RAW_STUNS_AT) & 255
+        check_w = ((code >> CHECK_WOUNDS) & 1) == 1
+        check_s = ((code >> CHECK_STUNS) & 1) == 1
+        after = np.where(check_w, fatal_check(st, h4, D20, raw_w, s.success_step), st)
+        p_beaten = np.mean([beaten_check(h4, d, raw_s) for d in D20], axis=0)
+        p_beaten = np.where(check_s & (after == STANDING), p_beaten, 0.0)
+        tracks = ((code & 7) * 8 + ((code >> STUNS_AT) & 7)) * 8
+        shape = np.broadcast_shapes(after.shape, chance.shape)
+        key = np.concatenate([np.broadcast_to(tracks + after, shape),
+                              np.broadcast_to(tracks + UNCONSCIOUS, shape)], axis=-1)
+        p = np.concatenate([np.broadcast_to(chance * (1 - p_beaten) / SIDES, shape),
+                            np.broadcast_to(chance * p_beaten / SIDES, shape)], axis=-1)
+        flat = key.reshape(2 * LEVELS * LEVELS * 4, -1)
+        p = p.reshape(flat.shape)
+        rows = np.repeat(np.arange(flat.shape[0]), flat.shape[1])
+        both = rows * 512 + flat.ravel()
+        uniq, inv = np.unique(both, return_inverse=True)
+        mass = np.bincount(inv.ravel(), weights=p.ravel(), minlength=uniq.size)
+        keep = mass > 0
+        uniq, mass = uniq[keep], mass[keep]
+        row, what = np.divmod(uniq, 512)
+        n_out = np.bincount(row, minlength=flat.shape[0])
+        k = int(n_out.max())
+        col = np.arange(row.size) - np.repeat(np.cumsum(n_out) - n_out, n_out)
+        self.blow_next = np.zeros((flat.shape[0], k), dtype=np.int64)
+        self.blow_p = np.zeros((flat.shape[0], k))
+        self.blow_next[row, col] = what
+        self.blow_p[row, col] = mass
+
+    def blow(self, slot: int, counter: bool):
+        """The pending blow (``hit``) on the target's tracks and status, by the table of
+        :meth:`_blow_table`."""
 
         def step(codes: np.ndarray) -> Branches:
             v = self.layout.unpack(codes)
-            if not v["hit"].any():
+            hit = v["hit"] == 1
+            if not hit.any():
                 return Branches.stay(codes)
             me = v["first"] if slot == 0 else 1 - v["first"]
             a, t = (1 - me, me) if counter else (me, 1 - me)
-            hit = v["hit"] == 1
             body = self.field(v, "w", t) * LEVELS + self.field(v, "s", t)
-            code = self.blow_code[a, body]                         # (m, k)
-            p = np.where(hit[:, None], self.blow_p[a, body], 0.0)
-            k = code.shape[1]
-            w1 = code & 7
-            s1 = (code >> STUNS_AT) & 7
-            check_w = ((code >> CHECK_WOUNDS) & 1) == 1
-            check_s = ((code >> CHECK_STUNS) & 1) == 1
-            raw_w = (code >> RAW_WOUNDS_AT) & 255
-            raw_s = (code >> RAW_STUNS_AT) & 255
-            st = self.field(v, "st", t)[:, None]
-            h4 = self.health4[t][:, None]
-            # The fatal-wound check's status for each d20, then the beaten check's chance of
-            # failing (a second d20) for those still standing.
-            after = np.where(check_w[..., None],
-                             fatal_check(st[..., None], h4[..., None], D20, raw_w[..., None],
-                                         s.success_step),
-                             st[..., None])                        # (m, k, 20)
-            beaten = beaten_check(h4[..., None], D20, raw_s[..., None]).mean(axis=-1)
-            beaten = np.where(check_s, beaten, 0.0)                # (m, k)
-            statuses = np.arange(4)
-            share = (after[..., None] == statuses).mean(axis=2)   # (m, k, 4)
-            up = share[..., STANDING].copy()
-            share[..., STANDING] = up * (1 - beaten)
-            share[..., UNCONSCIOUS] += up * beaten
-            w = {name: np.repeat(np.repeat(x[:, None], k, axis=1)[..., None], 4, axis=2)
-                 for name, x in v.items()}
-            tt = np.repeat(np.repeat(t[:, None], k, axis=1)[..., None], 4, axis=2)
-            miss = ~hit[:, None, None]
-            for name, new in (("w", w1), ("s", s1)):
-                old = self.field(w, name, tt)
-                self.put(w, name, tt, np.where(miss, old, new[..., None]))
-            old = self.field(w, "st", tt)
-            self.put(w, "st", tt, np.where(miss, old, statuses))
+            row = (a * LEVELS * LEVELS + body) * 4 + self.field(v, "st", t)
+            what = self.blow_next[row]                              # (m, k)
+            p = np.where(hit[:, None], self.blow_p[row], 0.0)
+            k = what.shape[1]
+            w = {name: np.repeat(x[:, None], k, axis=1) for name, x in v.items()}
+            tt = np.repeat(t[:, None], k, axis=1)
+            keep = ~hit[:, None]
+            for name, new in (("w", what >> 6), ("s", (what >> 3) & 7), ("st", what & 7)):
+                self.put(w, name, tt, np.where(keep, self.field(w, name, tt), new))
             w["hit"] = np.zeros_like(tt)
-            # (A miss keeps its code, with all its chance in one column.)
-            first_col = (np.arange(k)[:, None] == 0) & (statuses == STANDING)
-            prob = np.where(miss, first_col, p[..., None] * share)
-            m = codes.size
-            return Branches.table(self.layout.pack(**w).reshape(m, -1), prob.reshape(m, -1))
+            p[:, 0] += ~hit          # (a miss keeps its code, with all its chance)
+            self.settle(w)
+            return Branches.table(self.layout.pack(**w), p)
 
         return step
 
