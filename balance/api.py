@@ -76,6 +76,12 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
         engine, note = "vector", "Monte Carlo: a breakdown counts sampled fights"
     if breakdown and engine == "reference":
         raise OptionError("the breakdown is counted by the vector engine; use --engine vector")
+    if engine == "auto":
+        from balance.exact.run import auto_declines
+
+        declined = auto_declines(system)
+        if declined:
+            engine, note = "vector", f"Monte Carlo: {declined}"
     if engine in ("exact", "auto"):
         from balance.exact.run import exact_or_reason
 

@@ -218,10 +218,11 @@ class Runner:
         if self.engine in ("exact", "auto"):
             # Every variant covered? (asked before any chain is built: one uncovered variant
             # sends them all to Monte Carlo)
-            from balance.exact.run import coverage
+            from balance.exact.run import auto_declines, coverage
 
-            uncovered = [r for r in (coverage(self.system, self.fight(v)) for v in variants)
-                         if r]
+            declined = auto_declines(self.system) if self.engine == "auto" else ""
+            uncovered = [declined] if declined else [
+                r for r in (coverage(self.system, self.fight(v)) for v in variants) if r]
             tallies = [None] if uncovered else [self.exact_tally(v) for v in variants]
             if uncovered:
                 self.exact_reason = uncovered[0]

@@ -21,6 +21,15 @@ def why_not_exact(fight) -> list[str]:
     return reasons
 
 
+def auto_declines(system) -> str:
+    """Why ``--engine auto`` samples a duel the exact engine may cover ("" when it does not
+    decline: ``RuleSystem.exact_by_default``)."""
+    if system.has_exact_duels and not system.exact_by_default:
+        return (f"the exact engine covers basic {system.ruleset} duels but is slower than "
+                "sampling them (--engine exact solves them)")
+    return ""
+
+
 def coverage(system, fight) -> str:
     """Why the exact engine does not cover the fight ("" when it does), without building or
     solving its chain (a system's ``exact_duel`` only describes the model): callers that

@@ -49,6 +49,11 @@ class RuleSystem:
     """Fights may carry an aftermath (``after_battle``; who is alive hours later)."""
     has_exact_duels: ClassVar[bool] = False
     """Some duels can be solved exactly (``exact_duel``)."""
+    exact_by_default: ClassVar[bool] = True
+    """``--engine auto`` (the analysis commands' default) answers the covered duels exactly.
+    False where the exact engine is slower than sampling this system's duels (measured by
+    ``benchmarks/bench_exact.py``): ``auto`` then samples and says why, and ``--engine
+    exact`` still solves them (``balance.exact.run.auto_declines``)."""
     breakdown_metrics: ClassVar[frozenset[str]] = frozenset({"rounds_standing"})
     """The per-fighter counters of ``balance.engine.breakdown`` the kernel fills (the engine
     counts ``rounds_standing`` itself)."""

@@ -203,6 +203,10 @@ def _engine_for(plan: Plan, fights: Mapping[str, Any], engine: str) -> tuple[str
     if engine == "vector":
         return "vector", ""
     system = rules.get(plan.ruleset)
+    from balance.exact.run import auto_declines
+
+    if engine == "auto" and auto_declines(system):
+        return "vector", f"Monte Carlo: {auto_declines(system)}"
     reason = ""
     if not system.has_exact_duels:
         reason = f"the exact engine does not cover {plan.ruleset} fights yet"

@@ -65,7 +65,7 @@ def test_bad_input_is_a_clean_error() -> None:
 
 def test_a_value_the_loader_rejects_is_skipped_with_its_reason() -> None:
     res = sensitivity(YAGS, rows=["weapons:long_sword"], fields=["attack"], step=20,
-                      trials=1024, block_trials=1024, engine="vector")
+                      trials=1024, block_trials=1024)
     assert [s["to"] for s in res.skipped] and all(s["why"] for s in res.skipped)
 
 

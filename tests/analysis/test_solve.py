@@ -65,11 +65,9 @@ def test_paths_are_checked_with_did_you_mean() -> None:
 
 
 def test_the_search_spends_trials_near_the_crossing() -> None:
-    """Far values are decided in one block; only the bracketing values get every trial.
-    (Monte Carlo's search: under ``auto`` the mirror value 4 is a basic duel the exact
-    engine answers without trials.)"""
+    """Far values are decided in one block; only the bracketing values get every trial."""
     res = solve(YAGS, "sides.red.members.0.skills.single_weapon", 0.5, range=(0, 10),
-                trials=16384, block_trials=4096, seed=2, engine="vector")
+                trials=16384, block_trials=4096, seed=2)
     full = [p for p in res.evaluations if p.trials == 16384]
     assert {p.value for p in full} >= {res.below.value, res.above.value}
     assert min(p.trials for p in res.evaluations) < 16384

@@ -156,9 +156,19 @@ def test_unsupported_scenarios_say_what_they_use(path: str, feature: str) -> Non
         balance.run(path, engine="exact")
 
 
-def test_auto_falls_back_to_monte_carlo_and_says_why() -> None:
+def test_auto_samples_yags_duels_and_says_why() -> None:
+    """The exact engine takes longer than 250,000 kernel fights on a basic Yags duel
+    (docs/exact.md, Yags: ``YagsSystem.exact_by_default`` is False): ``auto`` samples a
+    covered duel too, and says so; ``exact`` solves it; a sweep under ``auto`` samples."""
+    from balance.sweep import run_sweep
+
+    res = balance.run("scenarios/yags/stances.yaml", engine="auto", trials=2000)
+    assert res.engine == "vector" and "slower than sampling" in res.engine_note
     res = balance.run("scenarios/yags/spear_vs_dagger.yaml", engine="auto", trials=2000)
-    assert res.engine == "vector" and "unequal reach" in res.engine_note
+    assert res.engine == "vector"
+    sweep = run_sweep("scenarios/yags/stances.yaml", sweep={"grid": {"max_rounds": [1, 2]}},
+                      out=None, engine="auto", trials=2000)
+    assert "slower than sampling" in sweep.manifest["engine_note"]
 
 
 def test_stance_plans_and_growing_fatigue_penalties_are_named() -> None:

@@ -21,6 +21,9 @@ class YagsSystem(RuleSystem):
     has_distance = True
     has_aftermath = True
     has_exact_duels = True
+    # The basic duel's chain (~56,000 states, 2-3 million transitions) takes longer to build
+    # than the kernel takes for 250,000 fights (docs/exact.md, Yags): auto samples.
+    exact_by_default = False
 
     def compile(self, scenario: Any, tables: Any) -> YagsFight:
         fight = compile_fight(scenario, tables)

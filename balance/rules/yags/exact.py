@@ -361,8 +361,9 @@ class YagsDuel:
         return step
 
     def end(self, codes: np.ndarray) -> Branches:
-        """Seed 000, end of round: a fighter still up at fatal wounds checks health at 20
-        (failure dies), then at beaten stuns (failure falls unconscious); then one whose
+        """Seed 000, end of round: a fighter fighting on at fatal wounds "must make another
+        check at the end of each round at a target of 20" (failure dies), then one at
+        beaten stuns (failure falls unconscious); then one whose
         worse track reached its ``yield_at`` yields (``kernel.end_of_round``). Round 1's
         flags go; a decided fight keeps only the statuses (its other fields never matter)."""
         v = self.layout.unpack(codes)
@@ -393,12 +394,18 @@ class YagsDuel:
         return Branches.table(self.layout.pack(**w), p)
 
     def round(self):
-        steps = []
+        """Each fighter's action (its roll, blow and the counter strike it may draw) in
+        turn, then the end of the round. (Within an action the branches are continued
+        without merging: its steps rarely lead two ways to one state. The states are
+        merged between the actions, where they often do: ``chain.then``.)"""
+        actions = []
         for slot in range(2):
-            steps += [self.roll(slot, False), self.blow(slot, False)]
+            steps = [self.roll(slot, False), self.blow(slot, False)]
             if self.counters:
                 steps += [self.roll(slot, True), self.blow(slot, True)]
-        return then(*steps, self.end)
+            actions.append(steps)
+        actions[-1].append(self.end)
+        return then(*(unmerged(*steps) for steps in actions))
 
     def start(self) -> tuple[np.ndarray, np.ndarray]:
         """Initiative (agility x 4 + d20, once for the fight; speed class first; ties by a
@@ -423,6 +430,21 @@ class YagsDuel:
             codes.append(c)
             probs.append(p * P_PAIR)
         return np.concatenate(codes), np.concatenate(probs)
+
+
+def unmerged(*steps):
+    """``steps`` one after another, each continuing every branch of the one before as it
+    is (``chain.then`` without merging the states between them: cheaper where few
+    branches meet)."""
+
+    def run(codes: np.ndarray) -> Branches:
+        out = steps[0](codes)
+        for step in steps[1:]:
+            nxt = step(out.dst)
+            out = Branches(out.src[nxt.src], nxt.dst, out.p[nxt.src] * nxt.p)
+        return out
+
+    return run
 
 
 def duel_model(fight: YagsFight) -> DuelModel:
