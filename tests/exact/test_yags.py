@@ -106,6 +106,25 @@ def test_one_round_of_a_counter_strike_and_exhaustion() -> None:
     assert abs(share(tally, 1, STANDING) - 1) < TOL
 
 
+def test_a_counter_strike_only_when_the_attacker_left_its_foe_standing() -> None:
+    """A (fighter 1, initiative 100: first; declares no defence; attack 100: every d20 but
+    the natural 1 hits; damage 1,000) attacks B (attack 10, damage 1,000), one round, no
+    exhaustion. Both acting: A's hit kills B (19/20), and a dead B strikes back at nobody;
+    A's natural 1 (1/20) leaves B its counter strike and then its own attack, each against
+    the base difficulty (16/20), with the fatigue of B's fumbles as in the case above: A
+    survives both with 0.040625. A fumbled its initiative: B's attack alone, 0.8. B
+    fumbled: it declared no defence, so A's attack kills with 19/20. So
+
+        P(B dead) = (19/20)^2 x (19/20 + 1/20) = (19/20)^2,
+        P(A dead) = (19/20)^2 x 1/20 x (1 - 0.040625) + 1/20 x 19/20 x 0.8."""
+    b = veteran(0, attack=10, damage=1000, initiative=0)
+    a = veteran(1, attack=100, damage=1000, defences=0, initiative=100)
+    tally = one_round(b, a)
+    assert abs(share(tally, 0, DEAD) - ACTS ** 2) < TOL
+    dead = ACTS ** 2 / 20 * (1 - 0.040625) + (1 - ACTS) * ACTS * 0.8
+    assert abs(share(tally, 1, DEAD) - dead) < TOL
+
+
 def test_two_rounds_of_a_sure_kill_against_a_sure_parry() -> None:
     """A (first) hits B only against the base difficulty (B's defence 100 stops every
     parried attack; B fumbling a parry tires it, as A is not more skilled), and kills when

@@ -195,16 +195,18 @@ class YagsDuel:
     @staticmethod
     def settle(w: dict, where=True) -> None:
         """Forget what no longer matters: a fighter down (not standing) is never hit again
-        nor checked, and once one is down nobody acts again this round, so its tracks and
-        fatigue, and who acts first, are cleared (fewer distinct states, the same chances;
-        the survivor's tracks stay until the end-of-round checks). Only ``where`` (not
-        where a blow is still to land on one just exhausted)."""
+        nor checked, and once one is down nobody acts again this round (no attack, no
+        counter strike: it needs both standing), so its tracks and fatigue, who acts first
+        and a counter strike due are cleared (fewer distinct states, the same chances; the
+        survivor's tracks stay until the end-of-round checks). Only ``where`` (not where a
+        blow is still to land on one just exhausted)."""
         down = where & ((w["st0"] != STANDING) | (w["st1"] != STANDING))
         for f in range(2):
             out = where & (w[f"st{f}"] != STANDING)
             for name in ("w", "s", "fat"):
                 w[f"{name}{f}"] = np.where(out, 0, w[f"{name}{f}"])
         w["first"] = np.where(down, 0, w["first"])
+        w["ctr"] = np.where(down, 0, w["ctr"])
 
     # --- steps --------------------------------------------------------------------------
     def roll(self, slot: int, counter: bool):
