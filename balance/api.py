@@ -76,6 +76,12 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
         engine, note = "vector", "Monte Carlo: a breakdown counts sampled fights"
     if breakdown and engine == "reference":
         raise OptionError("the breakdown is counted by the vector engine; use --engine vector")
+    if engine == "auto":
+        from balance.exact.run import auto_declines
+
+        declined = auto_declines(system)
+        if declined:
+            engine, note = "vector", f"Monte Carlo: {declined}"
     if engine in ("exact", "auto"):
         from balance.exact.run import exact_or_reason
 
@@ -88,10 +94,7 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
         if engine == "exact":
             raise OptionError(f"{model.name}: the exact engine cannot play this scenario: "
                               f"{reason} (use --engine auto to fall back to Monte Carlo)")
-        from balance.exact.run import auto_declines
-
-        note = f"Monte Carlo: {reason}" if auto_declines(system) else \
-            f"Monte Carlo: the exact engine does not cover this scenario ({reason})"
+        note = f"Monte Carlo: the exact engine does not cover this scenario ({reason})"
         engine = "vector"
     bar = progress_bar(total=trials, unit="trial", desc=model.name[:30]) if progress else None
     driver = run_fight if engine == "vector" else run_reference

@@ -66,7 +66,7 @@ def main() -> int:
         rows.append({"scenario": str(Path(f).resolve().relative_to(HERE)), "states": tally.states,
                      "transitions": tally.transitions, "exact_s": t_exact, "mc_s": t_mc,
                      "build_s": tally.build_seconds, "solve_s": tally.solve_seconds,
-                     "speedup": t_mc / t_exact})
+                     "speedup": t_mc / t_exact, "ruleset": loaded.ruleset})
         r = rows[-1]
         print(f"{r['scenario']:<50} {r['states']:>8,} states {r['transitions']:>10,} "
               f"transitions  exact {1000 * t_exact:8.1f} ms (build {1000 * r['build_s']:.0f}, "
@@ -76,6 +76,7 @@ def main() -> int:
         worst = min(rows, key=lambda r: r["speedup"])
         print(f"\n{len(rows)} duels: the exact answer {worst['speedup']:.2f}x as fast as "
               f"{args.trials:,} Monte Carlo trials at worst ({worst['scenario']})")
+        _by_system(rows, args.trials)
     if rows:     # the sweep: of the duel the exact engine answers fastest
         sweep_row = _sweep(min(rows, key=lambda r: r["exact_s"])["scenario"], args)
         rows_out = {"duels": rows, "sweep": sweep_row}
@@ -84,6 +85,26 @@ def main() -> int:
     if args.json:
         print(json.dumps(rows_out))
     return 0
+
+
+# --- by rule system (the Yags rows: issue 29) ------------------------------------------------
+
+
+def _by_system(rows: list[dict], trials: int) -> None:
+    """One line per rule system: its covered duels, their chain sizes and the range of the
+    exact answer's speed against ``trials`` Monte Carlo trials (below 1: slower). The basic
+    Yags duels' chains are large (~56,000 states, 2-3 million transitions) and the kernel's
+    basic path is fast, so there the exact answer costs more than 250,000 fights."""
+    for ruleset in sorted({r["ruleset"] for r in rows}):
+        mine = [r for r in rows if r["ruleset"] == ruleset]
+        lo = min(mine, key=lambda r: r["speedup"])
+        hi = max(mine, key=lambda r: r["speedup"])
+        print(f"{ruleset}: {len(mine)} duels, {min(r['states'] for r in mine):,}-"
+              f"{max(r['states'] for r in mine):,} states, "
+              f"{min(r['transitions'] for r in mine):,}-"
+              f"{max(r['transitions'] for r in mine):,} transitions; the exact answer "
+              f"x{lo['speedup']:.2f} ({lo['scenario']}) to x{hi['speedup']:.2f} against "
+              f"{trials:,} trials")
 
 
 def _sweep(scenario: str, args) -> dict:

@@ -216,7 +216,16 @@ class Runner:
         cover, naming why)."""
         scales = tuple(scale(self.metric, self.fight(v), self.side) for v in variants)
         if self.engine in ("exact", "auto"):
-            tallies = [self.exact_tally(v) for v in variants]
+            # Every variant covered? (asked before any chain is built: one uncovered variant
+            # sends them all to Monte Carlo)
+            from balance.exact.run import auto_declines, coverage
+
+            declined = auto_declines(self.system) if self.engine == "auto" else ""
+            uncovered = [declined] if declined else [
+                r for r in (coverage(self.system, self.fight(v)) for v in variants) if r]
+            tallies = [None] if uncovered else [self.exact_tally(v) for v in variants]
+            if uncovered:
+                self.exact_reason = uncovered[0]
             if all(t is not None for t in tallies):
                 values = tuple(exact_value(self.metric, t, self.fight(v), self.side)
                                for t, v in zip(tallies, variants, strict=True))

@@ -151,7 +151,9 @@ class Evaluator:
     def _exact_row(self, system, cell: Pairing, key: bytes) -> tuple | None:
         """The cell's row of exact pseudo-counts (``matrix.exact_cells``) when the exact
         engine covers its fight and ``engine`` allows it, else None."""
-        if self.engine == "vector":
+        from balance.exact.run import auto_declines
+
+        if self.engine == "vector" or (self.engine == "auto" and auto_declines(system)):
             return None
         if key not in self._exact:
             from balance.exact.run import exact_or_reason

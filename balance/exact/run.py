@@ -21,6 +21,19 @@ def why_not_exact(fight) -> list[str]:
     return reasons
 
 
+def coverage(system, fight) -> str:
+    """Why the exact engine does not cover the fight ("" when it does), without building or
+    solving its chain (a system's ``exact_duel`` only describes the model): callers that
+    need every variant of a scenario covered ask this first, and build only when all are."""
+    reasons = why_not_exact(fight)
+    if not reasons:
+        try:
+            system.exact_duel(fight)
+        except Unsupported as err:
+            reasons = err.features
+    return "; ".join(reasons)
+
+
 def exact_tally(system, fight, max_states: int = MAX_STATES) -> ExactTally:
     """The fight's exact tally; raises :class:`Unsupported` (naming the features) when the
     exact engine does not cover it, or when its chain passes the size limits."""

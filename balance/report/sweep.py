@@ -158,6 +158,13 @@ def _pct(value: float) -> str:
     return f"{100 * value:.1f}%"
 
 
+def _weights(cells) -> np.ndarray | None:
+    """The cells' trials as weights; None (alike) where no cell has any: exact cells
+    (the exact engine's, ``trials`` 0) are each worth the same."""
+    trials = cells["trials"].to_numpy(dtype=float)
+    return trials if trials.sum() > 0 else None
+
+
 def headline(ctx: _Context) -> str:
     """The biggest effect found, in one sentence: the axis whose values move the chosen
     side's win probability most (averaged over the other axes, weighted by trials)."""
@@ -171,7 +178,7 @@ def headline(ctx: _Context) -> str:
     best: tuple[float, str, str, float, str, float] | None = None
     for axis in ctx.axes:
         wins = ctx.table.groupby(ctx.key(axis), sort=False, observed=True).apply(
-            lambda g: float(np.average(g[f"p_{side}"], weights=g["trials"])),
+            lambda g: float(np.average(g[f"p_{side}"], weights=_weights(g))),
             include_groups=False)
         if wins.size < 2:
             continue
@@ -424,8 +431,9 @@ def _rounds_section(ctx: _Context) -> Section:
 
 
 def _pool(hists: list[np.ndarray]) -> np.ndarray:
-    """Histograms added up (padded to the longest: cells may differ in max_rounds)."""
-    out = np.zeros(max(h.size for h in hists), dtype=np.int64)
+    """Histograms added up (padded to the longest: cells may differ in max_rounds); an
+    exact sweep's are probabilities (each cell weighs alike), a sampled one's counts."""
+    out = np.zeros(max(h.size for h in hists), dtype=np.result_type(np.int64, *hists))
     for h in hists:
         out[:h.size] += h
     return out

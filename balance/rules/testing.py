@@ -42,14 +42,19 @@ class Examples:
     ``b`` (1..7, each system mapping them onto its own skill scale so that 7 beats 1 by a
     wide margin); ``group()``: a small fight of several fighters on three sides;
     ``agreement``: scenarios for the kernel-vs-reference comparison (default: the duel at
-    5 against 3 and the group)."""
+    5 against 3 and the group); ``exact``: duels the exact engine covers, for the
+    exact-vs-kernel comparison (default: the duels at 4 against 4 and 6 against 3)."""
 
     duel: Callable[[int, int], dict]
     group: Callable[[], dict]
     agreement: tuple[dict, ...] = ()
+    exact: tuple[dict, ...] = ()
 
     def agreement_scenarios(self) -> tuple[dict, ...]:
         return self.agreement or (self.duel(5, 3), self.group())
+
+    def exact_scenarios(self) -> tuple[dict, ...]:
+        return self.exact or (self.duel(4, 4), self.duel(6, 3))
 
 
 @dataclass(frozen=True)
@@ -200,12 +205,11 @@ def check_exact(ex: Examples, n: int = 400_000) -> None:
     import balance
     from balance.exact.compare import disagreements
 
-    for a, b in ((4, 4), (6, 3)):
-        sc = ex.duel(a, b)
+    for k, sc in enumerate(ex.exact_scenarios()):
         exact = balance.run(sc, engine="exact")
         sampled = balance.run(sc, trials=n, seed=17)
         bad = disagreements(exact, sampled)
-        assert not bad, f"duel {a} v {b}: " + "; ".join(bad)
+        assert not bad, f"exact duel {k} ({sc.get('name', '')}): " + "; ".join(bad)
 
 
 # --- kernel against reference: one pooled statistic -------------------------------------------

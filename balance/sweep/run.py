@@ -216,11 +216,11 @@ def _engine_for(plan: Plan, fights: Mapping[str, Any], engine: str) -> tuple[str
     if engine == "vector":
         return "vector", ""
     system = rules.get(plan.ruleset)
+    if engine == "auto" and auto_declines(system):
+        return "vector", f"Monte Carlo: {auto_declines(system)}"
     reason = ""
     if not system.has_exact_duels:
         reason = f"the exact engine does not cover {plan.ruleset} fights yet"
-    elif engine == "auto":
-        reason = auto_declines(system)
     for cell in plan.cells:
         if reason:
             break

@@ -20,6 +20,12 @@ class YagsSystem(RuleSystem):
     ruleset = "yags"
     has_distance = True
     has_aftermath = True
+    has_exact_duels = True
+    # The basic duel's chain (~56,000 states, 2-3 million transitions) takes longer to build
+    # than the kernel takes for 250,000 fights (docs/exact.md, Yags): auto samples.
+    exact_by_default = False
+    exact_auto_note = ("the exact engine covers basic yags duels but is slower than sampling "
+                       "them (--engine exact solves them)")
 
     def compile(self, scenario: Any, tables: Any) -> YagsFight:
         fight = compile_fight(scenario, tables)
@@ -46,6 +52,12 @@ class YagsSystem(RuleSystem):
     def after_battle(self, fight: Any, out: Any, rng: np.random.Generator) -> np.ndarray:
         """Who is alive after the scenario's aftermath (seed 000, untended wounds)."""
         return alive_after(fight, out, rng)
+
+    def exact_duel(self, fight: YagsFight):
+        """A basic duel as a Markov chain (``exact.py``; docs/exact.md, "Yags")."""
+        from balance.rules.yags.exact import duel_model
+
+        return duel_model(fight)
 
     def examples(self):
         from balance.rules.yags.examples import EXAMPLES

@@ -1,5 +1,6 @@
 """Example scenarios of the Yags rules for the conformance suite (``balance.rules.testing``):
-veterans with long swords in mail, conformance skill 1..7 as their single-weapon skill."""
+veterans with long swords in mail, conformance skill 1..7 as their single-weapon skill;
+the exact engine's duels (``EXACT``)."""
 
 from __future__ import annotations
 
@@ -28,4 +29,15 @@ def group() -> dict:
                       {"name": "c", "members": [member(2, weapon="fist")]}]}
 
 
-EXAMPLES = Examples(duel=lambda a, b: duel(member(a), member(b)), group=group)
+def fists(skill: int) -> dict:
+    """A brawler (fists can be neither lost nor broken, so a fumble against a more skilled
+    foe stays within the basic rules)."""
+    return member(skill, weapon="fist", skills={"brawl": skill})
+
+
+# Exact duels (balance.exact): the long-sword duel at 4 against 4 and, with unequal skills,
+# fists (long swords at unequal skills can be broken or knocked away by a fumble, a detailed
+# rule the exact engine does not model).
+EXACT = (duel(member(4), member(4)), duel(fists(6), fists(3)))
+
+EXAMPLES = Examples(duel=lambda a, b: duel(member(a), member(b)), group=group, exact=EXACT)
