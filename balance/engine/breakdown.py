@@ -30,6 +30,13 @@ def fresh(c: int, n: int) -> np.ndarray:
     return np.zeros((len(METRICS), c, n), dtype=np.int32)
 
 
+def add_at(state, metric: int, flat: np.ndarray, values: np.ndarray | int = 1) -> None:
+    """Add ``values`` to counter ``metric`` of the (place, trial) cells at ``flat`` (flat
+    indices into the (c, n) state arrays; a cell named twice takes both). Called by the
+    kernels only where ``state.counts is not None``."""
+    np.add.at(state.counts[metric].reshape(-1), flat, values)
+
+
 def as_tracks(state) -> dict[str, np.ndarray]:
     """The counters as (c, n) tracks, recorded like a rule system's tracks."""
     return {PREFIX + name: state.counts[k] for k, name in enumerate(METRICS)}
