@@ -271,5 +271,5 @@ class RunResult:
             out.append(f"  {name:<24} " + "  ".join(f"{row[m]['mean']:>14.2f}" for m in shown))
         missing = [m.replace("_", " ") for m in METRICS if m not in self.counted]
         if missing:
-            out.append(f"  (not counted by the {self.ruleset} rules yet: {', '.join(missing)})")
+            out.append(f"  (not counted by the {self.ruleset} rules: {', '.join(missing)})")
         return out

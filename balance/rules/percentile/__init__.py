@@ -9,6 +9,7 @@ import numpy as np
 
 from balance.engine.status import TrialOutcome
 from balance.rules.base import RuleSystem
+from balance.rules.percentile import counting
 from balance.rules.percentile.fighters import PercentileFight, compile_fight
 
 
@@ -17,6 +18,7 @@ class PercentileSystem(RuleSystem):
 
     ruleset = "percentile"
     has_distance = True
+    breakdown_metrics = counting.METRICS   # what each counts: counting.py
 
     def compile(self, scenario: Any, tables: Any) -> PercentileFight:
         return compile_fight(scenario, tables)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance.dice import drift
+from balance.engine.breakdown import ATTACKS, DAMAGE_DEALT, HITS, add_at
 from balance.engine.distance import CLOSE as MOVE_CLOSE
 from balance.engine.distance import KEEP_DISTANCE, step
 from balance.engine.state import TrialState
@@ -568,6 +569,10 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     ok = eff - res + drift(rng, idx.size) >= 0
     if acts is not None:
         ok &= acts
+    if state.counts is not None:   # the breakdown: every skirmish roll, and those won
+        made = idx if acts is None else idx[acts]
+        add_at(state, ATTACKS, f * n + made)
+        add_at(state, HITS, f * n + idx[ok])
 
     win = np.flatnonzero(ok & closing)
     if win.size:
@@ -585,6 +590,8 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         m = np.where(charge, s.charge_margin[style, f, t], s.margin[style, band, f, t])
         harm = np.maximum(m + drift(rng, idx.size), 0)
         hit = np.flatnonzero(harm)
+        if hit.size and state.counts is not None:   # the breakdown: harm points dealt
+            add_at(state, DAMAGE_DEALT, f * n + idx[hit], harm[hit])
         if hit.size:
             snap.changed.append(inflict(s, state, idx[hit], t[hit], s.kind[style[hit], f, t[hit]],
                                         harm[hit]))
