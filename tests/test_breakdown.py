@@ -311,3 +311,22 @@ def test_ymlad_one_attack_a_round() -> None:
     both = (st.status == STANDING).all(axis=0)
     assert (counts[ATTACKS][:, both] == 1).all()
     assert (counts[ATTACKS] <= 1).all()
+
+
+def test_ymlad_armour_soaks_what_the_margin_takes_off() -> None:
+    """Seed 002, Harm reduction: armour takes harm points off a blow, so the harm one
+    harming win loses to it is between 0 and the margin's drop from the unarmoured
+    defender's (the same drift roll: max(bare + d, 0) - max(m + d, 0) <= bare - m). Per
+    trial: soaked >= 0 and at most hits x the largest drop; a knight's plate soaks much of
+    a poleaxe's cut. Without armour nothing is soaked."""
+    system, fight = compiled("scenarios/ymlad/poleaxe_cut_vs_plate.yaml")
+    kf, _, _, counts = drive(system, fight, 2000, 9, rounds=30)
+    s = kf.static
+    drop = np.maximum((s.margin_bare - s.margin).max(axis=(0, 1, 3)),
+                      (s.charge_bare - s.charge_margin).max(axis=(0, 2)))   # by attacker
+    soaked = counts[breakdown.DAMAGE_SOAKED]
+    assert (soaked >= 0).all() and (soaked <= counts[HITS] * drop[:, None]).all()
+    assert soaked[0].sum() > counts[DAMAGE_DEALT, 0].sum()      # plate: most of the cut
+    bare = dataclasses.replace(fight, fighters=tuple(dataclasses.replace(f, armour=0.0)
+                                                     for f in fight.fighters))
+    assert (drive(system, bare, 500, 9, rounds=30)[3][breakdown.DAMAGE_SOAKED] == 0).all()

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from balance.dice import drift
-from balance.engine.breakdown import ATTACKS, DAMAGE_DEALT, HITS, add_at
+from balance.engine.breakdown import ATTACKS, DAMAGE_DEALT, DAMAGE_SOAKED, HITS, add_at
 from balance.engine.morale import routing_sides
 from balance.engine.status import FLED, STANDING, YIELDED
 from balance.engine.targeting import turn_order
@@ -205,10 +205,13 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
         hit, gh, fh = hit[ok], gh[ok], fh[ok]
         if not hit.size:
             continue
-        harm = np.maximum(s.margin[MELEE, 0, gh, fh] + drift(rng, hit.size), 0)
+        rolled = drift(rng, hit.size)
+        harm = np.maximum(s.margin[MELEE, 0, gh, fh] + rolled, 0)
         landed = np.flatnonzero(harm)
-        if landed.size and state.counts is not None:
+        if state.counts is not None:   # harm dealt and armour's share (as in kernel.act)
             add_at(state, DAMAGE_DEALT, gh[landed] * n + hit[landed], harm[landed])
+            add_at(state, DAMAGE_SOAKED, gh * n + hit,
+                   np.maximum(s.margin_bare[MELEE, 0, gh, fh] + rolled, 0) - harm)
         if landed.size:
             inflict(s, state, hit[landed], fh[landed], s.kind[MELEE, gh, fh][landed],
                     harm[landed])
