@@ -330,3 +330,16 @@ def test_ymlad_armour_soaks_what_the_margin_takes_off() -> None:
     bare = dataclasses.replace(fight, fighters=tuple(dataclasses.replace(f, armour=0.0)
                                                      for f in fight.fighters))
     assert (drive(system, bare, 500, 9, rounds=30)[3][breakdown.DAMAGE_SOAKED] == 0).all()
+
+
+def test_counters_stay_writable_through_compaction_and_stacking() -> None:
+    """``add_at`` writes through a view of the counters: after a state's trials are taken
+    (compaction) or joined (stacked blocks) the counters are still C-contiguous, so what is
+    added lands (a copy would swallow it)."""
+    system, fight = compiled("scenarios/yags/reference_duel.yaml")
+    st = system.start(prepared(system, fight), 10, block_rng(1, 0))
+    st.counts = breakdown.fresh(*st.status.shape)
+    for s in (st.take(np.arange(0, 10, 3)), st.join([st, st.take(np.arange(4))])):
+        breakdown.add_at(s, HITS, np.array([1, s.status.shape[1] + 2]), np.array([2, 5]))
+        assert s.counts.flags.c_contiguous
+        assert s.counts[HITS, 0, 1] == 2 and s.counts[HITS, 1, 2] == 5

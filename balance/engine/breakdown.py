@@ -32,9 +32,12 @@ def fresh(c: int, n: int) -> np.ndarray:
 
 def add_at(state, metric: int, flat: np.ndarray, values: np.ndarray | int = 1) -> None:
     """Add ``values`` to counter ``metric`` of the (place, trial) cells at ``flat`` (flat
-    indices into the (c, n) state arrays; a cell named twice takes both). Called by the
-    kernels only where ``state.counts is not None``."""
-    np.add.at(state.counts[metric].reshape(-1), flat, values)
+    indices into the (c, n) state arrays), each cell at most once a call: a kernel counts
+    one action site at a time, one place per trial (a fancy ``+=``; ``np.add.at``, which
+    would allow repeats, costs several times more). Called by the kernels only where
+    ``state.counts is not None``."""
+    view = state.counts[metric].reshape(-1)     # (a view: the counters are C-contiguous)
+    view[flat] += values
 
 
 def as_tracks(state) -> dict[str, np.ndarray]:
