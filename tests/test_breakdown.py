@@ -137,7 +137,7 @@ def test_each_system_declares_what_it_counts() -> None:
         system, fight = compiled(path)
         assert system.breakdown_metrics <= set(METRICS)
         assert {"attacks", "hits", "damage_dealt", "rounds_standing"} <= system.breakdown_metrics
-        t = run_fight(system, fight, 2000, 3, with_breakdown=True)
+        t = run_fight(system, fight, 1000, 3, with_breakdown=True)
         for k, m in enumerate(METRICS):
             if m not in system.breakdown_metrics:
                 assert not t.breakdown[k].any(), (path, m)
@@ -375,3 +375,22 @@ def test_the_percentile_duel_table_counts_as_the_general_blow(name: str) -> None
                                           "criticals")]
     z = (mean_a - mean_b)[counted] / np.sqrt(np.maximum(var[counted], 1e-12))
     assert (np.abs(z) < 5).all(), (name, z.round(2))
+
+
+def test_percentile_one_blow_a_round() -> None:
+    """The percentile round (docs/rules/percentile.md, The round): each fighter strikes one
+    blow a round in DEX-rank order, sword and shield (no second weapon to riposte, no extra
+    attacks); one knocked down first (a major wound, a fumbled dodge) spends its action
+    getting up (policy ``when_down: stand``). So in a one-round duel (max_rounds 1, by the
+    table and by the general blow) nobody attacks twice; the one who goes first always
+    attacks; and a fighter attacks exactly once where both still stand at the end and it
+    was neither hurt (no major wound) nor fumbled (no fall)."""
+    system, fight = compiled("scenarios/percentile/sword_and_shield_duel.yaml")
+    for f in (fight, dataclasses.replace(fight, duel_by_table=False)):
+        kf, _, st, counts = drive(system, f, 3000, 10, rounds=1)
+        both = (st.status == STANDING).all(axis=0)
+        whole = (st.hp == kf.static.hp[:, None]) & (counts[FUMBLES] == 0)
+        assert (counts[ATTACKS] <= 1).all()
+        assert (counts[ATTACKS].sum(axis=0) >= 1).all()
+        assert (counts[ATTACKS][both & whole] == 1).all()
+        assert (both & whole).sum() > 2000
