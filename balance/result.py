@@ -260,16 +260,22 @@ class RunResult:
         return "\n".join(lines)
 
     def breakdown_text(self) -> list[str]:
-        """The breakdown as text rows: per fighter, each counted metric's mean per fight."""
+        """The breakdown as text rows: per fighter, each counted metric's mean per fight and
+        the half-width of its 95% interval."""
         from balance.engine.breakdown import METRICS
 
         shown = [m for m in METRICS if m in self.counted]
-        head = f"  {'per fight (mean)':<24} " + "  ".join(f"{m.replace('_', ' '):>14}"
-                                                          for m in shown)
-        out = [head]
-        for name, row in (self.breakdown or {}).items():
-            out.append(f"  {name:<24} " + "  ".join(f"{row[m]['mean']:>14.2f}" for m in shown))
+        rows = {name: [f"{row[m]['mean']:.2f} ±{(row[m]['ci95'][1] - row[m]['ci95'][0]) / 2:.2f}"
+                       for m in shown] for name, row in (self.breakdown or {}).items()}
+        labels = [m.replace("_", " ") for m in shown]
+        width = [max([len(label), *(len(r[k]) for r in rows.values())])
+                 for k, label in enumerate(labels)]
+        out = [f"  {'per fight (mean ±95%)':<24} "
+               + "  ".join(f"{label:>{w}}" for label, w in zip(labels, width, strict=True))]
+        for name, cells in rows.items():
+            out.append(f"  {name:<24} "
+                       + "  ".join(f"{c:>{w}}" for c, w in zip(cells, width, strict=True)))
         missing = [m.replace("_", " ") for m in METRICS if m not in self.counted]
         if missing:
-            out.append(f"  (not counted by the {self.ruleset} rules yet: {', '.join(missing)})")
+            out.append(f"  (not counted by the {self.ruleset} rules: {', '.join(missing)})")
         return out

@@ -30,6 +30,16 @@ def fresh(c: int, n: int) -> np.ndarray:
     return np.zeros((len(METRICS), c, n), dtype=np.int32)
 
 
+def add_at(state, metric: int, flat: np.ndarray, values: np.ndarray | int = 1) -> None:
+    """Add ``values`` to counter ``metric`` of the (place, trial) cells at ``flat`` (flat
+    indices into the (c, n) state arrays), each cell at most once a call: a kernel counts
+    one action site at a time, one place per trial (a fancy ``+=``; ``np.add.at``, which
+    would allow repeats, costs several times more). Called by the kernels only where
+    ``state.counts is not None``."""
+    view = state.counts[metric].reshape(-1)     # (a view: the counters are C-contiguous)
+    view[flat] += values
+
+
 def as_tracks(state) -> dict[str, np.ndarray]:
     """The counters as (c, n) tracks, recorded like a rule system's tracks."""
     return {PREFIX + name: state.counts[k] for k, name in enumerate(METRICS)}

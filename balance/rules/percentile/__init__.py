@@ -9,6 +9,7 @@ import numpy as np
 
 from balance.engine.status import TrialOutcome
 from balance.rules.base import RuleSystem
+from balance.rules.percentile import counting
 from balance.rules.percentile.fighters import PercentileFight, compile_fight
 
 
@@ -24,6 +25,7 @@ class PercentileSystem(RuleSystem):
     exact_by_default = False
     exact_auto_note = ("a percentile duel is solved exactly only with --engine exact (its "
                        "chain builds slower than sampling it: docs/exact.md, Percentile)")
+    breakdown_metrics = counting.METRICS   # what each counts: counting.py
 
     def compile(self, scenario: Any, tables: Any) -> PercentileFight:
         return compile_fight(scenario, tables)

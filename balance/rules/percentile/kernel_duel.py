@@ -29,7 +29,9 @@ from __future__ import annotations
 import numpy as np
 
 from balance.dice import Pmf
+from balance.engine.breakdown import ATTACKS, CRITICALS, FUMBLES, HITS
 from balance.engine.status import STANDING
+from balance.rules.percentile import counting
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.damage import CountTable, PmfTable, at_least_zero
 from balance.rules.percentile.fighters import (
@@ -101,6 +103,15 @@ class DuelTable:
         self.order = self._order()
         # the landed damage by one integer draw and one lookup (exact), where the dice allow
         self.damage = CountTable.of(self.pmfs) or self.pmfs
+        self._tallies: np.ndarray | None = None
+
+    def tallies(self) -> np.ndarray:
+        """The breakdown's counts of each outcome (``tally_row``), indexed as ``outcomes``;
+        built on first use (only a run with the breakdown reads them)."""
+        if self._tallies is None:     # (``_rows`` keeps its keys in the rows' order)
+            self._tallies = np.concatenate([tally_row(key, self.fight.levels)
+                                            for key in self._rows])
+        return self._tallies
 
     def _order(self) -> np.ndarray:
         """(128,) int8 by ``order_case``: bit 0, place 0 goes first; bit 1, someone acts;
@@ -245,6 +256,52 @@ def outcome_row(key: tuple, levels: tb.Levels) -> np.ndarray:
     return out.reshape(-1)
 
 
+# ``tally_row`` bits: an attack roll, a blow that landed, a critical attack roll, a fumbled
+# attack, the target's fumbled parry or dodge (none in the rows the general blow plays: it
+# counts them itself).
+T_ATTACK, T_LANDED, T_CRITICAL, T_FUMBLE, T_DEFENCE_FUMBLE = 1, 2, 4, 8, 16
+
+
+def tally_row(key: tuple, levels: tb.Levels) -> np.ndarray:
+    """The ``ROLLS`` breakdown counts (int8, ``T_*`` bits) of one situation ``key``, by the
+    same levels as ``outcome_row``."""
+    out = np.zeros((100, 100), dtype=np.int8)
+    if key[0] == "blow":
+        _, chance, defence, skill, lenient, _, breaks, _, _, matrix = key
+        first = np.arange(1, 101)[:, None]
+        second = np.arange(1, 101)[None, :]
+        level = tb.success_level(first, chance, levels)
+        got = tb.success_level(second, skill, levels) if defence != "none" else \
+            np.full_like(second, tb.FAILURE)
+        after = np.where(level >= tb.SUCCESS,
+                         tb.blow_after_defence(level, got, matrix, lenient), level)
+        out += T_ATTACK
+        out += np.where((level >= tb.SUCCESS) & (after >= tb.SUCCESS), T_LANDED, 0).astype(np.int8)
+        out += np.where(level == tb.CRITICAL, T_CRITICAL, 0).astype(np.int8)
+        out += np.where(level == tb.FUMBLE, T_FUMBLE, 0).astype(np.int8)
+        if defence != "none":
+            out += np.where((level >= tb.SUCCESS) & (got == tb.FUMBLE), T_DEFENCE_FUMBLE,
+                            0).astype(np.int8)
+        general = np.zeros(out.shape, dtype=bool)
+        for k, lv in enumerate((tb.SUCCESS, tb.SPECIAL, tb.CRITICAL)):
+            if breaks[k]:
+                general |= (level == lv) & (after == tb.FAILURE)
+        out[general] = 0
+    return out.reshape(-1)
+
+
+def count_actions(st, by_1: np.ndarray, at: np.ndarray, table: DuelTable) -> None:
+    """The breakdown of this phase's actions (``counting``), read off the outcomes' rows and
+    dice (``at``): no dice drawn."""
+    flags = table.tallies().take(at)
+    a = by_1.view(np.int8).astype(np.intp)
+    cols = np.arange(a.size)
+    for bit, metric, who in ((T_ATTACK, ATTACKS, a), (T_LANDED, HITS, a),
+                             (T_CRITICAL, CRITICALS, a), (T_FUMBLE, FUMBLES, a),
+                             (T_DEFENCE_FUMBLE, FUMBLES, 1 - a)):
+        counting.count(st, metric, who, cols, mask=(flags & bit) != 0)
+
+
 def codes(st) -> np.ndarray:
     """(2, n) int8: each fighter's code (see ``CODES``). (Multiplications: numpy's int8
     shifts and masked ``where=`` adds cost ten to a hundred times as much here.)"""
@@ -302,6 +359,8 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
     at = table.base.take(sit)
     at += rolls
     outcome = table.outcomes.take(at)
+    if st.counts is not None:     # the breakdown (counting.py), off the same dice
+        count_actions(st, by_1, at, table)
     # (masks as bool: numpy's nonzero of an int array costs ten times as much)
     rows = (outcome > DAMAGE).nonzero()[0]
     landed = None
@@ -312,6 +371,8 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
     if rows.size:
         target = 1 - by_1.take(rows).view(np.int8)
         damage = table.damage.sample(outcome.take(rows) & DAMAGE, cx.rng)
+        if st.counts is not None:
+            counting.dealt(st, 1 - target, rows, damage)
         raw_harm(cx, target, rows, damage)
     if blowers is not None:
         # seed 004: a blow of the longer weapon that fails lets the shorter one inside it

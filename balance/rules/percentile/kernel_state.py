@@ -118,4 +118,5 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator, *,
     return PercentileState(**{
         f.name: np.zeros((0, n), dtype=bool) if lean and f.name not in DUEL_FIELDS
         else made.get(f.name, zeros)()       # (any other field: all False)
-        for f in dataclasses.fields(PercentileState)})
+        for f in dataclasses.fields(PercentileState)
+        if f.name != "counts"})    # (the breakdown's: None unless the run asks for it)

@@ -17,6 +17,7 @@ import numpy as np
 
 from balance.dice.resistance import resistance_chance
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
+from balance.rules.percentile import counting
 from balance.rules.percentile import tables as tb
 from balance.rules.percentile.fighters import (
     AUTO,
@@ -402,6 +403,8 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
     got = roll_level(cx, tt, chance, None if roll is None else roll.take(idx))
     fumbled = got == tb.FUMBLE
     if some(fumbled):
+        if st.counts is not None:   # the breakdown (counting.py)
+            counting.fumbled(st, at_rows(tt, fumbled), rr[fumbled])
         fp = fumbled & up
         if some(fp):
             fumble(cx, at_rows(tt, fp), at_rows(ss, fp), rr[fp])
@@ -519,10 +522,14 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
             if minor.any():
                 kt, kr = at_rows(t, minor), rows[minor]
                 least = S.item_minimum[at_rows(slot, minor), at_rows(a, minor)]
+                if st.counts is not None:   # the breakdown (counting.py)
+                    counting.dealt(st, at_rows(a, minor), kr, np.minimum(least, final[minor]))
                 raw_harm(cx, kt, kr, np.minimum(least, final[minor]))
                 stun_check(cx, kt, kr)
             keep = ~ko
             a, t, rows, final = at_rows(a, keep), at_rows(t, keep), rows[keep], final[keep]
+    if st.counts is not None:   # the breakdown (counting.py)
+        counting.dealt(st, a, rows, final)
     raw_harm(cx, t, rows, final)
     if dosed is not None:
         raw_harm(cx, *dosed)
@@ -640,6 +647,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
     least = None
     if cx.fight.helpless_possible:
         level, least = against_the_helpless(cx, t, rows, level)
+    if st.counts is not None:   # the breakdown (counting.py): no dice drawn
+        counting.roll(st, a, rows, level)
     fumbled = level == tb.FUMBLE
     if some(fumbled):
         fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
@@ -662,6 +671,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         parry_level = np.full(rows.size, tb.FAILURE, dtype=np.int8)
     stopped = after == tb.FAILURE
     landed_rows[np.flatnonzero(hit)[~stopped]] = True
+    if st.counts is not None:
+        counting.landed(st, a, rows, ~stopped)
     if mode == KNOCKBACK:
         go = ~stopped
         if some(go):
@@ -889,6 +900,8 @@ def shoot(cx: Ctx, a, t, rows, divisor) -> None:
     least = np.zeros(rows.size, dtype=bool)
     if cx.fight.helpless_possible:
         level, least = against_the_helpless(cx, t, rows, level)
+    if st.counts is not None:   # the breakdown (counting.py): no dice drawn
+        counting.roll(st, a, rows, level)
     fumbled = level == tb.FUMBLE
     if some(fumbled):
         fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
@@ -907,6 +920,8 @@ def shoot(cx: Ctx, a, t, rows, divisor) -> None:
         keep = ~blocked
         a, t, rows, slot, level = *at_each(keep, a, t, rows, slot), level[keep]
         least = least[keep]
+    if st.counts is not None:
+        counting.landed(st, a, rows, np.ones(rows.size, dtype=bool))
     rolled = roll_damage(cx, a, t, rows, slot, level, missile=True)
     if some(least):
         rolled = np.where(least, S.item_minimum[slot, a], rolled)

@@ -10,7 +10,7 @@ from balance.engine.status import TrialOutcome
 from balance.rules.base import RuleSystem
 from balance.rules.yags.after import FightWithAftermath, alive_after, plan_of
 from balance.rules.yags.fighters import YagsFight, compile_fight
-from balance.rules.yags.vector import kernel
+from balance.rules.yags.vector import counting, kernel
 from balance.rules.yags.vector.prepare import static_of
 
 
@@ -26,6 +26,7 @@ class YagsSystem(RuleSystem):
     exact_by_default = False
     exact_auto_note = ("the exact engine covers basic yags duels but is slower than sampling "
                        "them (--engine exact solves them)")
+    breakdown_metrics = counting.METRICS   # what each counts: vector/counting.py
 
     def compile(self, scenario: Any, tables: Any) -> YagsFight:
         fight = compile_fight(scenario, tables)

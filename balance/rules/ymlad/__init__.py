@@ -19,6 +19,15 @@ class YmladSystem(RuleSystem):
     ruleset = "ymlad"
     has_distance = True
     has_exact_duels = True
+    breakdown_metrics = frozenset({"attacks", "hits", "damage_dealt", "damage_soaked",
+                                   "rounds_standing"})
+    """The breakdown (``kernel.act``, ``flight``): ``attacks``, every skirmish roll made
+    (missile, melee, formation, close; closing and disengaging attempts too, seed 002:
+    "he/she must first make a successful melee attack ... to close the distance");
+    ``hits``, those won; ``damage_dealt``, the harm points of the harming ones, after
+    armour; ``damage_soaked``, the harm points armour took off them (seed 002, Harm
+    reduction: the same harm roll against the defender unarmoured, less the harm done).
+    The drift die has no fumble or critical."""
 
     def compile(self, scenario: Any, tables: Any) -> YmladFight:
         return compile_fight(scenario, tables)

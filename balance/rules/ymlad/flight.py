@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from balance.dice import drift
+from balance.engine.breakdown import ATTACKS, DAMAGE_DEALT, DAMAGE_SOAKED, HITS, add_at
 from balance.engine.morale import routing_sides
 from balance.engine.status import FLED, STANDING, YIELDED
 from balance.engine.targeting import turn_order
@@ -163,6 +164,9 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
             eff = eff + (state.grapple[fi, i] == 0) * DISENGAGE_BONUS
         res = s.resistance[CLOSE, 0, p] + state.penalty.ravel()[p * n + i]
         ok = eff - res + drift(rng, i.size) >= 0
+        if state.counts is not None:   # the breakdown: a disengaging roll, as in kernel.act
+            add_at(state, ATTACKS, fi * n + i)
+            add_at(state, HITS, fi[ok] * n + i[ok])
         if ok.any():
             _release(s, state, fi[ok], i[ok], p[ok])
         if not ok.all():
@@ -195,11 +199,19 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
         eff = s.effort[MELEE, gh, fh] + state.penalty[gh, hit]
         res = s.resistance[MELEE, FROM_REAR, fh] + state.penalty[fh, hit]
         ok = eff - res + drift(rng, hit.size) >= 0
+        if state.counts is not None:   # the breakdown: a parting blow, as in kernel.act
+            add_at(state, ATTACKS, gh * n + hit)
+            add_at(state, HITS, gh[ok] * n + hit[ok])
         hit, gh, fh = hit[ok], gh[ok], fh[ok]
         if not hit.size:
             continue
-        harm = np.maximum(s.margin[MELEE, 0, gh, fh] + drift(rng, hit.size), 0)
+        rolled = drift(rng, hit.size)
+        harm = np.maximum(s.margin[MELEE, 0, gh, fh] + rolled, 0)
         landed = np.flatnonzero(harm)
+        if state.counts is not None:   # harm dealt and armour's share (as in kernel.act)
+            add_at(state, DAMAGE_DEALT, gh[landed] * n + hit[landed], harm[landed])
+            add_at(state, DAMAGE_SOAKED, gh * n + hit,
+                   np.maximum(s.margin_bare[MELEE, 0, gh, fh] + rolled, 0) - harm)
         if landed.size:
             inflict(s, state, hit[landed], fh[landed], s.kind[MELEE, gh, fh][landed],
                     harm[landed])

@@ -10,11 +10,12 @@ every assumption: ``docs/rules/ymlad.md``; ``reference.py`` is the oracle for th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from balance.dice import drift
+from balance.engine.breakdown import ATTACKS, DAMAGE_DEALT, DAMAGE_SOAKED, HITS, add_at
 from balance.engine.distance import CLOSE as MOVE_CLOSE
 from balance.engine.distance import KEEP_DISTANCE, step
 from balance.engine.prepared import once
@@ -72,6 +73,9 @@ class Static:
     resistance: np.ndarray       # (4, 3, c) int16: [style, angle of attack, defender]
     margin: np.ndarray           # (4, 3, c, c) int16: harm margin [style, range band, a, d]
     charge_margin: np.ndarray    # (4, c, c) int16: the same in a charge round
+    # (the breakdown's soak) ``margin`` and ``charge_margin`` against the defender unarmoured
+    margin_bare: np.ndarray      # (4, 3, c, c) int16
+    charge_bare: np.ndarray      # (4, c, c) int16
     kind: np.ndarray             # (4, c, c) int8: WOUND, STUN or GRAPPLE
     penalty_at: np.ndarray       # (L, c) int16: harm at which each penalty level starts
     penalty: np.ndarray          # (L, c) int16: its penalty (0 for who feels no pain)
@@ -135,6 +139,8 @@ def tabulate(fight: YmladFight) -> Static:
     res = np.zeros((4, 3, c), dtype=np.int16)
     margin = np.zeros((4, 3, c, c), dtype=np.int16)
     charge = np.zeros((4, c, c), dtype=np.int16)
+    margin_bare, charge_bare = np.zeros_like(margin), np.zeros_like(charge)
+    bare = [replace(f, armour=0.0) for f in fs]     # the same fighter without its armour
     kind = np.zeros((4, c, c), dtype=np.int8)
     far = np.zeros((c, c), dtype=np.int16)
     back = np.zeros((c, c), dtype=bool)
@@ -156,8 +162,12 @@ def tabulate(fight: YmladFight) -> Static:
                     m, k = harm_margin(fa, fd, style, band if style == MISSILE else 0,
                                        hardness=hard)
                     margin[style, band, a, d], kind[style, a, d] = m, k
+                    margin_bare[style, band, a, d] = harm_margin(
+                        fa, bare[d], style, band if style == MISSILE else 0, hardness=hard)[0]
                 charge[style, a, d] = harm_margin(fa, fd, style, 0, style != MISSILE,
                                                   hard)[0]
+                charge_bare[style, a, d] = harm_margin(fa, bare[d], style, 0,
+                                                       style != MISSILE, hard)[0]
     levels = max(len(f.penalty_at) for f in fs)
     pat = np.full((levels, c), 30_000, dtype=np.int16)
     pen = np.zeros((levels, c), dtype=np.int16)
@@ -172,6 +182,7 @@ def tabulate(fight: YmladFight) -> Static:
         n_sides=len(fight.side_names), side_of=fight.side_of,
         duel=c == 2 and len(fight.side_names) == 2,
         effort=eff, resistance=res, margin=margin, charge_margin=charge, kind=kind,
+        margin_bare=margin_bare, charge_bare=charge_bare,
         penalty_at=pat, penalty=pen,
         down_at=col("down_at", np.int16), dead_at=col("dead_at", np.int16),
         wasted_at=col("wasted_at", np.int16),
@@ -575,6 +586,10 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     ok = eff - res + drift(rng, idx.size) >= 0
     if acts is not None:
         ok &= acts
+    if state.counts is not None:   # the breakdown: every skirmish roll, and those won
+        made = idx if acts is None else idx[acts]
+        add_at(state, ATTACKS, f * n + made)
+        add_at(state, HITS, f * n + idx[ok])
 
     win = np.flatnonzero(ok & closing)
     if win.size:
@@ -590,8 +605,13 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         charge = rnd.charging[f, idx] | (rnd.charging.ravel()[t * n + idx]
                                          & (rnd.target.ravel()[t * n + idx] == f))
         m = np.where(charge, s.charge_margin[style, f, t], s.margin[style, band, f, t])
-        harm = np.maximum(m + drift(rng, idx.size), 0)
+        rolled = drift(rng, idx.size)
+        harm = np.maximum(m + rolled, 0)
         hit = np.flatnonzero(harm)
+        if state.counts is not None:   # the breakdown: harm points dealt, armour's share
+            add_at(state, DAMAGE_DEALT, f * n + idx[hit], harm[hit])
+            bare = np.where(charge, s.charge_bare[style, f, t], s.margin_bare[style, band, f, t])
+            add_at(state, DAMAGE_SOAKED, f * n + idx, np.maximum(bare + rolled, 0) - harm)
         if hit.size:
             snap.changed.append(inflict(s, state, idx[hit], t[hit], s.kind[style[hit], f, t[hit]],
                                         harm[hit]))

@@ -25,7 +25,7 @@ from balance.engine.status import STANDING, UNCONSCIOUS
 from balance.engine.streams import integers_at
 from balance.rules.yags.tactics import CRUSHING_KNOCKBACK, KNOCKDOWN_STRENGTH
 from balance.rules.yags.tracks import FATAL, STUNS, TRACK_PENALTY, levels_caused
-from balance.rules.yags.vector import gear
+from balance.rules.yags.vector import counting, gear
 from balance.rules.yags.vector.blows import beaten_check, fatal_check, tracks_after
 from balance.rules.yags.vector.rolls import d20_at
 
@@ -168,6 +168,8 @@ def attack(state, s, ctx, acting: np.ndarray, att: Pick, tgt: Pick, defending: n
         if rows.size:
             _odd(state, s, ctx, att.sub(rows), tgt.sub(rows), first[rows], second[rows],
                  a_total[rows], defending[rows], hit, rows)
+    if state.counts is not None:   # the breakdown (vector/counting.py): no dice drawn
+        counting.roll(state, att, tgt, acting, hit, u < SIDES, defending & (second == 0))
     if t.duel is not None and tgt.flat is None and tgt.rows is None:
         # A duel's target is one row: the blow and the track change in one lookup, on every
         # trial at once (a trial not hit takes the column of no blow).

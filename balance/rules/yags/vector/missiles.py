@@ -57,7 +57,7 @@ from balance.rules.yags.tracks import (
     shift_type,
     size_shift,
 )
-from balance.rules.yags.vector import blasts, blows, gear
+from balance.rules.yags.vector import blasts, blows, counting, gear
 from balance.rules.yags.vector.choices import SADDLELESS
 from balance.rules.yags.vector.gear import fighter, place_of
 from balance.rules.yags.vector.rolls import d20
@@ -298,6 +298,9 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
         defends = (full | half) & can_act(state, s, ctx, t) & (die[1] != 1)
         against = np.where(defends, np.maximum(difficulty, parry), difficulty)
         hits = np.flatnonzero(live & (die[0] != 1) & (roll >= against))
+        if state.counts is not None:   # the breakdown (vector/counting.py): a shot
+            counting.roll(state, a, t, live, live & (die[0] != 1) & (roll >= against),
+                          die[0] == 1, np.zeros(h, dtype=bool))
         if hits.size:
             _hit(state, s, ctx, a.sub(hits), t.sub(hits), gap[hits], rng)
         if s.missile_fumbles:
@@ -395,5 +398,8 @@ def _hit(state, s: Static, ctx, a: Pick, t: Pick, gap: np.ndarray,
     kind_of = shift_type(base, shift)
     harmed = np.flatnonzero(levels)
     if harmed.size:
+        before = counting.body(state, t) if state.counts is not None else None
         blows.harm(state, s, ctx, t.sub(harmed), kind_of[harmed], levels[harmed], rng)
+        if before is not None:
+            counting.dealt(state, a, t, before)
         gear.settle(state, s, ctx.rpen)

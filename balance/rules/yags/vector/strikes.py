@@ -19,6 +19,7 @@ from balance.rules.yags.tactics import (
     FREE_STRIKE_FOR,
     GRAPPLE,
     REQUIRED_TABLE,
+    VITAL,
     defence_fail_effect,
     unarmed_against_martial,
 )
@@ -32,7 +33,7 @@ from balance.rules.yags.tracks import (
     STANCE_ATTACK,
     merge_strikes,
 )
-from balance.rules.yags.vector import basic, blows, gear, missiles, moves, reach
+from balance.rules.yags.vector import basic, blows, counting, gear, missiles, moves, reach
 from balance.rules.yags.vector.gear import fighter, place_of
 from balance.rules.yags.vector.rolls import d20
 from balance.rules.yags.vector.static import Static, fumble_index
@@ -203,8 +204,21 @@ def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pic
 
     Returns (the defence beat the attack by a good success, a disarm failed), per trial (or
     False where those rules cannot act). Strikes pass no ``manoeuvre``; declared attacks pass
-    one where manoeuvres or stunts can act.
+    one where manoeuvres or stunts can act. With the breakdown (``state.counts``), the
+    levels the attack put on its target's tracks are the attacker's damage dealt.
     """
+    if state.counts is None:
+        return _attack(state, s, ctx, acting, att, tgt, defending, rng, manoeuvre=manoeuvre)
+    before = counting.body(state, tgt)
+    out = _attack(state, s, ctx, acting, att, tgt, defending, rng, manoeuvre=manoeuvre)
+    counting.dealt(state, att, tgt, before)
+    return out
+
+
+def _attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pick,
+            defending: np.ndarray, rng: np.random.Generator, *,
+            manoeuvre: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``attack``, without the breakdown's damage."""
     if not s.on.any:
         basic.attack(state, s, ctx, acting, att, tgt, defending, rng)
         return False, False
@@ -261,6 +275,9 @@ def attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pic
         level = 1 + (roll - against) // s.success_step
         hit &= level >= required
         failed_disarm = acting & ~hit & (manoeuvre == DISARM_FOE)
+    if state.counts is not None:   # the breakdown (vector/counting.py): no dice drawn
+        counting.roll(state, att, tgt, acting, hit, attack_fumble, defence_fumble,
+                      None if manoeuvre is None else manoeuvre == VITAL)
     hits = np.flatnonzero(hit)
     if hits.size:
         if manoeuvre is None:
