@@ -32,6 +32,7 @@ from balance.engine.breakdown import (
 from balance.engine.prepared import prepared
 from balance.engine.run import BLOCK_TRIALS, block_rng, run_fight
 from balance.engine.status import STANDING
+from balance.rules.ymlad import kernel as ymlad_kernel
 
 
 def compiled(path: str):
@@ -324,7 +325,7 @@ def test_ymlad_armour_soaks_what_the_margin_takes_off() -> None:
     a poleaxe's cut. Without armour nothing is soaked."""
     system, fight = compiled("scenarios/ymlad/poleaxe_cut_vs_plate.yaml")
     kf, _, _, counts = drive(system, fight, 2000, 9, rounds=30)
-    s = kf.static
+    s = ymlad_kernel.static_of(kf)
     drop = np.maximum((s.margin_bare - s.margin).max(axis=(0, 1, 3)),
                       (s.charge_bare - s.charge_margin).max(axis=(0, 2)))   # by attacker
     soaked = counts[breakdown.DAMAGE_SOAKED]
