@@ -227,7 +227,7 @@ class ScriptedColumns(Streams):
         out = low + value.astype(np.int64) - 1
         pair = sides * sides == span
         if pair.any() and not (sides == span).any():   # two faces a number
-            s2, v2 = self._faces(cols, lambda s: s == sides, what + " (its second die)")
+            _, v2 = self._faces(cols, lambda s: s == sides, what + " (its second die)")
             out = low + (value.astype(np.int64) - 1) * sides + v2.astype(np.int64) - 1
         elif pair.any():
             raise ScriptError(f"{self.label}: {what} mixes single dice and pairs")

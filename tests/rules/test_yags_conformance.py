@@ -170,4 +170,5 @@ def test_one_attack_equals_reference_at_every_dice(name):
                        f"{row[3]}, checks {tuple(int(x) for x in c)}: " + "; ".join(diff))
     assert not bad, (
         f"{name}: {len(bad)} of {len(dice)} dice combinations differ (attacker "
-        f"{numbers(att)}; target {numbers(tgt)}; target at wounds {w0} stuns {s0}); first: " + " | ".join(bad[:5]))
+        f"{numbers(att)}; target {numbers(tgt)}; target at wounds {w0} stuns {s0}); "
+        "first: " + " | ".join(bad[:5]))
