@@ -50,19 +50,80 @@ def die(sides: int, face: int) -> tuple[int, int]:
     return (int(sides), int(face))
 
 
+class Constant:
+    """Every draw at one quantile ``u`` in [0, 1): ``random`` gives ``u``, ``integers(low,
+    high)`` gives ``low + floor(u * (high - low))``, for any size (a draw that names no
+    trials is answered the same for all of them). So ``u = 0`` rolls every die at its
+    lowest face and samples every distribution at its minimum (an inverse-cdf sampler, or a
+    table of outcomes in ascending order), and ``u`` just under 1 at its highest: a die
+    rolled face by face and the same dice sampled from their exact distribution agree at
+    those two ends. In between they need not (the faces of several dice at one quantile are
+    not the sum's quantile)."""
+
+    def __init__(self, u: float):
+        if not 0.0 <= u < 1.0:
+            raise ValueError(f"a quantile in [0, 1), not {u}")
+        self.u = float(u)
+
+    def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False):
+        if high is None:
+            low, high = 0, low
+        high = int(high) + bool(endpoint)
+        value = int(low) + int(self.u * (high - int(low)))
+        return np.array(value, dtype=dtype)[()] if size is None else \
+            np.full(size, value, dtype=dtype)
+
+    def random(self, size=None, dtype=np.float64):
+        return self.u if size is None else np.full(size, self.u, dtype=dtype)
+
+    def permutation(self, x):
+        return np.arange(x) if np.isscalar(x) else np.asarray(x).copy()
+
+
+LAST = 1.0 - 2.0 ** -40     # a quantile just under 1: every die at its highest face
+
+
 class ScriptedDice:
     """One trial's scripted dice (see the module docstring). ``used`` counts the faces
-    dealt; ``rest`` is what is left; ``calls`` logs every draw as text, for messages."""
+    dealt; ``rest`` is what is left; ``calls`` logs every draw as text, for messages.
 
-    def __init__(self, script: Sequence[Face], label: str = ""):
+    ``then`` (e.g. a :class:`Constant`): the draws after the script. The script ends at its
+    last face, or at the first draw that does not fit its next face (a uniform where a die
+    is due, a die of other sides): that draw and every later one go to ``then``, and the
+    faces left are never dealt (``rest``). So a script of the dice a rule may roll first
+    (an attack die, then a defence die) serves exactly the ones it does roll, whatever
+    comes after. Without ``then`` a draw that does not fit raises :class:`ScriptError`.
+    """
+
+    def __init__(self, script: Sequence[Face], label: str = "", then: Constant | None = None):
         self.script = list(script)
         self.used = 0
         self.label = label
+        self.then = then
+        self.over = False
         self.calls: list[str] = []
 
     @property
     def rest(self) -> list[Face]:
         return self.script[self.used:]
+
+    def _fits(self, span: int | None) -> bool:
+        """Does the next face fit a draw of ``span`` (None: a uniform)?"""
+        if self.over or self.used >= len(self.script):
+            return False
+        face = self.script[self.used]
+        if span is None or isinstance(face, float):
+            return span is None and isinstance(face, float)
+        return span in (face[0], face[0] * face[0]) and (
+            span == face[0] or self.used + 1 < len(self.script))
+
+    def _routed(self, span: int | None) -> bool:
+        """Send this draw to ``then`` (ending the script), if there is one and the draw does
+        not fit."""
+        if self.then is None or self._fits(span):
+            return False
+        self.over = True
+        return True
 
     def _next(self, what: str) -> Face:
         if self.used >= len(self.script):
@@ -95,6 +156,8 @@ class ScriptedDice:
         low, high = int(low), int(high) + bool(endpoint)
         what = f"integers({low}, {high}, size={size})"
         self.calls.append(what)
+        if self._routed(high - low):
+            return self.then.integers(low, high, size, dtype)
         if size is None:
             return np.array(self._number(low, high - low, what), dtype=dtype)[()]
         shape = (size,) if np.isscalar(size) else tuple(size)
@@ -104,6 +167,8 @@ class ScriptedDice:
     def random(self, size=None, dtype=np.float64):
         what = f"random(size={size})"
         self.calls.append(what)
+        if self._routed(None):
+            return self.then.random(size, dtype)
         count = 1 if size is None else math.prod((size,) if np.isscalar(size) else size)
         out = []
         for _ in range(count):
@@ -137,9 +202,12 @@ class ScriptedColumns(Streams):
     (a column named twice takes its next faces in turn).
     """
 
-    def __init__(self, sides: np.ndarray, values: np.ndarray, label: str = "kernel"):
+    def __init__(self, sides: np.ndarray, values: np.ndarray, label: str = "kernel",
+                 then: Constant | None = None):
         """From arrays (trials, faces): each face's sides (0: a uniform; -1: none, the
-        script is over) and value. :meth:`of` builds them from scripts."""
+        script is over) and value. :meth:`of` builds them from scripts. ``then``: where a
+        draw goes that names no trials (its last axis is not the columns), or once every
+        column's script is dealt (e.g. a :class:`Constant`); else such a draw raises."""
         n = len(sides)
         pad = np.full((n, 1), -1)       # (a pad column: a script always ends)
         self.sides = np.concatenate([np.asarray(sides, dtype=np.int64), pad], axis=1)
@@ -148,7 +216,12 @@ class ScriptedColumns(Streams):
         self.cursor = np.zeros(n, dtype=np.int64)
         self.label = label
         self._pending: np.ndarray | None = None
+        self.then = then
         super().__init__([_Named(self)], [n])
+
+    def _dealt(self) -> bool:
+        """Every column's script is over."""
+        return bool((self.sides[np.arange(self.n), self.cursor] < 0).all())
 
     @classmethod
     def of(cls, scripts: Sequence[Sequence[Face]], label: str = "kernel") -> ScriptedColumns:
@@ -165,12 +238,12 @@ class ScriptedColumns(Streams):
         return cls(sides, values, label)
 
     @classmethod
-    def of_dice(cls, faces: np.ndarray, sides: np.ndarray | int,
-                label: str = "kernel") -> ScriptedColumns:
+    def of_dice(cls, faces: np.ndarray, sides: np.ndarray | int, label: str = "kernel",
+                then: Constant | None = None) -> ScriptedColumns:
         """From an int array (trials, k) of die faces, every one a die of ``sides`` (or
         (k,) sides, one per column of faces; 0 marks a uniform, its value in ``faces``)."""
         faces = np.asarray(faces)
-        return cls(np.broadcast_to(np.asarray(sides), faces.shape), faces, label)
+        return cls(np.broadcast_to(np.asarray(sides), faces.shape), faces, label, then)
 
     def used(self) -> np.ndarray:
         """(trials,) int: the faces each trial's script has dealt."""
@@ -249,15 +322,25 @@ class ScriptedColumns(Streams):
         out = [self._faces(cols, lambda s: s == 0, "random()")[1] for _ in range(rows)]
         return np.array(out).reshape(rows, cols.size)
 
+    def _to_then(self, size) -> bool:
+        if self.then is None:
+            return False
+        shape = (size,) if np.isscalar(size) else tuple(size or ())
+        return not shape or shape[-1] != self.n or self._dealt()
+
     def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False):
         if high is None:
             low, high = 0, low
         high = int(high) + bool(endpoint)
+        if self._to_then(size):
+            return self.then.integers(low, high, size, dtype)
         shape, rows = self._all(size, f"integers({low}, {high}, size={size})")
         cols = np.arange(self.n)
         return self.draw_integers(cols, rows, low, high, dtype).reshape(shape)
 
     def random(self, size=None, dtype=np.float64):
+        if self._to_then(size):
+            return self.then.random(size, dtype)
         shape, rows = self._all(size, f"random(size={size})")
         return self.draw_random(np.arange(self.n), rows).astype(dtype).reshape(shape)
 
