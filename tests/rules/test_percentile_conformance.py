@@ -202,7 +202,7 @@ def fighters_of(fight) -> str:
     S = fight.static
     return "; ".join(
         f"{f.name}: attack {int(S.item_attack[0, i])}%, parry "
-        f"{int(S.item_parry[0, i])}%/{int(S.item_parry[3, i])}% (main/off), dodge "
+        f"{int(S.item_parry[0, i])}%/{int(S.item_parry[1, i])}% (main/off hand), dodge "
         f"{int(S.dodge[i])}%, hp {int(S.hp[i])}" for i, f in enumerate(fight.fighters))
 
 

@@ -162,7 +162,7 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
         if s.room:
             eff = eff + (state.grapple[fi, i] == 0) * DISENGAGE_BONUS
         res = s.resistance[CLOSE, 0, p] + state.penalty.ravel()[p * n + i]
-        ok = eff - res + drift(rng, i.size) >= 0
+        ok = eff - res + drift(rng, i.size, cols=i) >= 0
         if ok.any():
             _release(s, state, fi[ok], i[ok], p[ok])
         if not ok.all():
@@ -194,11 +194,11 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
             hit, gh, fh = hit[free], gh[free], fh[free]
         eff = s.effort[MELEE, gh, fh] + state.penalty[gh, hit]
         res = s.resistance[MELEE, FROM_REAR, fh] + state.penalty[fh, hit]
-        ok = eff - res + drift(rng, hit.size) >= 0
+        ok = eff - res + drift(rng, hit.size, cols=hit) >= 0
         hit, gh, fh = hit[ok], gh[ok], fh[ok]
         if not hit.size:
             continue
-        harm = np.maximum(s.margin[MELEE, 0, gh, fh] + drift(rng, hit.size), 0)
+        harm = np.maximum(s.margin[MELEE, 0, gh, fh] + drift(rng, hit.size, cols=hit), 0)
         landed = np.flatnonzero(harm)
         if landed.size:
             inflict(s, state, hit[landed], fh[landed], s.kind[MELEE, gh, fh][landed],

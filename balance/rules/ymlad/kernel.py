@@ -565,7 +565,7 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         res = res + shoot * moving
         state.shots[f, idx] -= shoot
         state.reload[f, idx] = np.where(shoot, s.rounds_per_shot[f], state.reload[f, idx])
-    ok = eff - res + drift(rng, idx.size) >= 0
+    ok = eff - res + drift(rng, idx.size, cols=idx) >= 0
     if acts is not None:
         ok &= acts
 
@@ -583,7 +583,7 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         charge = rnd.charging[f, idx] | (rnd.charging.ravel()[t * n + idx]
                                          & (rnd.target.ravel()[t * n + idx] == f))
         m = np.where(charge, s.charge_margin[style, f, t], s.margin[style, band, f, t])
-        harm = np.maximum(m + drift(rng, idx.size), 0)
+        harm = np.maximum(m + drift(rng, idx.size, cols=idx), 0)
         hit = np.flatnonzero(harm)
         if hit.size:
             snap.changed.append(inflict(s, state, idx[hit], t[hit], s.kind[style[hit], f, t[hit]],
