@@ -52,6 +52,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="auto (default): exact answers where the exact engine covers every "
                         "cell (duels; docs/exact.md), else Monte Carlo"
                         "; exact insists; vector always samples")
+    p.add_argument("--breakdown", action="store_true",
+                   help="also count what each fighter did in every cell (attacks, hits, "
+                        "damage, ...: bd_<fighter>_<metric> columns with _lo/_hi intervals; "
+                        "Monte Carlo)")
     add_set(p)
     p.set_defaults(func=main)
 
@@ -79,7 +83,7 @@ def main(args: argparse.Namespace) -> int:
                         max_trials=args.max_trials, executor=args.executor,
                         scheduler=args.scheduler, workers=args.workers, out=args.out,
                         run_id=args.run_id, resume=args.resume, progress=not args.quiet,
-                        engine=args.engine)
+                        engine=args.engine, breakdown=args.breakdown)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted: the finished cells are kept; run the same command with "
                          "--resume to finish the sweep\n")

@@ -60,7 +60,7 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
               workers: int | None = None, out: str | os.PathLike | None = "results",
               run_id: str | None = None, resume: bool = False, progress: bool = False,
               on_cell: Callable[[CellResult], None] | None = None,
-              engine: str = "auto") -> SweepResult:
+              engine: str = "auto", breakdown: bool = False) -> SweepResult:
     """Run every cell of a scenario's sweep and return (and, with ``out``, store) the table.
 
     ``source`` is a sweep file, a mapping, or a :class:`Plan`. ``trials``/``seed`` override
@@ -73,6 +73,9 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
     cell exactly when the exact engine covers every cell (duels; docs/exact.md: intervals of
     width 0, ``trials`` 0 and an ``exact`` column in the table), else plays them all by Monte
     Carlo (the manifest's ``engine_note`` says why); ``exact`` insists; ``vector`` samples.
+    ``breakdown`` counts what each fighter did in every cell (``balance.engine.breakdown``:
+    attacks, hits, damage, ...) into ``bd_<fighter>_<metric>`` columns with their 95%
+    intervals (``_lo``, ``_hi``); it plays every cell by Monte Carlo.
     """
     plan = source if isinstance(source, Plan) else load_plan(source, sweep=sweep, crn=crn,
                                                              baseline=baseline)
@@ -92,6 +95,9 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
             raise OptionError("max_trials caps adaptive precision; give precision too")
         trials = _count("trials", model.trials if trials is None else trials, 1)
     run_id = _run_id(run_id, plan)
+    if breakdown and engine == "exact":
+        raise OptionError("a breakdown counts what happens in sampled fights: use --engine "
+                          "auto or vector with --breakdown")
     if not isinstance(executor, Executor):
         check_executor(executor, scheduler, workers)
     if resume and out is None:
@@ -106,14 +112,18 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
                    "baseline": plan.baseline.id if plan.baseline else None,
                    "version": __version__}
     fights = plan.compile()     # a problem of any cell stops the sweep before it starts
-    engine, engine_note = _engine_for(plan, fights, engine)
+    engine, engine_note = _engine_for(plan, fights, "vector" if breakdown else engine)
+    if breakdown:
+        engine_note = "Monte Carlo: a breakdown counts sampled fights"
+        fingerprint["breakdown"] = True
     fingerprint["engine"] = engine
     partial = Partial(out, run_id, fingerprint, resume=resume) if out is not None else None
     done = partial.finished() if partial is not None else {}
     started = now_iso()
     clock = time.perf_counter()
     jobs = [CellJob(c.id, plan.ruleset, fights[c.id], seed, c.stream, block_trials, trials,
-                    precision, max_trials or 0, engine=engine) for c in plan.cells]
+                    precision, max_trials or 0, engine=engine, breakdown=breakdown)
+            for c in plan.cells]
     records = {cid: rec for cid, rec in done.items() if cid in fights}
     if engine == "vector":        # exact cells need no shared streams with a baseline
         jobs = _paired_jobs(plan, jobs, records, partial, on_cell)
@@ -136,7 +146,10 @@ def run_sweep(source: Any, *, trials: int | None = None, seed: int | None = None
                         side_names=plan.side_names,
                         side_of={cid: f.side_of for cid, f in fights.items()}, seed=seed,
                         adaptive=None if precision is None else
-                        {cid: rec["precision_met"] for cid, rec in records.items()})
+                        {cid: rec["precision_met"] for cid, rec in records.items()},
+                        breakdown=None if not breakdown else
+                        {cid: (f.fighter_names, _counted(plan.ruleset))
+                         for cid, f in fights.items()})
     if plan.baseline is not None:
         add_deltas(table, plan.baseline.id, tallies,
                    {cid: rec.get("paired") for cid, rec in records.items()},
@@ -226,6 +239,12 @@ def _engine_for(plan: Plan, fights: Mapping[str, Any], engine: str) -> tuple[str
                               "--engine auto or vector)")
         return "vector", f"Monte Carlo: {reason}"
     return "exact", "exact engine: every cell is a duel it covers"
+
+
+def _counted(ruleset: str) -> frozenset[str]:
+    from balance import rules
+
+    return rules.get(ruleset).breakdown_metrics
 
 
 def _record(result: CellResult) -> dict[str, Any]:

@@ -39,10 +39,14 @@ def axis_column(axis: Axis, labels: Sequence[Any]):
 def build_table(axes: Sequence[Axis], cells: Sequence[Cell], tallies: Mapping[str, Tally],
                 blocks: Mapping[str, int], *, side_names: Sequence[str],
                 side_of: Mapping[str, np.ndarray], seed: int,
-                adaptive: Mapping[str, bool] | None = None):
+                adaptive: Mapping[str, bool] | None = None,
+                breakdown: Mapping[str, tuple[tuple[str, ...], frozenset[str]]] | None = None):
     """The tidy DataFrame of a finished sweep (cells in expansion order).
 
     ``side_of`` maps each cell id to its fighters' side indices (sizes may differ by cell).
+    ``breakdown`` maps each cell id to its fighters' names and the metrics its rules count:
+    each counted metric's mean per fight and 95% interval become ``bd_<fighter>_<metric>``,
+    ``..._lo`` and ``..._hi`` (NaN in a cell without that fighter).
     """
     import pandas as pd
 
@@ -63,7 +67,35 @@ def build_table(axes: Sequence[Axis], cells: Sequence[Cell], tallies: Mapping[st
         columns["exact"] = exact
     if adaptive is not None:
         columns["precision_met"] = [bool(adaptive[c.id]) for c in cells]
+    if breakdown is not None:
+        columns.update(_breakdown_columns(cells, tallies, breakdown))
     return pd.DataFrame(columns)
+
+
+def _breakdown_columns(cells: Sequence[Cell], tallies: Mapping[str, Tally],
+                       breakdown: Mapping[str, tuple[tuple[str, ...], frozenset[str]]]
+                       ) -> dict[str, list[float]]:
+    """``bd_<fighter>_<metric>`` (mean per fight), ``_lo`` and ``_hi`` columns, fighters in
+    order of first appearance, metrics in ``balance.engine.breakdown.METRICS`` order."""
+    from balance.engine.breakdown import summary
+
+    per_cell = []
+    keys: dict[str, None] = {}
+    for c in cells:
+        names, counted = breakdown[c.id]
+        tally = tallies[c.id]
+        values: dict[str, float] = {}
+        if tally.breakdown is not None:
+            for fighter, row in summary(tally.breakdown, tally.trials, names, counted).items():
+                for metric, v in row.items():
+                    if v is None:
+                        continue
+                    key = f"bd_{fighter}_{metric}"
+                    values[key], values[key + "_lo"], values[key + "_hi"] = (
+                        v["mean"], *v["ci95"])
+                    keys.update(dict.fromkeys((key, key + "_lo", key + "_hi")))
+        per_cell.append(values)
+    return {k: [v.get(k, float("nan")) for v in per_cell] for k in keys}
 
 
 def _stats(tally: Tally, side_names: Sequence[str], side_of: np.ndarray) -> dict[str, Any]:

@@ -39,6 +39,7 @@ class CellJob:
     pair: PairWith | None = None       # the baseline's outcomes: count paired with them
     keep: bool = False                 # keep this cell's outcomes (it is the baseline)
     engine: str = "vector"             # or "exact": the cell solved as a Markov chain
+    breakdown: bool = False            # count what each fighter did (balance.engine.breakdown)
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ def run_cell(job: CellJob) -> CellResult:
         if b > job.blocks_done:
             more = run_fight(system, fight, job.trials, job.seed, cell=job.stream,
                              blocks=range(job.blocks_done, b), block_trials=job.block_trials,
-                             observe=watch)
+                             observe=watch, with_breakdown=job.breakdown)
             tally = tally.merge(more)
     else:
         while not (met := half_width(tally) <= job.precision) and \
@@ -93,7 +94,7 @@ def run_cell(job: CellJob) -> CellResult:
             # block b of a run cut into equal blocks: the same stream a fixed run would use
             more = run_fight(system, fight, (b + 1) * job.block_trials, job.seed,
                              cell=job.stream, blocks=[b], block_trials=job.block_trials,
-                             observe=watch)
+                             observe=watch, with_breakdown=job.breakdown)
             tally = tally.merge(more)
             b += 1
     return CellResult(job.cell_id, tally, b, time.perf_counter() - start, met, paired, kept)

@@ -27,7 +27,7 @@ from balance.rules import get
 from balance.rules.testing import detectable_shift
 from balance.rules.yags.fighters import AUTO, Fighter, YagsFight, YagsRules
 from balance.rules.yags.tracks import AGGRESSIVE, DEFENSIVE, MIXED, NORMAL, STUNS, WOUNDS
-from balance.rules.yags.vector.static import static_of
+from balance.rules.yags.vector.prepare import static_of
 from tests.rules.helpers import differ, homogeneous, round_labels, status_labels, win_labels
 
 ALPHA = 1e-6

@@ -25,7 +25,7 @@ from balance.rules.yags.reference.blasts import ring
 from balance.rules.yags.tracks import MIXED, NO_DAMAGE, STUNS, WOUNDS
 from balance.rules.yags.vector import kernel
 from balance.rules.yags.vector.blasts import explode, rings
-from balance.rules.yags.vector.static import static_of
+from balance.rules.yags.vector.prepare import static_of
 from tests.rules.test_yags_agreement import agree, fighter
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from balance.rules import get
 from balance.rules.yags.armour import suit_of
 from balance.rules.yags.equipment import BARE, MAIN, SPARE, choose_style, fits
 from balance.rules.yags.tracks import HEAVY, IMPALING, MIXED, STUNLIKE, STUNS, WOUNDS
-from balance.rules.yags.vector.static import static_of
+from balance.rules.yags.vector.prepare import static_of
 
 TABLES = shipped_tables("yags")
 ARMOUR, WEAPONS = TABLES.armour, TABLES.weapons

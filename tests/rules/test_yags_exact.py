@@ -47,7 +47,7 @@ from balance.rules.yags.tracks import (
 )
 from balance.rules.yags.vector import kernel
 from balance.rules.yags.vector.gear import sync_penalty
-from balance.rules.yags.vector.static import static_of
+from balance.rules.yags.vector.prepare import static_of
 from tests.rules.test_yags_melee import veteran
 
 N = 200_000

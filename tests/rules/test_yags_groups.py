@@ -18,7 +18,7 @@ from balance.rules.yags.reference.declare import declare
 from balance.rules.yags.reference.fight import start_combat
 from balance.rules.yags.vector import declare as kdeclare
 from balance.rules.yags.vector import groups, kernel
-from balance.rules.yags.vector.static import static_of
+from balance.rules.yags.vector.prepare import static_of
 from tests.rules.test_yags_agreement import agree
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -36,7 +36,7 @@ from balance.rules.yags.ranged import (
     threat,
 )
 from balance.rules.yags.reference import missiles as ref
-from balance.rules.yags.vector.static import static_of
+from balance.rules.yags.vector.prepare import static_of
 from tests.rules.test_yags_agreement import agree, fight, m
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -117,7 +117,7 @@ def show(field: str, value: int) -> str:
 
 def numbers(fight) -> str:
     """Each fighter's effort, resistance (from the front) and harm margin by style."""
-    s = fight.static
+    s = kernel.static_of(fight)
 
     def by_style(table) -> str:
         return ", ".join(f"{nm} {int(table[k])}" for k, nm in STYLES)

@@ -91,7 +91,7 @@ def test_a_parting_blow_is_the_attack_not_yet_spent() -> None:
               "policy": {"flee_at": "hurt"}}
     fight = ymlad_fight({"name": "t", "ruleset": "ymlad", "sides": [
         {"name": "a", "members": [runner]}, {"name": "b", "members": [sword, sword]}]})
-    s = fight.static
+    s = kernel.static_of(fight)
     assert s.effort[MELEE, 2, 0] - s.resistance[MELEE, FROM_REAR, 0] == 2
     rng = np.random.default_rng(8)
     state = kernel.start(fight, N, rng)
@@ -289,7 +289,8 @@ def test_closing_in_is_a_harmless_melee_attack() -> None:
                 "policy": {"style": "close", "harm": "grapple"}}
     swordsman = {"skills": {"melee": 4}, "weapon": "battle_sword", "effort": {"close": -20}}
     fight = ymlad_fight(duel(wrestler, swordsman))
-    assert fight.static.effort[MELEE, 0, 1] - fight.static.resistance[MELEE, 0, 1] == -1
+    s = kernel.static_of(fight)
+    assert s.effort[MELEE, 0, 1] - s.resistance[MELEE, 0, 1] == -1
     rng = np.random.default_rng(12)
     state = kernel.start(fight, N, rng)
     kernel.play_round(fight, state, rng, 1)
@@ -320,7 +321,7 @@ def test_both_wanting_close_combat_engage_at_once(other: str) -> None:
     assert effort(a, MELEE) - resistance(b, MELEE) == -6
     rng = np.random.default_rng(20)
     state = kernel.start(fight, N, rng)
-    kernel.plan_round(fight.static, state, rng)
+    kernel.plan_round(kernel.static_of(fight), state, rng)
     assert ((state.close_with[0] == 1) == (other == "close")).all()
     state = kernel.start(fight, N, rng)
     kernel.play_round(fight, state, rng, 1)
@@ -413,7 +414,7 @@ def test_a_held_fighter_fights_back_or_backs_off(held: str, fights: bool) -> Non
     wrestler = {**ONE_HIT, "skills": {"close": 4}, "weapon": "fist",
                 "effort": {"close": -20, "melee": -20}, "policy": {"style": "close"}}
     fight = ymlad_fight(duel(swordsman, wrestler))
-    assert bool(fight.static.fights_back[0, 1]) == fights
+    assert bool(kernel.static_of(fight).fights_back[0, 1]) == fights
     rng = np.random.default_rng(23)
     state = kernel.start(fight, N, rng)
     state.close_with[0], state.close_with[1] = 1, 0

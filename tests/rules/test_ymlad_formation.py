@@ -39,7 +39,7 @@ def on_the_defender(scenario: dict) -> tuple[list[int], list[int], int]:
     fight = compiled(scenario)
     rng = np.random.default_rng(0)
     state = kernel.start(fight, 200, rng)
-    rnd = kernel.plan_round(fight.static, state, rng)
+    rnd = kernel.plan_round(kernel.static_of(fight), state, rng)
     on = rnd.target[1:] == 0
     combat = ref.start_combat(fight)
     ref.choose_targets(combat, rng)
@@ -70,7 +70,7 @@ def test_those_without_a_place_go_to_another_foe() -> None:
     fight = compiled(scenario)
     rng = np.random.default_rng(0)
     state = kernel.start(fight, 10, rng)
-    choice = kernel.choose_targets(fight.static, state, state.status == STANDING, rng)
+    choice = kernel.choose_targets(kernel.static_of(fight), state, state.status == STANDING, rng)
     assert (np.sort(choice.target[2:], axis=0).T == [-1, 0, 1]).all()
     combat = ref.start_combat(fight)
     ref.choose_targets(combat, rng)

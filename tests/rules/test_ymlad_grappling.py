@@ -31,7 +31,7 @@ WRESTLER = {"policy": {"style": "close", "harm": "grapple"}}
 
 def test_kernel_a_pinned_fighter_stays_held_and_gets_up_when_released() -> None:
     fight = compiled(WRESTLER, {})
-    s = fight.static
+    s = kernel.static_of(fight)
     state = kernel.start(fight, 3, np.random.default_rng(0))
     state.close_with[0], state.close_with[1] = 1, 0
     state.grapple[0] = 2                                  # b holds a a little
@@ -50,7 +50,7 @@ def test_kernel_a_pinned_fighter_stays_held_and_gets_up_when_released() -> None:
 
 def test_kernel_wounds_keep_a_released_fighter_down() -> None:
     fight = compiled(WRESTLER, {})
-    s = fight.static
+    s = kernel.static_of(fight)
     state = kernel.start(fight, 2, np.random.default_rng(0))
     state.close_with[0], state.close_with[1] = 1, 0
     state.body[1] = 6                                     # one short of going down

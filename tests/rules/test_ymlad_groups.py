@@ -145,7 +145,7 @@ def choose_both(scenario: dict, setup=None) -> tuple[list[int], list[int | None]
     combat = ref.start_combat(fight)
     if setup is not None:
         setup(state, combat)
-    choice = kernel.choose_targets(fight.static, state, state.status == STANDING,
+    choice = kernel.choose_targets(kernel.static_of(fight), state, state.status == STANDING,
                                    np.random.default_rng(1))
     ref.choose_targets(combat, np.random.default_rng(1))
     return choice.target[:, 0].tolist(), [m.target for m in combat.fighters]
@@ -183,7 +183,7 @@ def test_two_against_three_splits_as_the_seed_says() -> None:
     fight = compiled(fight_of([man(count=2)], [man(count=3)]))
     n = 4000
     state = kernel.start(fight, n, np.random.default_rng(0))
-    got = kernel.choose_targets(fight.static, state, state.status == STANDING,
+    got = kernel.choose_targets(kernel.static_of(fight), state, state.status == STANDING,
                                 np.random.default_rng(1)).target
     assert split_of(got).all()
     heavy = ((got[2:] == 0).sum(axis=0) == 2).mean()
@@ -287,11 +287,11 @@ def test_side_policy_is_the_default_members_change_it() -> None:
 
 def test_flanks_and_rear_lower_resistance_and_take_the_shield() -> None:
     fight = compiled(fight_of([man(count=6)], [man(shield="medium")]))
-    res = fight.static.resistance
+    res = kernel.static_of(fight).resistance
     front, side, rear = (int(res[2, a, 6]) for a in range(3))   # melee, the shield-bearer
     assert side == front - 1 - 2 and rear == front - 2 - 2        # angle, and no shield (2)
     fight = compiled(fight_of([man(count=6)], [man(vision="all_round")]))
-    assert len({int(fight.static.resistance[2, a, 6]) for a in range(3)}) == 1
+    assert len({int(kernel.static_of(fight).resistance[2, a, 6]) for a in range(3)}) == 1
 
 
 def test_the_fourth_attacker_comes_at_the_flank() -> None:
@@ -326,14 +326,14 @@ def test_rear_rows_cannot_be_reached_and_step_up() -> None:
     fight = compiled(rows_fight())
     rng = np.random.default_rng(0)
     state = kernel.start(fight, 500, rng)
-    choice = kernel.choose_targets(fight.static, state, state.status == STANDING, rng)
+    choice = kernel.choose_targets(kernel.static_of(fight), state, state.status == STANDING, rng)
     assert choice.rear[:5, 0].tolist() == [False, False, True, True, True]
     foes = choice.target[5:]
     assert ((foes == 0) | (foes == 1)).all()               # only the front can be fought
     assert (choice.target[2:4] >= 5).all()                 # pikes reach through
     assert (choice.target[4] == -1).all() and (choice.goal[4] >= 5).all()   # the sword waits
     state.status[0] = UNCONSCIOUS                          # a front man falls ...
-    choice = kernel.choose_targets(fight.static, state, state.status == STANDING, rng)
+    choice = kernel.choose_targets(kernel.static_of(fight), state, state.status == STANDING, rng)
     assert choice.rear[:5, 0].tolist() == [False, False, False, True, True]  # ... a pike steps up
     combat = ref.start_combat(fight)
     combat.fighters[0].status = UNCONSCIOUS
@@ -366,9 +366,9 @@ def test_a_broken_side_flees_and_draws_blows_in_the_back() -> None:
     rng = np.random.default_rng(2)
     state = kernel.start(fight, n, rng)
     state.status[0] = UNCONSCIOUS
-    rnd = kernel.plan_round(fight.static, state, rng)
+    rnd = kernel.plan_round(kernel.static_of(fight), state, rng)
     assert (rnd.target[2:] == 1).all() and rnd.ring.ring[2:].all()
-    flight.end_of_round(fight.static, state, rnd, rng)
+    flight.end_of_round(kernel.static_of(fight), state, rnd, rng)
     fled = state.status[1] == FLED
     assert (state.status[1] != STANDING).all()             # half down: the side breaks
     # All four foes are on him: their blows in his back nearly always bring him down.
@@ -390,8 +390,8 @@ def test_parting_blows_all_one_or_none(engine: str) -> None:
         if engine == "kernel":
             state = kernel.start(fight, n, rng)
             state.body[0] = 3                              # hurt: above 1 x 2
-            rnd = kernel.plan_round(fight.static, state, rng)
-            flight.end_of_round(fight.static, state, rnd, rng)
+            rnd = kernel.plan_round(kernel.static_of(fight), state, rng)
+            flight.end_of_round(kernel.static_of(fight), state, rnd, rng)
             status = state.status[0]
         else:
             status = []
@@ -409,7 +409,7 @@ def test_parting_blows_all_one_or_none(engine: str) -> None:
     # Two blows in the back fell him more often than one; none lets him go.
     assert down["all"] > down["one"] + 0.05 and down["one"] > 0.2 and down["none"] == 0
     # From behind the shield does not count and the angle costs 2 (seed, Angle).
-    s = fight.static
+    s = kernel.static_of(fight)
     assert s.resistance[2, FROM_REAR, 0] == s.resistance[2, 0, 0] - 2 - 2
 
 
@@ -427,10 +427,10 @@ def two_strikers(parting: str, engine: str, n: int) -> tuple[np.ndarray, np.ndar
     if engine == "kernel":
         state = kernel.start(fight, n, rng)
         state.body[0] = 3                                  # hurt: above 1 x 2
-        rnd = kernel.plan_round(fight.static, state, rng)
+        rnd = kernel.plan_round(kernel.static_of(fight), state, rng)
         assert rnd.ring.ring[1:].all() and (rnd.target[1:] == 0).all()
         spent = np.zeros_like(state.status, dtype=bool)
-        flight.end_of_round(fight.static, state, rnd, rng, spent)
+        flight.end_of_round(kernel.static_of(fight), state, rnd, rng, spent)
         return spent[1], spent[2]
     struck = []
     for _ in range(n):
@@ -472,11 +472,11 @@ def run_from_a_held_foe(holder: int, engine: str, n: int) -> np.ndarray:
     if engine == "kernel":
         state = kernel.start(fight, n, rng)
         state.body[:2] = 3
-        rnd = kernel.plan_round(fight.static, state, rng)
+        rnd = kernel.plan_round(kernel.static_of(fight), state, rng)
         state.close_with[holder], state.close_with[2] = 2, holder
         rnd.target[2], rnd.ring.ring[2] = other, True
         spent = np.zeros_like(state.status, dtype=bool)
-        flight.run_away(fight.static, state, rnd, np.array([True, True, False])[:, None]
+        flight.run_away(kernel.static_of(fight), state, rnd, np.array([True, True, False])[:, None]
                         & np.ones(n, dtype=bool), spent, rng)
         return spent[2]
     struck = []
@@ -530,8 +530,8 @@ def test_a_held_fighter_must_disengage_or_give_up() -> None:
     state.body[0] = 3
     state.close_with[0], state.close_with[1] = 1, 0
     state.grapple[0] = 1                                   # no +4: grappling harm
-    rnd = kernel.plan_round(fight.static, state, rng)
-    flight.end_of_round(fight.static, state, rnd, rng)
+    rnd = kernel.plan_round(kernel.static_of(fight), state, rng)
+    flight.end_of_round(kernel.static_of(fight), state, rnd, rng)
     assert (state.status[0] == YIELDED).mean() > 0.3      # pinned
     assert ((state.status[0] == YIELDED) | (state.status[0] == FLED)
             | (state.status[0] >= UNCONSCIOUS)).all()
@@ -545,8 +545,8 @@ def test_nobody_flees_or_yields_from_a_beaten_foe() -> None:
     state = kernel.start(fight, 10, rng)
     state.body[0] = 3
     state.status[1] = UNCONSCIOUS
-    rnd = kernel.plan_round(fight.static, state, rng)
-    flight.end_of_round(fight.static, state, rnd, rng)
+    rnd = kernel.plan_round(kernel.static_of(fight), state, rng)
+    flight.end_of_round(kernel.static_of(fight), state, rnd, rng)
     assert (state.status[0] == STANDING).all()
 
 
@@ -558,8 +558,8 @@ def test_yield_and_flee_the_lower_level_first() -> None:
     state = kernel.start(fight, 10, rng)
     state.body[:2] = 5                                     # past both levels
     state.pos[2:] = 50.0                                   # no foe near: no parting blows
-    rnd = kernel.plan_round(fight.static, state, rng)
-    flight.end_of_round(fight.static, state, rnd, rng)
+    rnd = kernel.plan_round(kernel.static_of(fight), state, rng)
+    flight.end_of_round(kernel.static_of(fight), state, rnd, rng)
     assert (state.status[0] == YIELDED).all() and (state.status[1] == FLED).all()
 
 

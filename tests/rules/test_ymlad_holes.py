@@ -95,7 +95,7 @@ def test_beside_a_hole_more_may_attack_and_one_from_the_flank() -> None:
     rng = np.random.default_rng(41)
     state = kernel.start(fight, 400, rng)
     state.status[1] = UNCONSCIOUS
-    rnd = kernel.plan_round(fight.static, state, rng)
+    rnd = kernel.plan_round(kernel.static_of(fight), state, rng)
     on = np.stack([(rnd.target[3:] == p).sum(axis=0) for p in (0, 2)])
     assert (on.max(axis=0) <= 4).all() and (on.sum(axis=0) == 5).all()
     assert (rnd.flanked[[0, 2]]).all()
@@ -108,7 +108,7 @@ def test_beside_a_hole_more_may_attack_and_one_from_the_flank() -> None:
     assert [m.holes for m in combat.fighters[:3]] == [1, 0, 1]
     whole = ymlad_fight(line(5))
     state = kernel.start(whole, 50, rng)
-    rnd = kernel.plan_round(whole.static, state, rng)
+    rnd = kernel.plan_round(kernel.static_of(whole), state, rng)
     assert ((rnd.target[3:] >= 0).sum(axis=0) == 3).all() and not rnd.flanked[:3].any()
 
 

@@ -59,7 +59,7 @@ def test_the_missile_charge_is_made_once() -> None:
     charger = {**RIDER, "mounted": "no", "speed": 10.0,
                "policy": {"style": "missile", "charge": True}}
     fight = compiled(duel(charger, {**SPEARMAN, "speed": 0.0}, distance=100))
-    s = fight.static
+    s = kernel.static_of(fight)
     rng = np.random.default_rng(0)
     state = kernel.start(fight, 50, rng)
     first = kernel.plan_round(s, state, rng)

@@ -221,14 +221,15 @@ def test_runners_close_and_shooters_hold():
                           distance=40))
     rng = np.random.default_rng(0)
     state = kernel.start(fight, 4, rng)
-    target = kernel.choose_targets(fight.static, state, state.status == STANDING, rng).goal
-    moved = kernel.move(fight.static, state, target, state.status == STANDING, rng)[0]
+    s = kernel.static_of(fight)
+    target = kernel.choose_targets(s, state, state.status == STANDING, rng).goal
+    moved = kernel.move(s, state, target, state.status == STANDING, rng)[0]
     # The thrower walks in towards javelin range (60 m: already there) and stands; the
     # other runs his 10 m.
     assert state.pos[0].tolist() == [0] * 4 and state.pos[1].tolist() == [30] * 4
     assert moved[0].tolist() == [0] * 4 and moved[1].tolist() == [2] * 4
     state.shots[0] = 0          # out of javelins: he runs in too
-    kernel.move(fight.static, state, target, state.status == STANDING, rng)
+    kernel.move(kernel.static_of(fight), state, target, state.status == STANDING, rng)
     assert state.pos[0].tolist() == [10] * 4
 
 
@@ -237,7 +238,7 @@ def test_runners_close_and_shooters_hold():
 
 def test_kernel_letting_go_frees_the_partner_and_dissolves_grappling_harm():
     fight = compiled(duel({}, {}))
-    s = fight.static
+    s = kernel.static_of(fight)
     state = kernel.start(fight, 3, np.random.default_rng(0))
     state.close_with[0], state.close_with[1] = 1, 0
     state.grapple[0] = 4                       # fighter 1 holds fighter 0
@@ -256,14 +257,14 @@ def test_kernel_disengaging_ends_close_combat_and_grappling():
     state = kernel.start(fight, 2, np.random.default_rng(0))
     state.close_with[0], state.close_with[1] = 1, 0
     state.grapple[:] = 3
-    harm._release(fight.static, state, 0, np.array([1]), np.array([1]))
+    harm._release(kernel.static_of(fight), state, 0, np.array([1]), np.array([1]))
     assert state.close_with[:, 1].tolist() == [-1, -1] and state.grapple[:, 1].tolist() == [0, 0]
     assert state.close_with[:, 0].tolist() == [1, 0] and state.grapple[:, 0].tolist() == [3, 3]
 
 
 def test_kernel_stunning_and_death():
     fight = compiled(duel({}, {"stunnable": False}))
-    s = fight.static
+    s = kernel.static_of(fight)
     state = kernel.start(fight, 2, np.random.default_rng(0))
     harm.inflict(s, state, np.array([0, 0]), np.array([0, 1]),
                    np.array([1, 1]), np.array([5, 5]))   # STUN 5: 3 brief + 2 lasting

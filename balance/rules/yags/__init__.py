@@ -11,7 +11,7 @@ from balance.rules.base import RuleSystem
 from balance.rules.yags.after import FightWithAftermath, alive_after, plan_of
 from balance.rules.yags.fighters import YagsFight, compile_fight
 from balance.rules.yags.vector import kernel
-from balance.rules.yags.vector.static import static_of
+from balance.rules.yags.vector.prepare import static_of
 
 
 class YagsSystem(RuleSystem):

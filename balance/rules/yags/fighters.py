@@ -215,10 +215,6 @@ class YagsFight(FighterList):
     breaks_at: tuple[float | None, ...] = ()   # per side: share down at which it flees
     side_distance: tuple[float, ...] = ()      # per side: metres from side 0 at the start
     explosions: tuple[PlacedBlast, ...] = ()   # docs/rules/yags-explosions.md
-    # What an engine derives from the fight once (the kernel's arrays: vector.static_of),
-    # kept here so it is computed once per fight; not part of the fight's value.
-    derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False,
-                                    compare=False)
 
     @property
     def at_distance(self) -> bool:

@@ -32,6 +32,7 @@ from balance.exact.chain import Branches, mix, then
 from balance.exact.duel import DuelModel, Unsupported
 from balance.rules.ymlad.fighters import NEVER, YmladFight
 from balance.rules.ymlad.groups import CONTACT_EPS
+from balance.rules.ymlad.kernel import static_of
 from balance.rules.ymlad.tables import (
     CLOSE,
     DISENGAGE_BONUS,
@@ -51,7 +52,7 @@ P_TOGETHER = 1 / 20        # equal initiative: both strike at the state before e
 def unsupported(fight: YmladFight) -> list[str]:
     """What the exact engine does not model in this (two-fighter) fight."""
     reasons = []
-    s = fight.static
+    s = static_of(fight)
     if abs(float(s.start[0]) - float(s.start[1])) > s.contact + CONTACT_EPS:
         reasons.append("the fighters start apart (movement, missiles and charges)")
     if any(f.flee_at < NEVER for f in fight.fighters):
@@ -67,7 +68,7 @@ class YmladDuel:
     """The packed state of a Ymlad duel and one round over it."""
 
     def __init__(self, fight: YmladFight):
-        s = fight.static
+        s = static_of(fight)
         self.s = s
         self.room = s.room
         # Harm past these changes nothing (the fighter is dead, or down for good): stored

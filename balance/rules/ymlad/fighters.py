@@ -212,11 +212,6 @@ class YmladFight(FighterList):
         distances = list(self.side_distance) or [0.0] * len(self.side_names)
         return start_positions(self.side_of, distances)
 
-    @cached_property
-    def static(self) -> Any:
-        from balance.rules.ymlad.kernel import static_of
-
-        return static_of(self)
 
 
 # --- the formulas on compiled fighters ---------------------------------------------------------

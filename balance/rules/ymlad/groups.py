@@ -25,7 +25,9 @@ from balance.engine.targeting import (
     counting,
     nearest_foe,
 )
+from balance.rules.ymlad.fighters import danger
 from balance.rules.ymlad.tables import (
+    FORMATION,
     POLEARM_GROUP_LIMIT,
     attacker_places,
     open_sides,
@@ -55,9 +57,6 @@ class Layout:
 
 def layout_of(fight) -> Layout:
     """Tabulate target policies, fixed priorities, danger and formation rows."""
-    from balance.rules.ymlad.fighters import danger
-    from balance.rules.ymlad.tables import FORMATION
-
     fs = fight.fighters
     c = len(fs)
     policy = np.array([f.target for f in fs], dtype=np.int8)

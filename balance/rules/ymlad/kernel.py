@@ -17,6 +17,7 @@ import numpy as np
 from balance.dice import drift
 from balance.engine.distance import CLOSE as MOVE_CLOSE
 from balance.engine.distance import KEEP_DISTANCE, step
+from balance.engine.prepared import once
 from balance.engine.state import TrialState
 from balance.engine.status import STANDING
 from balance.engine.targeting import turn_order
@@ -122,6 +123,12 @@ class Static:
 
 
 def static_of(fight: YmladFight) -> Static:
+    """The kernel's arrays for ``fight`` (:func:`tabulate`), built once while it lives
+    (``balance.engine.prepared.once``: the compiled fight holds no kernel arrays)."""
+    return once(tabulate, fight)
+
+
+def tabulate(fight: YmladFight) -> Static:
     """Tabulate the formulas of ``fighters.py`` for every style and pair."""
     fs, c, hard = fight.fighters, fight.n, fight.rules.hardness
     eff = np.zeros((4, c, c), dtype=np.int16)
@@ -218,7 +225,7 @@ class YmladState(TrialState):
 
 def start(fight: YmladFight, n: int, rng: np.random.Generator) -> YmladState:
     """Fresh trials: nobody harmed, everyone at their side's start, weapons loaded."""
-    s = fight.static
+    s = static_of(fight)
     c = fight.n
     zeros = np.zeros((c, n), dtype=np.int16)
     return YmladState(
@@ -428,7 +435,7 @@ def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
     attempt one attack"; so a foe's parting blow at one who runs is the attack it has not
     yet spent this round, and it loses its own turn for it.
     """
-    s = fight.static
+    s = static_of(fight)
     c, n = state.status.shape
     rnd = plan_round(s, state, rng)
     charging = rnd.charging

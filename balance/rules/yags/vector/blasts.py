@@ -41,8 +41,9 @@ from balance.rules.yags.tracks import (
 from balance.rules.yags.vector import gear
 from balance.rules.yags.vector.blows import harm, harm_mount
 from balance.rules.yags.vector.gear import fighter
+from balance.rules.yags.vector.prepare import static_of
 from balance.rules.yags.vector.rolls import d20
-from balance.rules.yags.vector.static import Static, static_of
+from balance.rules.yags.vector.static import Static
 
 
 def rings(ex: PlacedBlast, distance: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:

@@ -28,8 +28,8 @@ from balance.engine.targeting import NO_TARGET
 from balance.rules.yags.fighters import YagsFight
 from balance.rules.yags.tracks import FATAL, HEALTH_CHECK_BASE
 from balance.rules.yags.vector import blasts, declare, gear, groups, missiles, reach, strikes
+from balance.rules.yags.vector.prepare import static_of
 from balance.rules.yags.vector.rolls import d20, d20_at
-from balance.rules.yags.vector.static import static_of
 
 DEAD8, UNCONSCIOUS8, YIELDED8 = np.int8(DEAD), np.int8(UNCONSCIOUS), np.int8(YIELDED)
 SEATED = ("attack", "defence", "damage", "damage_type", "soak", "health4", "skill",

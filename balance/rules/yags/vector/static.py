@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,19 +147,6 @@ def i16(values) -> np.ndarray:
     return np.array(values, dtype=np.int16)
 
 
-def static_of(fight: YagsFight) -> Static:
-    """The kernel's arrays and flags for a compiled fight, computed once per fight."""
-    if "static" not in fight.derived:
-        static = _static(fight)
-        if not static.on.any:
-            from balance.rules.yags.vector.basic import tables_of  # basic.py reads static's
-
-            static = dataclasses.replace(static, basic=tables_of(static),
-                                         stackable=stackable(static))
-        fight.derived["static"] = static
-    return fight.derived["static"]
-
-
 def stackable(s: Static) -> bool:
     """Does every draw of this basic fight name the state columns it is for, and does no
     draw over all columns hang on the other columns (``balance.engine.streams``)? Duels, and
@@ -175,7 +161,7 @@ def stackable(s: Static) -> bool:
     return not g.morale and not g.rank2.any() and bool(first.all() or not first.any())
 
 
-def _static(fight: YagsFight) -> Static:
+def tabulate(fight: YagsFight) -> Static:
     fs = fight.fighters
     r = fight.rules
     can = reachable(fight)
