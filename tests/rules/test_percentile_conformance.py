@@ -21,6 +21,13 @@ table's five weights (lose next attack, drop weapon, weapon breaks, hit self, fa
 fumble effects are compared on every field but hit points, status and the items' wear
 (dice rolled one by one and a distribution sampled at one quantile differ in between).
 
+The plain duel's table samples a landed blow's damage after armour from one exact
+distribution (not die by die), so its hit points are checked against that distribution's
+support above, and the distribution itself exactly by
+``test_duel_table_damage_is_the_reference_dice_distribution``: for every distribution the
+table lands a blow with, the reference's hit-point loss over every face of the weapon's, the
+damage bonus's and the armour's dice (found by a probe run), as fractions.
+
 Pairings put the skills at the levels' edges (specials and criticals of a 60%, 95% and
 130% chance: the chance over 100 taken off the defence), a thrusting spear (impales on a
 special), a shield parry and a dodge, and both readings of the parry matrix (rules
@@ -31,6 +38,7 @@ short lands the blow a level lower and wears the parrying item).
 from __future__ import annotations
 
 import copy
+import itertools
 
 import numpy as np
 import pytest
@@ -249,3 +257,74 @@ def test_one_attack_equals_reference_at_every_d100_pair(name):
             # quantile it is not the dice's; its support is checked instead)
             skip = () if u in ENDS and path.startswith("kernel_strike") else DAMAGED
             compare(name, fight, path, u, play(fight, u), reference, skip)
+
+
+class _Spans:
+    """A ``then`` for a probe run: every later draw at its lowest value, its span noted."""
+
+    def __init__(self) -> None:
+        self.spans: list[int] = []
+
+    def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False):
+        assert size is None, "the reference draws one die at a time"
+        self.spans.append(int(high) - int(low))
+        return np.array(low, dtype=dtype)[()]
+
+    def random(self, size=None, dtype=np.float64):
+        raise AssertionError("a uniform among the damage dice")
+
+
+def reference_loss(fight, a: int, d: int) -> dict[int, int]:
+    """The reference's hit-point loss of the target after the attack (a, d) at every face of
+    every die rolled after the two d100s (weapon, damage bonus, armour), as counts. The dice
+    are found by a probe run (each draw's span); any check after them at its lowest face."""
+    probe = _Spans()
+    combat = ref.Combat.start(fight)
+    combat.round_no = 1
+    fresh = [copy.deepcopy(x) for x in combat.fighters]
+    s, t = [clone(x) for x in fresh]
+    combat.fighters = [s, t]
+    ref.melee_attack(s, t, s.wield, ref.STRIKE, combat,
+                     rng=ScriptedDice([die(100, a), die(100, d)], "probe", probe))
+    # the damage dice end where a d100 check (a major wound, a stun) begins
+    spans = list(itertools.takewhile(lambda k: k != 100, probe.spans))
+    counts: dict[int, int] = {}
+    for faces in itertools.product(*(range(1, k + 1) for k in spans)):
+        combat.fighters = [clone(x) for x in fresh]
+        s, t = combat.fighters
+        script = [die(100, a), die(100, d), *(die(k, f) for k, f in zip(spans, faces,
+                                                                        strict=True))]
+        rng = ScriptedDice(script, "reference", Constant(0.0))
+        ref.melee_attack(s, t, s.wield, ref.STRIKE, combat, rng=rng)
+        assert rng.used == len(script), f"the faces {faces} of d{spans} were not all rolled"
+        lost = int(fight.static.hp[1]) - t.hp
+        counts[lost] = counts.get(lost, 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize("name", sorted(k for k in PAIRINGS if k != "shields_brp"
+                                        and k != "brp_lenient_criticals"))
+def test_duel_table_damage_is_the_reference_dice_distribution(name):
+    """Every damage distribution the plain duel's table lands a blow with (one d100 pair for
+    each): exactly the distribution of the reference's hit-point loss over every face of the
+    weapon's, the damage bonus's and the armour's dice (as fractions, to 1e-12)."""
+    fight = compiled(PAIRINGS[name])
+    assert fight.plain_duel, f"{name}: a plain duel"
+    _, _, pmf_of = play_duel_table(fight, 0.0)
+    first: dict[int, int] = {}
+    for j, k in sorted(pmf_of.items()):
+        first.setdefault(k, j)
+    bad = []
+    for k, j in sorted(first.items()):
+        a, d = int(A_ROLL[j]), int(D_ROLL[j])
+        counts = reference_loss(fight, a, d)
+        total = sum(counts.values())
+        pmf = fight.duel_table.pmfs[k]
+        table = {int(x): float(p) for x, p in zip(pmf.outcomes, pmf.probs, strict=True)
+                 if p > 0}
+        mine = {x: c / total for x, c in counts.items()}
+        if set(table) != set(mine) or any(abs(table[x] - mine[x]) > 1e-12 for x in table):
+            bad.append(f"attack d100 {a}, defence d100 {d} (pmf {k}): duel table "
+                       f"{sorted(table.items())}, reference {sorted(mine.items())}")
+    assert first, f"{name}: the duel table lands no blow"
+    assert not bad, f"{name} ({fighters_of(fight)}): " + " | ".join(bad)
