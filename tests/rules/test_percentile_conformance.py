@@ -21,6 +21,9 @@ table's five weights (lose next attack, drop weapon, weapon breaks, hit self, fa
 fumble effects are compared on every field but hit points, status and the items' wear
 (dice rolled one by one and a distribution sampled at one quantile differ in between).
 
+The target is also put down (no dodge; the down modifier on the attack) and unable to parry
+this round (a dropped weapon's round), with the later draws at quantile 0.
+
 The plain duel's table samples a landed blow's damage after armour from one exact
 distribution (not die by die), so its hit points are checked against that distribution's
 support above, and the distribution itself exactly by
@@ -124,11 +127,18 @@ def reference_fields(combat) -> dict[str, int]:
     return out
 
 
-def play_general(fight, u: float) -> tuple[np.ndarray, dict]:
+def situate(st, situation: dict) -> None:
+    """The target's (place 1's) state as ``situation`` names it, in a kernel state."""
+    for field, value in situation.items():
+        getattr(st, field)[1] = value
+
+
+def play_general(fight, u: float, situation: dict) -> tuple[np.ndarray, dict]:
     """The general kernel's attack of place 0 on place 1 in every trial, the d100s passed
     in; (landed, the fields)."""
     n = A_ROLL.size
     st = kernel_state.start(fight, n, None)
+    situate(st, situation)
     cx = Ctx(fight, fight.static, st, Constant(u), 1, any_down=some(st.down),
              any_stunned=some(st.stunned), any_no_parry=some(st.no_parry))
     a, t = np.zeros(n, dtype=np.intp), np.ones(n, dtype=np.intp)
@@ -137,7 +147,7 @@ def play_general(fight, u: float) -> tuple[np.ndarray, dict]:
     return landed, kernel_fields(st, lean=False)
 
 
-def play_duel_table(fight, u: float) -> tuple[np.ndarray, dict, dict]:
+def play_duel_table(fight, u: float, situation: dict) -> tuple[np.ndarray, dict, dict]:
     """Place 0's action in every trial by the plain duel's tables (``kernel_duel.actions``),
     the pair of d100s drawn as one number (a d100 pair in the script). Returns (landed, the
     fields, each table blow's damage pmf by trial): the blows the table lands are seen as
@@ -145,6 +155,7 @@ def play_duel_table(fight, u: float) -> tuple[np.ndarray, dict, dict]:
     to the general ``melee_attack`` by what that returns."""
     n = A_ROLL.size
     st = kernel_state.start(fight, n, None, lean=True)
+    situate(st, situation)
     faces = np.stack([A_ROLL, D_ROLL], axis=1)
     rng = ScriptedColumns.of_dice(faces, 100, then=Constant(u))
     cx = Ctx(fight, fight.static, st, rng, 1, any_down=some(st.down),
@@ -188,9 +199,11 @@ def clone(x: ref.FighterState) -> ref.FighterState:
     return y
 
 
-def play_reference(fight, u: float) -> tuple[np.ndarray, list[dict]]:
+def play_reference(fight, u: float, situation: dict) -> tuple[np.ndarray, list[dict]]:
     combat = ref.Combat.start(fight)
     combat.round_no = 1
+    for field, value in situation.items():
+        setattr(combat.fighters[1], field, value)
     fresh = [copy.deepcopy(x) for x in combat.fighters]
     landed, fields = [], []
     for a, d in zip(A_ROLL, D_ROLL, strict=True):
@@ -214,7 +227,7 @@ def fighters_of(fight) -> str:
         f"{int(S.dodge[i])}%, hp {int(S.hp[i])}" for i, f in enumerate(fight.fighters))
 
 
-def compare(name, fight, path, u, kernel, reference, skip=()) -> None:
+def compare(name, fight, path, u, kernel, reference, skip=(), situation="fresh") -> None:
     """Every trial's fields (less ``skip``) and whether the blow landed; a duel table's blow
     (``kernel[2]``, its damage pmf by trial) must have done damage its pmf can give."""
     k_landed, k_fields = kernel[:2]
@@ -236,27 +249,36 @@ def compare(name, fight, path, u, kernel, reference, skip=()) -> None:
                             f"outcomes {sorted(set(int(x) for x in outcomes))}")
         if diff:
             bad.append(f"attack d100 {A_ROLL[j]}, defence d100 {D_ROLL[j]}: " + "; ".join(diff))
-    assert not bad, (f"{name}, {path}, later draws at quantile {u}: {len(bad)} of "
+    assert not bad, (f"{name}, {path}, target {situation}, later draws at quantile {u}: "
+                     f"{len(bad)} of "
                      f"{A_ROLL.size} d100 pairs differ ({fighters_of(fight)}); first: "
                      + " | ".join(bad[:4]))
+
+
+# The target's situations: fresh (every quantile), down (no dodge; the attack's down
+# modifier) and unable to parry this round (a dropped weapon's round), at quantile 0.
+SITUATIONS = {"fresh": {}, "down": {"down": True}, "unable to parry": {"no_parry": True}}
 
 
 @pytest.mark.parametrize("name", sorted(PAIRINGS))
 def test_one_attack_equals_reference_at_every_d100_pair(name):
     """Both kernel paths (the duel table where the fight is a plain duel) against the
     reference, at every d100 pair, with the later draws at both ends (every field) and at
-    the fumble table's middles (all but hit points, status and wear)."""
+    the fumble table's middles (all but what the damage decides); the target down or unable
+    to parry at quantile 0."""
     fight = compiled(PAIRINGS[name])
     paths = [("kernel_strike.melee_attack", play_general)]
     if fight.plain_duel:
         paths.append(("kernel_duel.actions", play_duel_table))
-    for u in ENDS + FUMBLE_MIDDLES:
-        reference = play_reference(fight, u)
-        for path, play in paths:
-            # (the duel table samples the damage after armour as one distribution: at one
-            # quantile it is not the dice's; its support is checked instead)
-            skip = () if u in ENDS and path.startswith("kernel_strike") else DAMAGED
-            compare(name, fight, path, u, play(fight, u), reference, skip)
+    for situation, fields in SITUATIONS.items():
+        for u in ENDS + FUMBLE_MIDDLES if situation == "fresh" else (0.0,):
+            reference = play_reference(fight, u, fields)
+            for path, play in paths:
+                # (the duel table samples the damage after armour as one distribution: at
+                # one quantile it is not the dice's; its support is checked instead)
+                skip = () if u in ENDS and path.startswith("kernel_strike") else DAMAGED
+                compare(name, fight, path, u, play(fight, u, fields), reference, skip,
+                        situation)
 
 
 class _Spans:
@@ -310,7 +332,7 @@ def test_duel_table_damage_is_the_reference_dice_distribution(name):
     weapon's, the damage bonus's and the armour's dice (as fractions, to 1e-12)."""
     fight = compiled(PAIRINGS[name])
     assert fight.plain_duel, f"{name}: a plain duel"
-    _, _, pmf_of = play_duel_table(fight, 0.0)
+    _, _, pmf_of = play_duel_table(fight, 0.0, {})
     first: dict[int, int] = {}
     for j, k in sorted(pmf_of.items()):
         first.setdefault(k, j)
