@@ -22,7 +22,8 @@ The detailed rules (``test_one_detailed_action_equals_reference``): fighter 0's 
 declared action in round 1 after the declarations (``vector.strikes.act`` against
 ``reference.fight.take_action``): the free strike a longer weapon makes as it closes, the
 attack, fumbles and their results picked by policy, damage by the armour's kind of blow and
-size, the health checks. Enumerated, for each of four pairings: every attack die x every
+size, the health checks, the damage manoeuvres (vital strike, knockdown, improved damage,
+disarm). Enumerated, for each of six pairings: every attack die x every
 defence die (the first strike's) x twenty damage and soak pairs (k, 7k mod 20 + 1), the
 later dice (the next strike's, the checks') spread over them: 8,000 trials. Both sides must
 also take the same number of dice, but for the kernel's attack pair in a trial whose attacker
@@ -231,6 +232,20 @@ DETAILED = {
     "short_sword_into_flail": scenario(
         m(skills={"single_weapon": 4}, weapon="short_sword", armour=["mail_vest"]),
         m(skills={"chain": 4}, weapon="flail", stance="aggressive", armour=["mail_vest"])),
+    # manoeuvres: a vital strike (health x size or fall fatally wounded) against a knockdown
+    # (stun damage, prone when the blow's force beats strength x 10)
+    "vital_strike_vs_knockdown": scenario(
+        m(skills={"single_weapon": 6}, weapon="long_sword", stance="aggressive",
+          armour=["leather_vest"], policy={"manoeuvre": "vital_strike"}),
+        m(attributes={"dexterity": 4, "agility": 3, "strength": 5}, skills={"single_weapon": 5},
+          weapon="mace", stance="aggressive", armour=["mail_vest"],
+          policy={"manoeuvre": "knockdown"})),
+    # improved damage and a disarm (a superb one takes the weapon)
+    "improved_damage_vs_disarm": scenario(
+        m(skills={"single_weapon": 5}, weapon="broad_sword", stance="aggressive",
+          armour=["mail_vest"], policy={"manoeuvre": "improved_damage"}),
+        m(skills={"single_weapon": 7}, weapon="long_sword", armour=["mail_vest"],
+          policy={"manoeuvre": "disarm"})),
 }
 
 

@@ -46,7 +46,7 @@ from balance.rules.yags.tracks import (
 )
 from balance.rules.yags.vector import gear
 from balance.rules.yags.vector.gear import fighter
-from balance.rules.yags.vector.rolls import d20, d20_for, d20_rows
+from balance.rules.yags.vector.rolls import d20_for, d20_rows
 from balance.rules.yags.vector.static import Static
 
 BONUS = np.array([DAMAGE_BONUS.get(m, 0) for m in range(N_MANOEUVRES)], dtype=np.int16)
@@ -118,7 +118,7 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
         t = tgt.sub(rows)
         fall_fatally_wounded(state, s, ctx, t)
         vitals = _vitals(state, s, t)
-        d = d20(rng, rows.size)
+        d = d20_rows(rng, (), t.rows, rows.size)
         failed = (d == 1) | (t.get(state.health4) + vitals + d < BREAK_NECK_BASE + levels[rows])
         t.put(state.status, np.full(rows.size, DEAD, dtype=np.int8), failed)
     wounds = np.zeros(h, dtype=np.int16)
@@ -162,7 +162,7 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
         rows = np.flatnonzero(vital)
         t = tgt.sub(rows)
         who_t = t.get(state.who).astype(np.intp)
-        d = d20(rng, rows.size)
+        d = d20_rows(rng, (), t.rows, rows.size)
         total = fighter(s, "health", who_t) * fighter(s, "size", who_t) + _vitals(state, s, t)
         failed = (d == 1) | (total + d < HEALTH_CHECK_BASE + EXTRA_LEVEL_STEP * wounds[rows])
         if failed.any():
@@ -341,7 +341,7 @@ def fall_from_vital_strike(state, s: Static, ctx, t: Pick, rng: np.random.Genera
     size = t.rows.size if t.rows is not None else t.n
     gear.knock_down(state, s, t)
     t.put(state.wounds, np.full(size, FATAL, dtype=np.int8))
-    d = d20(rng, size)
+    d = d20_rows(rng, (), t.rows, size)
     status = fatal_check(STANDING, t.get(state.health4) + _vitals(state, s, t), d, FATAL,
                          s.success_step)
     t.put(state.status, status.astype(np.int8))
