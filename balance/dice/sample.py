@@ -102,7 +102,8 @@ def _drift_step(face: NDArray[np.int8]) -> NDArray[np.int8]:
     return (face + 1) // 2 - 2
 
 
-def drift(rng: np.random.Generator, size: Size) -> NDArray[np.int8]:
+def drift(rng: np.random.Generator, size: Size,
+          cols: NDArray[np.integer] | None = None) -> NDArray[np.int8]:
     """Roll the Ymlad open-ended drift die: int8 array of shape ``size``.
 
     Ymlad, drift: throw a d6; 1-2 is a step of -1, 3-4 is 0 and stops, 5-6 is +1. After a
@@ -115,15 +116,26 @@ def drift(rng: np.random.Generator, size: Size) -> NDArray[np.int8]:
     ignored); later throws only for the rows still drifting, a third of them each step, so
     the loop ends after about log3(count) steps. Nothing is clipped; int8 would overflow
     only past 127 steps, which has probability below 1e-60.
+
+    ``cols`` (1-d ``size``): the state columns (trials) of the rows, for a stream that
+    deals each column its own dice (``Streams.at``: scripted dice in the conformance tests,
+    ``balance.engine.scripted``); a plain ``Generator`` draws the same numbers either way.
     """
     shape = shape_of(size)
-    out = _drift_step(rng.integers(1, 7, size=shape, dtype=np.int8)).reshape(-1)
-    second = _drift_step(rng.integers(1, 7, size=out.size, dtype=np.int8))
+    named = cols is not None and not isinstance(rng, np.random.Generator)
+
+    def throw(k: int, rows: NDArray[np.integer] | None = None) -> NDArray[np.int8]:
+        if named:
+            return rng.at(cols if rows is None else cols[rows], 1, 7, np.int8)
+        return rng.integers(1, 7, size=k, dtype=np.int8)
+
+    out = _drift_step(throw(shape)).reshape(-1)
+    second = _drift_step(throw(out.size))
     running = np.flatnonzero((second == out) & (out != 0))
     direction = out[running]
     while running.size:
         out[running] += direction
-        step = _drift_step(rng.integers(1, 7, size=running.size, dtype=np.int8))
+        step = _drift_step(throw(running.size, running))
         same = step == direction
         running, direction = running[same], direction[same]
     return out.reshape(shape)

@@ -14,6 +14,40 @@ def homogeneous(a: np.ndarray, b: np.ndarray) -> float:
     return float(chi2_contingency(np.stack([a[keep], b[keep]]))[1])
 
 
+def differ(what: str, kernel: np.ndarray, reference: np.ndarray,
+           labels: list[str] | tuple[str, ...] | None = None, top: int = 3,
+           p: float | None = None) -> str:
+    """An agreement assert's message: ``what`` (the outcome and the fighter), the p-value,
+    and the ``top`` bins whose shares differ most (each bin's label, its share in the kernel's
+    run and in the reference's, and the z of the difference). ``p``: the test's own p-value
+    (default: ``homogeneous``'s)."""
+    a, b = np.asarray(kernel, dtype=float), np.asarray(reference, dtype=float)
+    labels = list(labels) if labels is not None else [str(k) for k in range(a.size)]
+    na, nb = max(a.sum(), 1.0), max(b.sum(), 1.0)
+    pooled = (a + b) / (na + nb)
+    z = (a / na - b / nb) / np.sqrt(pooled * (1 - pooled) * (1 / na + 1 / nb) + 1e-300)
+    worst = np.argsort(-np.abs(z))[:top]
+    cells = "; ".join(f"{labels[k]}: kernel {a[k] / na:.2%}, reference {b[k] / nb:.2%} "
+                      f"(z {z[k]:+.1f})" for k in worst if a[k] + b[k] > 0)
+    return (f"{what}: kernel ({int(na)} trials) and reference ({int(nb)}) differ (p = "
+            f"{homogeneous(a, b) if p is None else p:.1e}); most different bins: {cells}")
+
+
+def win_labels(side_names) -> list[str]:
+    """The bins of ``Tally.wins``: each side's win, then the draw."""
+    return [f"{name!r} wins" for name in side_names] + ["draw"]
+
+
+def round_labels(n: int) -> list[str]:
+    return [f"ends in round {r}" for r in range(n)]
+
+
+def status_labels(name: str) -> list[str]:
+    from balance.engine.status import STATUS_NAMES
+
+    return [f"{name} ends {s}" for s in STATUS_NAMES]
+
+
 def percentile_member(attack: int = 60, **kw) -> dict:
     """A percentile-system sword-and-shield fighter; keyword arguments override its keys
     (mappings merge, None removes a key)."""

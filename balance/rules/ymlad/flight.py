@@ -163,7 +163,7 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
         if s.room:
             eff = eff + (state.grapple[fi, i] == 0) * DISENGAGE_BONUS
         res = s.resistance[CLOSE, 0, p] + state.penalty.ravel()[p * n + i]
-        ok = eff - res + drift(rng, i.size) >= 0
+        ok = eff - res + drift(rng, i.size, cols=i) >= 0
         if state.counts is not None:   # the breakdown: a disengaging roll, as in kernel.act
             add_at(state, ATTACKS, fi * n + i)
             add_at(state, HITS, fi[ok] * n + i[ok])
@@ -198,14 +198,14 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
             hit, gh, fh = hit[free], gh[free], fh[free]
         eff = s.effort[MELEE, gh, fh] + state.penalty[gh, hit]
         res = s.resistance[MELEE, FROM_REAR, fh] + state.penalty[fh, hit]
-        ok = eff - res + drift(rng, hit.size) >= 0
+        ok = eff - res + drift(rng, hit.size, cols=hit) >= 0
         if state.counts is not None:   # the breakdown: a parting blow, as in kernel.act
             add_at(state, ATTACKS, gh * n + hit)
             add_at(state, HITS, gh[ok] * n + hit[ok])
         hit, gh, fh = hit[ok], gh[ok], fh[ok]
         if not hit.size:
             continue
-        rolled = drift(rng, hit.size)
+        rolled = drift(rng, hit.size, cols=hit)
         harm = np.maximum(s.margin[MELEE, 0, gh, fh] + rolled, 0)
         landed = np.flatnonzero(harm)
         if state.counts is not None:   # harm dealt and armour's share (as in kernel.act)

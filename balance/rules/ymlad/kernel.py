@@ -583,7 +583,7 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         res = res + shoot * moving
         state.shots[f, idx] -= shoot
         state.reload[f, idx] = np.where(shoot, s.rounds_per_shot[f], state.reload[f, idx])
-    ok = eff - res + drift(rng, idx.size) >= 0
+    ok = eff - res + drift(rng, idx.size, cols=idx) >= 0
     if acts is not None:
         ok &= acts
     if state.counts is not None:   # the breakdown: every skirmish roll, and those won
@@ -605,7 +605,7 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         charge = rnd.charging[f, idx] | (rnd.charging.ravel()[t * n + idx]
                                          & (rnd.target.ravel()[t * n + idx] == f))
         m = np.where(charge, s.charge_margin[style, f, t], s.margin[style, band, f, t])
-        rolled = drift(rng, idx.size)
+        rolled = drift(rng, idx.size, cols=idx)
         harm = np.maximum(m + rolled, 0)
         hit = np.flatnonzero(harm)
         if state.counts is not None:   # the breakdown: harm points dealt, armour's share

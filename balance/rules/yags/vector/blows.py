@@ -46,7 +46,7 @@ from balance.rules.yags.tracks import (
 )
 from balance.rules.yags.vector import gear
 from balance.rules.yags.vector.gear import fighter
-from balance.rules.yags.vector.rolls import d20, d20_for
+from balance.rules.yags.vector.rolls import d20_for, d20_rows
 from balance.rules.yags.vector.static import Static
 
 BONUS = np.array([DAMAGE_BONUS.get(m, 0) for m in range(N_MANOEUVRES)], dtype=np.int16)
@@ -76,7 +76,7 @@ def blow(state, s: Static, ctx, att: Pick, tgt: Pick, rng: np.random.Generator, 
         soak = np.where(on_mount, s.mount_soak_vs[flat], s.soak_vs[flat])
     else:
         soak = tgt.get(state.soak)
-    d = d20(rng, (2, h))
+    d = d20_rows(rng, (2,), att.rows, h)   # damage, soak (for the hits' trials)
     roll = damage + d[0]
     levels = levels_caused(roll, soak + d[1])
     kind_of = base
@@ -118,7 +118,7 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
         t = tgt.sub(rows)
         fall_fatally_wounded(state, s, ctx, t)
         vitals = _vitals(state, s, t)
-        d = d20(rng, rows.size)
+        d = d20_rows(rng, (), t.rows, rows.size)
         failed = (d == 1) | (t.get(state.health4) + vitals + d < BREAK_NECK_BASE + levels[rows])
         t.put(state.status, np.full(rows.size, DEAD, dtype=np.int8), failed)
     wounds = np.zeros(h, dtype=np.int16)
@@ -162,7 +162,7 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
         rows = np.flatnonzero(vital)
         t = tgt.sub(rows)
         who_t = t.get(state.who).astype(np.intp)
-        d = d20(rng, rows.size)
+        d = d20_rows(rng, (), t.rows, rows.size)
         total = fighter(s, "health", who_t) * fighter(s, "size", who_t) + _vitals(state, s, t)
         failed = (d == 1) | (total + d < HEALTH_CHECK_BASE + EXTRA_LEVEL_STEP * wounds[rows])
         if failed.any():
@@ -233,16 +233,17 @@ def _vitals(state, s: Static, t: Pick) -> np.ndarray | int:
 
 
 def take(w0, s0, status, kind, levels, health, vitals, step, rng, ineffective=True,
-         stun_wounds=True):
+         stun_wounds=True, cols=None):
     """New tracks and status of bodies taking ``levels`` of damage of ``kind`` (seed 000):
     the tracks by ``tracks_after``; reaching fatal wounds checks health (``health`` is
     health x 4, ``vitals`` the armour's bonus or None): fail dies, success falls unconscious,
     good fights on; then reaching beaten stuns checks (at 20 + 5 per stun beyond 6): fail
-    falls unconscious. Returns (w1, s1, status, the blow's own wounds)."""
+    falls unconscious. ``cols``: the bodies' state columns (``health_checks``). Returns
+    (w1, s1, status, the blow's own wounds)."""
     w1, s1, add_wounds, own = tracks_after(w0, s0, kind, levels, ineffective, stun_wounds)
     if vitals is not None:
         health = health + vitals
-    status = health_checks(w1, s1, s0, add_wounds, status, health, step, rng)
+    status = health_checks(w1, s1, s0, add_wounds, status, health, step, rng, cols)
     return np.minimum(w1, FATAL), np.minimum(s1, FATAL), status, own
 
 
@@ -305,7 +306,8 @@ def harm(state, s: Static, ctx, tgt: Pick, kind, levels, rng) -> np.ndarray:
     vitals = _vitals(state, s, tgt) if s.on.vitals else None
     w1, s1, status, wounds = take(tgt.get(state.wounds), tgt.get(state.stuns),
                                   tgt.get(state.status), kind, levels, tgt.get(state.health4),
-                                  vitals, s.success_step, rng, s.on.shifts, s.stun_wounds)
+                                  vitals, s.success_step, rng, s.on.shifts, s.stun_wounds,
+                                  tgt.rows)
     new = TRACK_PENALTY[w1] + TRACK_PENALTY[s1] + gear.tiredness(s, tgt.get(state.fatigue))
     if s.on.grapple:
         x = state.x
@@ -339,7 +341,7 @@ def fall_from_vital_strike(state, s: Static, ctx, t: Pick, rng: np.random.Genera
     size = t.rows.size if t.rows is not None else t.n
     gear.knock_down(state, s, t)
     t.put(state.wounds, np.full(size, FATAL, dtype=np.int8))
-    d = d20(rng, size)
+    d = d20_rows(rng, (), t.rows, size)
     status = fatal_check(STANDING, t.get(state.health4) + _vitals(state, s, t), d, FATAL,
                          s.success_step)
     t.put(state.status, status.astype(np.int8))

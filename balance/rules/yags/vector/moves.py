@@ -24,7 +24,7 @@ from balance.rules.yags.tactics import (
 from balance.rules.yags.tracks import OVERWHELM_STEP, STUNS
 from balance.rules.yags.vector import blows, gear
 from balance.rules.yags.vector.gear import condition, fighter, place_of
-from balance.rules.yags.vector.rolls import d20
+from balance.rules.yags.vector.rolls import d20_rows
 from balance.rules.yags.vector.static import Static
 from balance.rules.yags.vector.turns import can_act
 
@@ -92,7 +92,7 @@ def contest(state, s: Static, a: Pick, t: Pick, rng: np.random.Generator, *,
     wa = a.get(state.who).astype(np.intp)
     wt = t.get(state.who).astype(np.intp)
     strength = fighter(s, "strength", wa) if a_strength is None else a_strength
-    d = d20(rng, (2, wa.size))
+    d = d20_rows(rng, (2,), a.rows, wa.size)
     ra = strength * fighter(s, "brawl", wa) + condition(state, s, a) + d[0]
     rt = fighter(s, "strength", wt) * fighter(s, "brawl", wt) + condition(state, s, t) + d[1]
     return (ra >= rt) * (1 + (ra - rt) // s.success_step)

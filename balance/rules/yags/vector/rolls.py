@@ -18,6 +18,16 @@ def d20(rng: np.random.Generator, shape) -> np.ndarray:
     return rng.integers(1, 21, size=shape, dtype=np.int16)
 
 
+def d20_rows(rng, shape: tuple[int, ...], rows: np.ndarray | None, n: int) -> np.ndarray:
+    """d20s of shape ``(*shape, k)`` for the ``k`` trials ``rows`` of a pick (``Pick.rows``;
+    None: all ``n``): a stream that deals each trial its own dice (``Streams``; the
+    scripted dice of the conformance tests) is told which trials; a plain generator draws
+    the same numbers as ``d20(rng, (*shape, k))``."""
+    if rows is not None and isinstance(rng, Streams):
+        return integers_at(rng, rows, 1, 21, shape)
+    return d20(rng, (*shape, n if rows is None else rows.size))
+
+
 def d20_at(rng, cols: np.ndarray) -> np.ndarray:
     """A d20 for each of the state columns ``cols``, in that order."""
     return integers_at(rng, cols, 1, 21)

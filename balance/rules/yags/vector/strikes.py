@@ -35,7 +35,7 @@ from balance.rules.yags.tracks import (
 )
 from balance.rules.yags.vector import basic, blows, counting, gear, missiles, moves, reach
 from balance.rules.yags.vector.gear import fighter, place_of
-from balance.rules.yags.vector.rolls import d20
+from balance.rules.yags.vector.rolls import d20, d20_rows
 from balance.rules.yags.vector.static import Static, fumble_index
 from balance.rules.yags.vector.turns import (
     Round,
@@ -224,7 +224,7 @@ def _attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pi
         return False, False
     n = acting.size
     rpen = ctx.rpen
-    d = d20(rng, (2, n))  # attack, defence
+    d = d20_rows(rng, (2,), att.rows, n)  # attack, defence (for the pick's trials)
     roll = att.get(state.attack) + att.get(rpen) + d[0]
     parry = tgt.get(state.defence) + tgt.get(rpen) + d[1]
     attack_at = defence_at = 1
