@@ -16,11 +16,14 @@ if TYPE_CHECKING:
     from balance.rules.ymlad.kernel import Static, YmladState
 
 
-def _engage(state: YmladState, f: int, idx: np.ndarray, t: np.ndarray) -> None:
-    """Seed, Close: a successful closing attempt puts both in close combat (if still free)."""
+def _engage(state: YmladState, f: int | np.ndarray, idx: np.ndarray, t: np.ndarray) -> None:
+    """Seed, Close: a successful closing attempt puts both in close combat (if still free).
+    ``f``: one fighter, or one per trial of ``idx``."""
     n = state.status.shape[1]
     free = (state.close_with[f, idx] < 0) & (state.close_with.ravel()[t * n + idx] < 0)
     idx, t = idx[free], t[free]
+    if np.ndim(f):
+        f = f[free]
     state.close_with[f, idx] = t
     state.close_with.ravel()[t * n + idx] = f
 

@@ -469,13 +469,11 @@ def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
                     where = new_group & snap.touched(n)
                     snap.copy(state, react(s, state, rnd, rng, spent, where, snap.status))
                 snap.refresh(state, new_group)
-        for f in range(c):
-            now = slot[f] == k
-            acting = now & (snap.status[f] == STANDING) & has_target[f] & ~spent[f]
-            idx = np.flatnonzero(acting)
-            if idx.size:
-                act(fight, s, state, snap, rnd, f, idx, rng)
-            spent[f] |= now
+        now = slot == k
+        cells = np.flatnonzero(now & (snap.status == STANDING) & has_target & ~spent)
+        if cells.size:
+            act(fight, s, state, snap, rnd, cells, rng)
+        spent |= now
     end_of_round(s, state, rnd, rng, spent, snap.touched(n))
 
 
@@ -495,48 +493,61 @@ def _slots(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return slot, sorted_key
 
 
-def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Round, f: int,
-        idx: np.ndarray, rng: np.random.Generator) -> None:
-    """Fighter ``f``'s action in trials ``idx``: shoot, close in, disengage or strike."""
+def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Round,
+        cells: np.ndarray, rng: np.random.Generator) -> None:
+    """The actions of one initiative slot: each fighter ``cells // n`` in trial ``cells % n``
+    (flat (fighter, trial) cells in increasing order, one fighter a trial) shoots, closes
+    in, disengages or strikes.
+
+    All the slot's fighters are played in one pass over their cells (docs/engine-tricks.md,
+    one slot a pass): their trials differ, so no action reads what another of the slot
+    wrote. The dice are drawn fighter by fighter in place order, each fighter's skirmish
+    roll and then its harm roll, as when each was played on its own (:func:`_rolls`), so the
+    numbers are the same.
+    """
     n = state.status.shape[1]
-    partner = snap.close_with[f, idx]
+    f, idx = np.divmod(cells, n)
+    partner = snap.close_with.ravel()[cells]
     engaged = partner >= 0
-    t = np.where(engaged, partner, rnd.target[f, idx]).astype(np.intp)
+    t = np.where(engaged, partner, rnd.target.ravel()[cells]).astype(np.intp)
     flat_t = t * n + idx
     keep = snap.status.ravel()[flat_t] == STANDING
-    gap = np.abs(state.pos[f, idx] - state.pos.ravel()[flat_t])
+    gap = np.abs(state.pos.ravel()[cells] - state.pos.ravel()[flat_t])
     # Within reach of a foe in its front line (a partner in close combat always is).
     in_reach = (gap <= s.contact + CONTACT_EPS) & (engaged | ~rnd.rear.ravel()[flat_t])
     # Seed, Missile: a shooter fires when the target is out of reach and within range and
     # the weapon loaded; from behind its front it shoots over it. Seed, Mounted combat and
     # Charge: also in a round it moved (``rules.moving_shots``; off: aiming takes the round).
     shoot = np.zeros(idx.size, dtype=bool)
-    if s.shooter[f]:
-        shoot = ((~in_reach | rnd.rear[f, idx]) & (state.shots[f, idx] > 0)
-                 & (state.reload[f, idx] == 0) & (gap <= s.band_max[f]))
+    if s.shooter.any():
+        shoot = (s.shooter[f] & (~in_reach | rnd.rear.ravel()[cells])
+                 & (state.shots.ravel()[cells] > 0) & (state.reload.ravel()[cells] == 0)
+                 & (gap <= s.band_max[f]))
         if not s.moving_shots:
-            shoot &= rnd.moved[f, idx] == 0
-    contact = in_reach & (engaged | rnd.ring.allowed[f, idx])
+            shoot &= rnd.moved.ravel()[cells] == 0
+    contact = in_reach & (engaged | rnd.ring.allowed.ravel()[cells])
     keep &= shoot | contact
     if not keep.all():
         sel = np.flatnonzero(keep)
-        idx, t, flat_t, gap, shoot, engaged = (idx[sel], t[sel], flat_t[sel], gap[sel],
-                                               shoot[sel], engaged[sel])
+        cells, f, idx, t, flat_t, gap, shoot, engaged = (
+            cells[sel], f[sel], idx[sel], t[sel], flat_t[sel], gap[sel], shoot[sel],
+            engaged[sel])
     if not idx.size:
         return
     # The style of this attack, and whether it can do harm.
     t_free = snap.close_with.ravel()[flat_t] < 0
-    through = rnd.ring.through[f, idx] & ~engaged & ~shoot
+    through = rnd.ring.through.ravel()[cells] & ~engaged & ~shoot
     pf = s.prefers_formation
-    form_f = pf[f] & ~rnd.flanked[f, idx]
-    form_t = pf[t] & ~rnd.flanked.ravel()[flat_t]
-    formation = ((form_f & form_t) | (form_f & ~pf[t] & s.flanks_secured[f])
-                 | (form_t & ~pf[f] & s.flanks_secured[t]) | through)
+    pf_f, pf_t = pf[f], pf[t]
+    form_f = pf_f & ~rnd.flanked.ravel()[cells]
+    form_t = pf_t & ~rnd.flanked.ravel()[flat_t]
+    formation = ((form_f & form_t) | (form_f & ~pf_t & s.flanks_secured[f])
+                 | (form_t & ~pf_f & s.flanks_secured[t]) | through)
     # Seed, Formation: "the charge with lance of a knight from horseback ... ensures that at
     # least the first attack will be a formation attack" (rules.lance_charge).
     lance = np.zeros(idx.size, dtype=bool)
     if s.lance.any():
-        mine = rnd.charging[f, idx] & s.lance[f]
+        mine = rnd.charging.ravel()[cells] & s.lance[f]
         theirs = (rnd.charging.ravel()[flat_t] & s.lance[t]
                   & (rnd.target.ravel()[flat_t] == f))
         lance = formation_by_charge(mine, theirs, s.lance_rule) & ~engaged & ~shoot
@@ -553,7 +564,7 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     acts = None
     if s.switch_attack:
         wanted = s.weapon_id[style, f]
-        acts = ~switch_costs_attack(state.held[f, idx], wanted, True)
+        acts = ~switch_costs_attack(state.held.ravel()[cells], wanted, True)
         state.held[f, idx] = wanted
         shoot = shoot & acts
 
@@ -561,57 +572,79 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     # second attacker on one fighter +1 melee effort, the third +2 ...; past three they come
     # from the flanks and the rear (lab, groups.py).
     contact_style = (style == FORMATION) | (style == MELEE)
-    angle = np.where(contact_style, rnd.ring.angle[f, idx], 0).astype(np.intp)
-    eff = s.effort[style, f, t] + snap.penalty[f, idx]
+    angle = np.where(contact_style, rnd.ring.angle.ravel()[cells], 0).astype(np.intp)
+    pen_f = snap.penalty.ravel()[cells]
+    eff = s.effort[style, f, t] + pen_f
     if s.saddle and shoot.any():
         # Seed, Height: no mount's height for "shooting arrows tens of meters away".
         far = shoot & ~saddle_counts(gap, False, s.saddle_near)
-        eff = np.where(far, s.effort_far[f, t] + snap.penalty[f, idx], eff)
+        eff = np.where(far, s.effort_far[f, t] + pen_f, eff)
     res = s.resistance[style, angle, t] + snap.penalty.ravel()[flat_t] * (style != MISSILE)
-    eff = eff + (style == MELEE) * rnd.ring.rank[f, idx]
+    eff = eff + (style == MELEE) * rnd.ring.rank.ravel()[cells]
     if disengaging.any() and s.room:
-        free = snap.grapple[f, idx] == 0   # seed: only free of grappling harm
+        free = snap.grapple.ravel()[cells] == 0   # seed: only free of grappling harm
         eff = eff + (disengaging & free) * DISENGAGE_BONUS
     band = np.zeros(idx.size, dtype=np.intp)
     if shoot.any():
-        band = shot_band(range_band(gap, s.band_close[f], s.band_medium[f]), s.band_shift[f],
-                         rnd.missile_charge[f, idx], rnd.toward[f, idx] < 0).astype(np.intp)
+        band = np.where(shoot, shot_band(
+            range_band(gap, s.band_close[f], s.band_medium[f]), s.band_shift[f],
+            rnd.missile_charge.ravel()[cells], rnd.toward.ravel()[cells] < 0), 0).astype(np.intp)
         moving = np.maximum(s.moving[t], rnd.moved.ravel()[flat_t])
-        if s.mounted[f]:     # seed, Mounted combat: -1 at a walk, -2 faster
-            eff = eff + shoot * mounted_pace_penalty(s.mounted_missile[f], rnd.moved[f, idx])
+        if s.mounted.any():     # seed, Mounted combat: -1 at a walk, -2 faster
+            eff = eff + (shoot & s.mounted[f]) * mounted_pace_penalty(
+                s.mounted_missile[f], rnd.moved.ravel()[cells])
         eff = eff + shoot * s.range_effort[band, f]
         res = res + shoot * moving
         state.shots[f, idx] -= shoot
         state.reload[f, idx] = np.where(shoot, s.rounds_per_shot[f], state.reload[f, idx])
-    ok = eff - res + drift(rng, idx.size, cols=idx) >= 0
-    if acts is not None:
-        ok &= acts
+    ok, rolled = _rolls(rng, f, idx, eff - res, acts, harmful)
     if state.counts is not None:   # the breakdown: every skirmish roll, and those won
-        made = idx if acts is None else idx[acts]
-        add_at(state, ATTACKS, f * n + made)
-        add_at(state, HITS, f * n + idx[ok])
+        add_at(state, ATTACKS, cells if acts is None else cells[acts])
+        add_at(state, HITS, cells[ok])
 
     win = np.flatnonzero(ok & closing)
     if win.size:
-        _engage(state, f, idx[win], t[win])
-        snap.changed += [f * n + idx[win], t[win] * n + idx[win]]
+        _engage(state, f[win], idx[win], t[win])
+        snap.changed += [cells[win], flat_t[win]]
     win = np.flatnonzero(ok & disengaging)
     if win.size:
-        _release(s, state, f, idx[win], t[win])
-        snap.changed += [f * n + idx[win], t[win] * n + idx[win]]
+        _release(s, state, f[win], idx[win], t[win])
+        snap.changed += [cells[win], flat_t[win]]
     win = np.flatnonzero(ok & harmful)
     if win.size:
-        idx, t, style, band = idx[win], t[win], style[win], band[win]
-        charge = rnd.charging[f, idx] | (rnd.charging.ravel()[t * n + idx]
-                                         & (rnd.target.ravel()[t * n + idx] == f))
+        cells, f, idx, t, style, band = (cells[win], f[win], idx[win], t[win], style[win],
+                                         band[win])
+        flat_t, rolled = flat_t[win], rolled[win]
+        charge = rnd.charging.ravel()[cells] | (rnd.charging.ravel()[flat_t]
+                                                & (rnd.target.ravel()[flat_t] == f))
         m = np.where(charge, s.charge_margin[style, f, t], s.margin[style, band, f, t])
-        rolled = drift(rng, idx.size, cols=idx)
         harm = np.maximum(m + rolled, 0)
         hit = np.flatnonzero(harm)
         if state.counts is not None:   # the breakdown: harm points dealt, armour's share
-            add_at(state, DAMAGE_DEALT, f * n + idx[hit], harm[hit])
+            add_at(state, DAMAGE_DEALT, cells[hit], harm[hit])
             bare = np.where(charge, s.charge_bare[style, f, t], s.margin_bare[style, band, f, t])
-            add_at(state, DAMAGE_SOAKED, f * n + idx, np.maximum(bare + rolled, 0) - harm)
+            add_at(state, DAMAGE_SOAKED, cells, np.maximum(bare + rolled, 0) - harm)
         if hit.size:
-            snap.changed.append(inflict(s, state, idx[hit], t[hit], s.kind[style[hit], f, t[hit]],
-                                        harm[hit]))
+            snap.changed.append(inflict(s, state, idx[hit], t[hit],
+                                        s.kind[style[hit], f[hit], t[hit]], harm[hit]))
+
+
+def _rolls(rng: np.random.Generator, f: np.ndarray, idx: np.ndarray, margin: np.ndarray,
+           acts: np.ndarray | None, harmful: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The slot's drift dice, fighter by fighter in place order (``f`` sorted): the skirmish
+    roll of each of its trials, then the harm roll of each it won with a harmful attack.
+    Returns (m,) bool won (``margin`` + drift >= 0, and the attack made) and (m,) int8 harm
+    drift (0 where none was rolled)."""
+    ok = np.empty(idx.size, dtype=bool)
+    rolled = np.zeros(idx.size, dtype=np.int8)
+    bounds = np.flatnonzero(np.diff(f)) + 1
+    for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), idx.size], strict=True):
+        cols = idx[lo:hi]
+        won = margin[lo:hi] + drift(rng, cols.size, cols=cols) >= 0
+        if acts is not None:
+            won &= acts[lo:hi]
+        ok[lo:hi] = won
+        harms = np.flatnonzero(won & harmful[lo:hi])
+        if harms.size:
+            rolled[lo + harms] = drift(rng, harms.size, cols=cols[harms])
+    return ok, rolled
