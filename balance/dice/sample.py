@@ -102,6 +102,10 @@ def _drift_step(face: NDArray[np.int8]) -> NDArray[np.int8]:
     return (face + 1) // 2 - 2
 
 
+#: Each face's step (index 0 unused), by :func:`_drift_step` itself.
+_STEPS = _drift_step(np.arange(7, dtype=np.int8))
+
+
 def drift(rng: np.random.Generator, size: Size,
           cols: NDArray[np.integer] | None = None) -> NDArray[np.int8]:
     """Roll the Ymlad open-ended drift die: int8 array of shape ``size``.
@@ -122,20 +126,21 @@ def drift(rng: np.random.Generator, size: Size,
     ``balance.engine.scripted``); a plain ``Generator`` draws the same numbers either way.
     """
     shape = shape_of(size)
-    named = cols is not None and not isinstance(rng, np.random.Generator)
-
-    def throw(k: int, rows: NDArray[np.integer] | None = None) -> NDArray[np.int8]:
-        if named:
+    if cols is not None and not isinstance(rng, np.random.Generator):
+        def throw(k: int, rows: NDArray[np.integer] | None = None) -> NDArray[np.int8]:
             return rng.at(cols if rows is None else cols[rows], 1, 7, np.int8)
-        return rng.integers(1, 7, size=k, dtype=np.int8)
+    else:
+        def throw(k, rows=None, integers=rng.integers):
+            return integers(1, 7, size=k, dtype=np.int8)
 
-    out = _drift_step(throw(shape)).reshape(-1)
-    second = _drift_step(throw(out.size))
+    # The faces read as steps through _STEPS (docs/engine-tricks.md, outcome tables built
+    # from the rule functions): one gather instead of three operations a throw.
+    out = _STEPS[throw(shape)].reshape(-1)
+    second = _STEPS[throw(out.size)]
     running = np.flatnonzero((second == out) & (out != 0))
     direction = out[running]
     while running.size:
         out[running] += direction
-        step = _drift_step(throw(running.size, running))
-        same = step == direction
+        same = _STEPS[throw(running.size, running)] == direction
         running, direction = running[same], direction[same]
     return out.reshape(shape)
