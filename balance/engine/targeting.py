@@ -519,6 +519,11 @@ def attacker_rank(target: np.ndarray, attacking: np.ndarray,
     if not cols.size:
         return rank
     m = cols.size
+    if c == 2:
+        # Nobody attacks itself, so two places never share a target: every rank is 0. The
+        # order is drawn all the same, so the stream goes on as if it had been played.
+        turn_order(c, m, rng)
+        return rank
     idx = np.arange(m)
     seen = np.zeros(c * m, dtype=np.int16)          # attackers counted so far, per target
     for p in turn_order(c, m, rng):                 # places in a random order, per trial
@@ -541,4 +546,11 @@ def turn_order(c: int, n: int, rng: np.random.Generator,
     key = rng.random((c, n))
     if first is not None:
         key += ~first           # keys in [0, 1) for the first places, [1, 2) for the rest
+    if c == 2:
+        # Two places: the sort is one comparison (as argsort's, a tie to place 0 first);
+        # an argsort along the short axis measured 2.9 ms at (2, 32,768) against 18 us.
+        order = np.empty((2, n), dtype=np.intp)
+        np.less(key[1], key[0], out=order[0], casting="unsafe")
+        np.subtract(1, order[0], out=order[1])
+        return order
     return np.argsort(key, axis=0)

@@ -117,8 +117,14 @@ def holes_of(layout: Layout, standing: np.ndarray) -> np.ndarray:
 
 
 def gather(arr: np.ndarray, place: np.ndarray) -> np.ndarray:
-    """(c, n): ``arr[place[f, i], i]`` for every place f and trial i (-1 reads place 0)."""
-    return np.take_along_axis(arr, np.maximum(place, 0).astype(np.intp), axis=0)
+    """(c, n): ``arr[place[f, i], i]`` for every place f and trial i (-1 reads place 0).
+    Through flat indices and ``np.take`` (docs/engine-tricks.md, flat indices and
+    ``np.take``: ``take_along_axis`` measured 7x slower at (2, 32,768), 1.25x at 15 places)."""
+    n = arr.shape[1]
+    flat = np.maximum(place, 0).astype(np.intp)
+    flat *= n
+    flat += np.arange(n)
+    return np.take(arr, flat)
 
 
 @dataclass
