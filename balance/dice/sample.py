@@ -99,11 +99,7 @@ def ndm(rng: np.random.Generator, n: int, m: int, size: Size) -> NDArray[np.sign
 
 def _drift_step(face: NDArray[np.int8]) -> NDArray[np.int8]:
     """Read d6 faces as drift steps: 1-2 is -1, 3-4 is 0, 5-6 is +1 (int8, same shape)."""
-    return (face + 1) // 2 - 2
-
-
-#: Each face's step (index 0 unused), by :func:`_drift_step` itself.
-_STEPS = _drift_step(np.arange(7, dtype=np.int8))
+    return ((face + 1) >> 1) - 2     # (a shift: int8 floor division is slower; faces >= 1)
 
 
 def drift(rng: np.random.Generator, size: Size,
@@ -133,14 +129,12 @@ def drift(rng: np.random.Generator, size: Size,
         def throw(k, rows=None, integers=rng.integers):
             return integers(1, 7, size=k, dtype=np.int8)
 
-    # The faces read as steps through _STEPS (docs/engine-tricks.md, outcome tables built
-    # from the rule functions): one gather instead of three operations a throw.
-    out = _STEPS[throw(shape)].reshape(-1)
-    second = _STEPS[throw(out.size)]
+    out = _drift_step(throw(shape)).reshape(-1)
+    second = _drift_step(throw(out.size))
     running = np.flatnonzero((second == out) & (out != 0))
     direction = out[running]
     while running.size:
         out[running] += direction
-        same = _STEPS[throw(running.size, running)] == direction
+        same = _drift_step(throw(running.size, running)) == direction
         running, direction = running[same], direction[same]
     return out.reshape(shape)
