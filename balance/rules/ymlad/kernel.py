@@ -296,40 +296,45 @@ def move(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray,
     charge = np.zeros((c, n), dtype=bool)
     reach = s.contact + CONTACT_EPS
     order = turn_order(c, n, rng)
+    # Read and written through flat cells (docs/engine-tricks.md, flat indices and
+    # ``np.take``: ``arr[f, cols]`` with a place per trial costs several times more).
     for k in range(c):
         f = order[k]
-        t = target[f, cols]
-        rows = np.flatnonzero(standing[f, cols] & (t >= 0) & (state.close_with[f, cols] < 0))
+        at = f * n + cols
+        t = target.ravel()[at]
+        rows = np.flatnonzero(standing.ravel()[at] & (t >= 0)
+                              & (state.close_with.ravel()[at] < 0))
         if not rows.size:
             continue
-        f, t = f[rows], t[rows].astype(np.intp)
-        me, foe = state.pos[f, rows], state.pos[t, rows]
+        f, t, at = f[rows], t[rows].astype(np.intp), at[rows]
+        pos = state.pos.ravel()
+        me, foe = pos[at], pos[t * n + rows]
         gap = np.abs(me - foe)
         away = gap > reach
-        rows, f, me, foe, gap = rows[away], f[away], me[away], foe[away], gap[away]
+        rows, f, at, me, foe, gap = rows[away], f[away], at[away], me[away], foe[away], gap[away]
         if not rows.size:
             continue
-        shooting = s.shooter[f] & (state.shots[f, rows] > 0)
+        shooting = s.shooter[f] & (state.shots.ravel()[at] > 0)
         policy = np.where(shooting, KEEP_DISTANCE, MOVE_CLOSE)
         near = np.where(shooting, s.keep_at[f], s.contact).astype(np.float32)
         far = np.where(shooting, s.far[f], s.contact).astype(np.float32)
         if s.moving_shots:
-            can = (s.charge[f] & shooting & ~state.charged[f, rows]
-                   & (state.reload[f, rows] == 0))
+            can = (s.charge[f] & shooting & ~state.charged.ravel()[at]
+                   & (state.reload.ravel()[at] == 0))
             if can.any():
                 stop = (np.maximum(s.keep_at[f], s.contact)
                         + MISSILE_CHARGE_STOP).astype(np.float32)
                 after = np.maximum(gap - s.speed[f], stop)
                 charges = can & (gap - after > s.speed[f] / 2) & (after <= s.band_max[f])
-                charge[f, rows] = charges
+                charge.put(at, charges)
                 policy = np.where(charges, MOVE_CLOSE, policy)
                 near = np.where(charges, stop, near).astype(np.float32)
                 far = np.where(charges, stop, far).astype(np.float32)
         new = step(me, foe, policy, s.speed[f], near, far)
         dist = np.abs(new - me)
-        moved[f, rows] = (dist > 0) * np.int8(1) + (dist > s.speed[f] / 2)
-        toward[f, rows] = np.sign(new - me) * np.sign(foe - me)
-        state.pos[f, rows] = new
+        moved.put(at, (dist > 0) * np.int8(1) + (dist > s.speed[f] / 2))
+        toward.put(at, np.sign(new - me) * np.sign(foe - me))
+        state.pos.put(at, new)
     return moved, toward, charge
 
 
@@ -489,7 +494,10 @@ def _slots(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             elif g > f:
                 slot[f] += key[g] < key[f]
     sorted_key = np.empty_like(key)
-    np.put_along_axis(sorted_key, slot.astype(np.intp), key, axis=0)
+    flat = slot.astype(np.intp)     # (flat cells and ``put``: put_along_axis is general)
+    flat *= n
+    flat += np.arange(n)
+    sorted_key.put(flat, key)
     return slot, sorted_key
 
 
