@@ -189,8 +189,7 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     keeps_shot = shoots & (current >= 0) & gather(standing, current)
     redo = ((fights & ~keeps_fight) | (shoots & ~keeps_shot)).any(axis=0)
     kept = np.where(keeps_fight, current, NO_TARGET)
-    for j in range(c):
-        redo |= (kept == j).sum(axis=0) > places_any[j] - engaged[j]
+    redo |= (_on_each(kept, kept >= 0) > places_any - engaged).any(axis=0)
     target = np.where(keeps_fight | keeps_shot, current, NO_TARGET).astype(np.int8)
     cols = np.flatnonzero(redo)
     if cols.size:
@@ -305,6 +304,22 @@ def _choose(policy: np.ndarray, side: np.ndarray, who: np.ndarray, allowed: np.n
     return np.where(free, fresh, kept).astype(np.int8)
 
 
+def _on_each(target: np.ndarray, attacks: np.ndarray) -> np.ndarray:
+    """(c, n) int16: how many places ``attacks`` their ``target`` (c, n; -1 for none) has each
+    place, by one scatter-add a place (each trial once: no repeats) through flat cells
+    (docs/engine-tricks.md, flat indices; c whole-array comparisons a place cost c times
+    the memory traffic)."""
+    c, n = target.shape
+    count = np.zeros((c, n), dtype=np.int16)
+    flat, cols = count.reshape(-1), np.arange(n)
+    for g in range(c):
+        cell = np.maximum(target[g], 0).astype(np.intp)
+        cell *= n
+        cell += cols
+        flat[cell] += attacks[g]
+    return count
+
+
 @dataclass
 class Ring:
     """Who may strike in reach this round, and the ring round each fighter (seed, Group
@@ -327,13 +342,9 @@ def ring_of(target: np.ndarray, contact: np.ndarray, rear: np.ndarray,
     listing order). ``contact`` (c, n): the fighter's target is within reach and in its
     front line; ``reach_through`` (c,): its formation weapon is a spear or polearm, so it
     attacks from a rear row; ``geometry``: ``rules.ring`` (``tables.ring_angle``)."""
-    c, n = target.shape
     ring = contact & ~rear
     through = contact & rear & reach_through[:, None]
     rank = attacker_rank(target, ring, rng)
-    count = np.zeros((c, n), dtype=np.int16)
-    for f in range(c):
-        for g in range(c):
-            count[f] += ring[g] & (target[g] == f)
+    count = _on_each(target, ring)
     angle = (ring_angle(rank, geometry) * ring).astype(np.int8)
     return Ring(ring | through, ring, through, rank, angle, count)

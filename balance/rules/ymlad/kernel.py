@@ -436,9 +436,14 @@ class Snapshot:
         return out
 
     def copy(self, state: YmladState, where: np.ndarray) -> None:
-        """Bring every cell of trials ``where`` (n,) bool up to date."""
+        """Bring every cell of trials ``where`` (n,) bool up to date (the columns found once:
+        a boolean column mask on a (c, n) array measured 700 us at (15, 32,768) with 1% of
+        the trials, against 21 us by their indices)."""
+        cols = np.flatnonzero(where)
+        if not cols.size:
+            return
         for name in self.FIELDS:
-            getattr(self, name)[:, where] = getattr(state, name)[:, where]
+            getattr(self, name)[:, cols] = getattr(state, name)[:, cols]
 
 
 def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
