@@ -120,11 +120,17 @@ def gather(arr: np.ndarray, place: np.ndarray) -> np.ndarray:
     """(c, n): ``arr[place[f, i], i]`` for every place f and trial i (-1 reads place 0).
     Through flat indices and ``np.take`` (docs/engine-tricks.md, flat indices and
     ``np.take``: ``take_along_axis`` measured 7x slower at (2, 32,768), 1.25x at 15 places)."""
-    n = arr.shape[1]
+    return np.take(arr, cells_of(place))
+
+
+def cells_of(place: np.ndarray) -> np.ndarray:
+    """(c, n) intp: the flat cells ``place[f, i] * n + i`` (-1 reads place 0), for several
+    ``np.take`` gathers through the same places (:func:`gather`)."""
+    n = place.shape[1]
     flat = np.maximum(place, 0).astype(np.intp)
     flat *= n
     flat += np.arange(n)
-    return np.take(arr, flat)
+    return flat
 
 
 @dataclass
@@ -160,16 +166,22 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     g = s.groups
     rear = rear_rows(g, standing) if g.rows else np.zeros((c, n), dtype=bool)
     holes = holes_of(g, standing) if g.lines else np.zeros((c, n), dtype=np.int8)
-    place = np.arange(c)[:, None]
-    places_any, places_all = g.places_any[place, holes], g.places_all[place, holes]
+    if g.lines:
+        place = np.arange(c)[:, None]
+        places_any, places_all = g.places_any[place, holes], g.places_all[place, holes]
+    else:   # no holes anywhere: one column each (docs/engine-tricks.md, broadcast constants)
+        places_any = np.broadcast_to(g.places_any[:, :1], (c, n))
+        places_all = np.broadcast_to(g.places_all[:, :1], (c, n))
     engaged = state.close_with >= 0
     targetable = standing & ~rear
     reach = s.contact + CONTACT_EPS
     free = standing & ~engaged
     shooter = s.shooter[:, None] & (state.shots > 0)
     current = np.where(free, state.target, NO_TARGET)
-    cur_near = ((current >= 0) & gather(targetable, current)
-                & (np.abs(state.pos - gather(state.pos, current)) <= reach))
+    # Every gather below through these cells: a target dropped below (-1) is masked there.
+    at = cells_of(current)
+    cur_near = ((current >= 0) & np.take(targetable, at)
+                & (np.abs(state.pos - np.take(state.pos, at)) <= reach))
     first = np.isin(g.policy, (FIRST, ENGAGE))[:, None]   # a foe within reach first
     foe_near = np.zeros((c, n), dtype=bool)
     need = free & (shooter | (first & ~cur_near))
@@ -185,8 +197,8 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     current = np.where(hasty & ~cur_near & foe_near, NO_TARGET, current)
     # Keep last round's targets where they still stand, in the front line for contact, and
     # within the six on each (a close-combat partner counting among them).
-    keeps_fight = fights & (current >= 0) & gather(targetable, current)
-    keeps_shot = shoots & (current >= 0) & gather(standing, current)
+    keeps_fight = fights & (current >= 0) & np.take(targetable, at)
+    keeps_shot = shoots & (current >= 0) & np.take(standing, at)
     redo = ((fights & ~keeps_fight) | (shoots & ~keeps_shot)).any(axis=0)
     kept = np.where(keeps_fight, current, NO_TARGET)
     redo |= (_on_each(kept, kept >= 0) > places_any - engaged).any(axis=0)

@@ -37,8 +37,8 @@ from balance.rules.ymlad.groups import (
     Choice,
     Layout,
     Ring,
+    cells_of,
     choose,
-    gather,
     layout_of,
     ring_of,
 )
@@ -382,11 +382,12 @@ def plan_round(s: Static, state: YmladState, rng: np.random.Generator) -> Round:
     state.target = target
     has_target = standing & (target >= 0)
     reach = s.contact + CONTACT_EPS
-    was_out = np.abs(state.pos - gather(state.pos, target)) > reach
+    at = cells_of(target)                      # (the three gathers through the same cells)
+    was_out = np.abs(state.pos - np.take(state.pos, at)) > reach
     moved, toward, missile_charge = move(s, state, choice.goal, standing, rng)
     state.charged |= missile_charge
-    in_reach = has_target & (np.abs(state.pos - gather(state.pos, target)) <= reach)
-    contact = in_reach & ~gather(rear, target)
+    in_reach = has_target & (np.abs(state.pos - np.take(state.pos, at)) <= reach)
+    contact = in_reach & ~np.take(rear, at)
     engage_mutual(s, state, target, standing, contact & ~rear)
     # Seed, Charge: on first contact after a run-up; once per fight.
     charging = s.charge[:, None] & ~state.charged & was_out & contact & ~rear
