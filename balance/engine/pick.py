@@ -107,3 +107,13 @@ class Pick:
                 arr[self.row, idx] = values
         else:
             arr[self.row, self.rows if mask is None else self.rows[idx]] = values
+
+    def put_rows(self, arr: np.ndarray, values: np.ndarray) -> None:
+        """Write ``values`` (k, one per trial of this pick) into a (k, c, n) stack of state
+        arrays (C-contiguous), all k rows in one indexing call."""
+        if self.flat is not None:
+            arr.reshape(arr.shape[0], -1)[:, self.flat] = values
+        elif self.rows is None:
+            arr[:, self.row] = values
+        else:
+            arr[:, self.row, self.rows] = values

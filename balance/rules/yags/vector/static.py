@@ -40,6 +40,9 @@ N_MODES = GRAPPLED + 1
 LOADOUT_FIELDS = ("reach", "kind", "light", "crushing", "unarmed", "martial", "fumble_range",
                   "slow", "great", "longshaft", "chain", "shield", "weak", "strong", "losable",
                   "skill", "free_hand", "draw", "size2", "technique", "damage_type")
+# The loadout fields a place's ``more`` rows hold (``gear.MORE`` begins with them; skill and
+# damage type have arrays of their own).
+MORE_LOADOUT = tuple(f for f in LOADOUT_FIELDS if f not in ("skill", "damage_type"))
 TACTIC_FIELDS = ("manoeuvre", "first_round_only", "neck", "holding", "escape", "stand",
                  "meet_charge", "rearm", "switch_when_grappled", "retreat_at", "reroll_below",
                  "stunt_difficulty", "stunt_damage", "stunt_first_round", "attack_mount",
@@ -81,6 +84,8 @@ class Static:
     stun_wounds: bool              # rules.excess_stuns: wounds
     on: Flags
     loadout: dict[str, np.ndarray]  # field -> (n * N_LOADOUTS,) int16
+    loadout_rows: np.ndarray       # (len(gear.MORE_LOADOUT), n * N_LOADOUTS) int16: those
+                                   # fields of ``loadout`` stacked, in ``gear.MORE`` order
     numbers: np.ndarray            # (3, n * N_LOADOUTS * N_MODES): attack, defence, damage
     fighter: dict[str, np.ndarray]  # per-fighter detailed numbers and tactics, (n,) int16
     soak_vs: np.ndarray            # (n * N_KINDS,)
@@ -193,6 +198,8 @@ def _static(fight: YagsFight) -> Static:
     # Knockback (docs/rules/yags.md, Damage): does the main weapon crush (the basic rules'
     # only loadout).
     per["crush"] = i16([f.loadout(MAIN).crushing for f in fs])
+    loadout = {name: i16([int(getattr(f.loadout(i), name)) for f in fs for i in range(N_LOADOUTS)])
+               for name in LOADOUT_FIELDS}
     return Static(
         side_of=fight.side_of,
         n_sides=len(fight.side_names),
@@ -227,8 +234,8 @@ def _static(fight: YagsFight) -> Static:
         - CRUSHING_KNOCKBACK,
         stun_wounds=r.stun_wounds,
         on=on,
-        loadout={name: i16([int(getattr(f.loadout(i), name)) for f in fs
-                            for i in range(N_LOADOUTS)]) for name in LOADOUT_FIELDS},
+        loadout=loadout,
+        loadout_rows=np.stack([loadout[name] for name in MORE_LOADOUT]),
         numbers=i16([[stance_numbers(f.loadout(i), mode)[k]
                       for f in fs for i in range(N_LOADOUTS) for mode in range(N_MODES)]
                      for k in range(3)]),
