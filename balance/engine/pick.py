@@ -60,6 +60,19 @@ class Pick:
         out.rows = idx if self.rows is None else self.rows[idx]
         return out
 
+    def flats(self) -> np.ndarray:
+        """Flat indices into a (c, n) array of every trial of this pick."""
+        if self.flat is not None:
+            return self.flat
+        return self.row * self.n + (trial_numbers(self.n) if self.rows is None else self.rows)
+
+    def place(self) -> np.ndarray | np.int16:
+        """The place picked in each trial: one number for a plain row (compared with an
+        int16 state array without converting its every element, as an intp array would)."""
+        if self.flat is None:
+            return np.int16(self.row)
+        return self.flat // self.n
+
     def flat_at(self, idx: np.ndarray) -> np.ndarray:
         """Flat indices into a (c, n) array of this pick's trials ``idx``."""
         if self.flat is not None:

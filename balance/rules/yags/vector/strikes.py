@@ -34,7 +34,7 @@ from balance.rules.yags.tracks import (
     merge_strikes,
 )
 from balance.rules.yags.vector import basic, blows, counting, gear, missiles, moves, reach
-from balance.rules.yags.vector.gear import fighter, place_of
+from balance.rules.yags.vector.gear import fighter
 from balance.rules.yags.vector.rolls import d20
 from balance.rules.yags.vector.static import Static, fumble_index
 from balance.rules.yags.vector.turns import (
@@ -67,7 +67,7 @@ def act(state, s: Static, ctx: Round, me: Pick, rng: np.random.Generator) -> Non
         acting &= ok & (me.get(state.x("action")) == ATTACK)
         if s.on.grapple:
             partner = me.get(state.x("partner"))
-            acting &= (partner < 0) | (partner == place_of(tgt, acting.size))
+            acting &= (partner < 0) | (partner == tgt.place())
     attack_action(state, s, ctx, me, tgt, acting, rng)
 
 
