@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.engine.masks import set_where
 from balance.engine.pick import Pick
 from balance.rules.yags.tactics import (
     ATTACK,
@@ -47,8 +48,8 @@ def grappled(state, s: Static, free, action, target, manoeuvre, mod) -> None:
     g = free & (partner >= 0)
     held = g & (x("holding") == 0)
     escape = held & (fighter(s, "escape", who) > 0)
-    action[escape] = ESCAPE
-    target[escape] = partner[escape]
+    set_where(action, escape, ESCAPE)
+    set_where(target, escape, partner)
     fights = g & ~escape
     if s.on.gear_changes:
         spare_reach = s.loadout["reach"][who * N_LOADOUTS + 1]
@@ -57,8 +58,8 @@ def grappled(state, s: Static, free, action, target, manoeuvre, mod) -> None:
         if drop.any():
             x("main_down")[drop] = 1        # seed 000: dropping a weapon is free
             draw_spare(state, s, drop, mod)
-    action[fights] = ATTACK
-    target[fights] = partner[fights]
+    set_where(action, fights, ATTACK)
+    set_where(target, fights, partner)
     holder = fights & (x("holding") > 0)
     if holder.any():
         flat = np.maximum(partner, 0).astype(np.intp) * n + np.arange(n)
@@ -68,15 +69,15 @@ def grappled(state, s: Static, free, action, target, manoeuvre, mod) -> None:
         m = np.where(h == HOLD_IMPROVE_THEN_BREAK, np.where(limp, breaking, IMPROVE_HOLD),
                      np.where(h == HOLD_BREAK, breaking,
                               np.where(h == HOLD_IMPROVE, IMPROVE_HOLD, NONE)))
-        manoeuvre[holder] = m[holder]
+        set_where(manoeuvre, holder, m)
 
 
 def draw_spare(state, s: Static, where: np.ndarray, mod: np.ndarray) -> None:
     """Seed 000, Drawing a weapon: used the same round, at -5 per reach that round."""
     x = state.x
     who = state.who.astype(np.intp)
-    x("weapons")[where] = 1
-    x("spare_left")[where] = 0
+    set_where(x("weapons"), where, 1)
+    set_where(x("spare_left"), where, 0)
     draw = s.loadout["draw"][who * N_LOADOUTS + 1]
     mod -= (DRAW_STEP * draw * where).astype(np.int16)
 
@@ -93,7 +94,7 @@ def rearm(state, s: Static, free, action, mod) -> np.ndarray:
         draw_spare(state, s, draw, mod)
     down = (x("main_down") > 0) | (x("spare_down") > 0)
     pick = bare & ~draw & down & ((r == REARM_AUTO) | (r == REARM_PICK_UP))
-    action[pick] = PICK_UP
+    set_where(action, pick, PICK_UP)
     return pick
 
 
@@ -152,18 +153,18 @@ def riding_checks(state, s: Static, can, cover, rng) -> None:
         return
     target = s.riding_difficulty + SADDLELESS * (1 - fighter(s, "mount_saddle", who))
     total = (fighter(s, "agility", who) * fighter(s, "riding", who)
-             + TRACK_PENALTY[state.wounds] + TRACK_PENALTY[state.stuns]
+             + np.take(TRACK_PENALTY, state.wounds) + np.take(TRACK_PENALTY, state.stuns)
              + tiredness(s, state.fatigue))
     d = d20_where(rng, need)
     fail = need & ((d == 1) | (total + d < target))
     if not fail.any():
         return
     lose = fail & (x("action") == ATTACK)
-    x("action")[lose] = NO_ACTION
-    state.attacking[lose] = False
+    set_where(x("action"), lose, NO_ACTION)
+    set_where(state.attacking, lose, False)
     d = d20_where(rng, fail)
     fall = fail & ((d == 1) | (total + d < target))
     if fall.any():
-        x("prone")[fall] = 1
-        x("mounted")[fall] = 0
+        set_where(x("prone"), fall, 1)
+        set_where(x("mounted"), fall, 0)
         refresh(state, s, where=fall)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.engine.masks import set_where
 from balance.engine.pick import flat_of
 from balance.engine.state import columns
 from balance.engine.targeting import NO_TARGET, first_standing_foe
@@ -167,19 +168,23 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     # Precedence (lab's policy): re-roll, grapple, stand up, retreat, re-arm, attack.
     if s.on.reroll and round_no == 1:
         rr = free & (x("init") < fighter(s, "reroll_below", who))
-        action[rr], free = REROLL, free & ~rr
+        set_where(action, rr, REROLL)
+        free = free & ~rr
     if s.on.grapple:
         choices.grappled(state, s, free, action, target, manoeuvre, mod)
         free &= x("partner") < 0
     if s.on.prone:
         up = free & (x("prone") > 0) & (fighter(s, "stand", who) > 0)
-        action[up], free = STAND_UP, free & ~up
+        set_where(action, up, STAND_UP)
+        free = free & ~up
     retreating = np.zeros((c, n), dtype=np.int16)
     if s.on.retreat:
         back = free & (np.maximum(state.wounds, state.stuns) >= fighter(s, "retreat_at", who))
         if s.on.step_back:   # a shorter weapon inside its reach: give ground (reach.py)
             back |= free & (fighter(s, "step_back", who) > 0) & reach.threatened(state, standing)
-        action[back], retreating[back], free = RETREAT, 1, free & ~back
+        set_where(action, back, RETREAT)
+        retreating = back.astype(np.int16)
+        free = free & ~back
     x("retreating")[:] = retreating
     if s.on.gear_changes:
         free &= ~choices.rearm(state, s, free, action, mod)
@@ -191,11 +196,11 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
         held = (action == ATTACK) & (target >= 0)
         taken = np.zeros((c, n), dtype=np.int16)
         for i in range(c):
-            taken[i] = (held & (target == i)).sum(axis=0)
+            taken[i] = (held & (target == i)).sum(axis=0, dtype=np.int16)
         foe, rear = groups.targets(state, s, standing, free, slice(None), rng, taken)
     attack = free & (foe != NO_TARGET)
-    action[attack] = ATTACK
-    target[attack] = foe[attack]
+    set_where(action, attack, ATTACK)
+    set_where(target, attack, foe)
     if rear is not None:
         state.rear[:] = rear & attack
     refresh(state, s, where=(x("weapons") != before[0]) | (x("retreating") != before[1]))
@@ -208,16 +213,16 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
         drawing = attack & (x("g_drew") == 0) & (fighter(s, "has_missile", who) > 0) & (
             x("partner") < 0)
         mod -= DRAW_STEP * x("draw") * drawing
-        x("g_drew")[drawing] = 1
+        set_where(x("g_drew"), drawing, 1)
     x("action")[:] = action
     if s.on.stances:   # a stance plan: this round's stance, knowing what it knows
         declare_stances(state, s, can, action, target)
     choices.choose_manoeuvres(state, s, attack, target, manoeuvre, round_no)
     if s.on.distance:   # seed 000: after a full Move, only a standard attack
         full = x("approach") == FULL_MOVE
-        manoeuvre[full] = NONE
+        set_where(manoeuvre, full, NONE)
         for name in ("stunting", "charging"):
-            x(name)[full] = 0
+            set_where(x(name), full, 0)
     x("manoeuvre")[:] = manoeuvre
     cover, declared = _cover(state, s, can & (action != REROLL), action == ATTACK, target,
                              state.rear if s.on.ranks else None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.engine.masks import set_where
 from balance.engine.pick import Pick
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.equipment import N_WEAPON_STATES
@@ -150,7 +151,7 @@ def penalty_now(state, s: Static) -> np.ndarray:
     """(c, n): wound + stun + fatigue penalties, a hold's attribute penalty (-skill a point)
     and -40 a broken limb."""
     x = state.x
-    pen = (TRACK_PENALTY[state.wounds] + TRACK_PENALTY[state.stuns]
+    pen = (np.take(TRACK_PENALTY, state.wounds) + np.take(TRACK_PENALTY, state.stuns)
            + tiredness(s, state.fatigue))
     if s.on.grapple:
         pen = pen - x("hold") * state.skill + BROKEN_LIMB_PENALTY * x("limbs")
@@ -167,8 +168,8 @@ def sync_penalty(state, s: Static, rpen: np.ndarray | None) -> None:
 
 def condition(state, s: Static, pick: Pick) -> np.ndarray:
     """Wound + stun + fatigue penalties of a pick's places: what skill checks suffer."""
-    return (TRACK_PENALTY[pick.get(state.wounds)] + TRACK_PENALTY[pick.get(state.stuns)]
-            + tiredness(s, pick.get(state.fatigue)))
+    return (np.take(TRACK_PENALTY, pick.get(state.wounds))
+            + np.take(TRACK_PENALTY, pick.get(state.stuns)) + tiredness(s, pick.get(state.fatigue)))
 
 
 def helpless(state, s: Static) -> np.ndarray:
@@ -231,13 +232,13 @@ def settle(state, s: Static, rpen: np.ndarray | None = None) -> None:
         broken = held & ~(up & up.ravel()[flat])
         if broken.any():
             for name, value in (("partner", -1), ("holding", 0), ("hold", 0), ("neck", 0)):
-                x(name)[broken] = value
+                set_where(x(name), broken, value)
             changed |= broken
     if s.on.mounted:
         fell = (x("mounted") > 0) & (x("m_status") != STANDING)
         if fell.any():
-            x("mounted")[fell] = 0
-            x("prone")[fell] = 1
+            set_where(x("mounted"), fell, 0)
+            set_where(x("prone"), fell, 1)
             changed |= fell
     if changed.any():
         refresh(state, s, where=changed)

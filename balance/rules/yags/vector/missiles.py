@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE
+from balance.engine.masks import set_where
 from balance.engine.pick import Pick
 from balance.engine.status import STANDING
 from balance.rules.yags.fighters import AUTO_MOVE, FULL_DEFENCE, HALF_DEFENCE, PLENTY
@@ -140,13 +141,13 @@ def plan(state, s: Static, action: np.ndarray, target: np.ndarray) -> None:
     how = approach_of(gap - CONTACT, move_of(s, who, x("mounted")))
     run = close & (armed | (how == RUN))
     charge = close & ~run
-    action[gunner & loading] = LOAD
+    set_where(action, gunner & loading, LOAD)
     shoot = gunner & ~loading
-    action[shoot] = SHOOT
-    action[run] = RUN
-    action[far & ~close] = WAIT
-    x("approach")[charge] = how[charge]
-    pace[charge & (how == FULL_MOVE)] = SLOW
+    set_where(action, shoot, SHOOT)
+    set_where(action, run, RUN)
+    set_where(action, far & ~close, WAIT)
+    set_where(x("approach"), charge, how)
+    set_where(pace, charge & (how == FULL_MOVE), SLOW)
     if shoot.any():
         who_t = _gather(state.who, target).astype(np.intp)
         b = band(x("partner"), target, gap, _gather(x("reach"), target),
@@ -154,7 +155,7 @@ def plan(state, s: Static, action: np.ndarray, target: np.ndarray) -> None:
         slow = (x("g_slow") > 0) | (x("g_draw") > 0) | (
             threat(fighter(s, "m_reach", who), b) == CRIPPLED)
         speed = np.where(slow, SLOW, SHOT_SPEED[fighter(s, "m_shot", who)])
-        pace[shoot] = speed[shoot]
+        set_where(pace, shoot, speed)
 
 
 # --- One slot ---------------------------------------------------------------------------------
