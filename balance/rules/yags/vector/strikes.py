@@ -223,8 +223,42 @@ def _attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pi
         basic.attack(state, s, ctx, acting, att, tgt, defending, rng)
         return False, False
     n = acting.size
-    rpen = ctx.rpen
     d = d20(rng, (2, n))  # attack, defence
+    if n >= FEW_MIN:
+        # The few on their own path (docs/engine-tricks.md): where at most a share of the
+        # trials attack (a group fight's slot, most of whose places wait their turn), the
+        # roll is played on those trials only, with the dice already drawn for every trial
+        # (the same numbers: every later draw is for the trials it concerns).
+        rows = np.flatnonzero(acting)
+        if rows.size <= FEW_SHARE * n:
+            parried_well, failed_disarm = _roll(
+                state, s, ctx, np.ones(rows.size, dtype=bool), att.sub(rows), tgt.sub(rows),
+                defending[rows], rng, d[:, rows], manoeuvre=None if manoeuvre is None
+                else manoeuvre[rows], stunt_draw=(n, rows))
+            return _spread(parried_well, rows, n), _spread(failed_disarm, rows, n)
+    return _roll(state, s, ctx, acting, att, tgt, defending, rng, d, manoeuvre=manoeuvre)
+
+
+# An attack on at most this share of a slot's trials is played on those alone (``_attack``).
+FEW_SHARE = 0.5
+FEW_MIN = 256
+
+
+def _spread(values, rows: np.ndarray, n: int):
+    """Per-trial flags of the rows ``rows`` as flags of all ``n`` trials (False elsewhere)."""
+    if values is False:
+        return False
+    out = np.zeros(n, dtype=bool)
+    out[rows] = values
+    return out
+
+
+def _roll(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pick,
+          defending: np.ndarray, rng: np.random.Generator, d: np.ndarray, *,
+          manoeuvre: np.ndarray | None = None, stunt_draw=None) -> tuple[np.ndarray, np.ndarray]:
+    """``_attack`` with the dice ``d`` (attack, defence) drawn: ``stunt_draw`` (n, rows) says
+    a stunt's die is drawn for all n trials and these rows' kept."""
+    rpen = ctx.rpen
     roll = att.get(state.attack) + att.get(rpen) + d[0]
     parry = tgt.get(state.defence) + tgt.get(rpen) + d[1]
     attack_at = defence_at = 1
@@ -232,7 +266,8 @@ def _attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pi
     if s.on.any:
         roll, parry, attack_at, defence_at = _reach_and_style(state, s, att, tgt, roll, parry)
         if s.on.stunts and manoeuvre is not None:
-            stunt_fail, to_damage, roll = _stunts(state, s, acting, att, roll, rng)
+            stunt_fail, to_damage, roll = _stunts(state, s, acting, att, roll, rng,
+                                                  stunt_draw)
             defending = defending & ~stunt_fail
     attack_fumble = acting & (d[0] <= attack_at)
     if stunt_fail is not None:
@@ -298,28 +333,35 @@ def _reach_and_style(state, s: Static, att: Pick, tgt: Pick, roll, parry):
     n = roll.size
     attack_at = defence_at = 1
     if s.on.reach:
+        # (Each rule only where its mask holds somewhere, in int16 throughout: a bool times a
+        # Python int is int64, and the rolls would carry int64 from there on.)
         near = close(state, s, att, tgt, n)
         ra, rt = att.get(x("reach")), tgt.get(x("reach"))
         longer, shorter = (ra > rt) & ~near, (ra < rt) & ~near
-        if s.reach_closing:   # used on a foe inside its reach: -5 per level it exceeds by
-            inside = longer & reach.is_inside(state, tgt, att, n)
-            roll = roll - inside * REACH_STEP * (ra - rt)
-        great = longer & (att.get(x("great")) > 0)
-        roll = roll + great * ((-att.get(state.defence_penalty)) // 2)
-        defensive = (att.get(x("stance")) == DEFENSIVE) \
-            & (att.get(x("prone")) == 0) & (att.get(x("partner")) < 0)
-        roll = roll - longer * (att.get(x("longshaft")) > 0) * defensive * STANCE_ATTACK[DEFENSIVE]
-        parry = parry + shorter * (tgt.get(x("longshaft")) > 0) * LONGSHAFT_DEFENCE
-        attack_at = 1 + (shorter & (tgt.get(x("chain")) > 0))
+        if longer.any():
+            if s.reach_closing:   # used on a foe inside its reach: -5 per level it exceeds by
+                inside = longer & reach.is_inside(state, tgt, att, n)
+                roll = roll - inside * (REACH_STEP * (ra - rt))
+            great = longer & (att.get(x("great")) > 0)
+            roll = roll + great * ((-att.get(state.defence_penalty)) // 2)
+            planted = longer & (att.get(x("longshaft")) > 0)
+            if planted.any():
+                defensive = (att.get(x("stance")) == DEFENSIVE) \
+                    & (att.get(x("prone")) == 0) & (att.get(x("partner")) < 0)
+                roll = roll - (planted & defensive) * np.int16(STANCE_ATTACK[DEFENSIVE])
+        if shorter.any():
+            parry = parry + (shorter & (tgt.get(x("longshaft")) > 0)) * np.int16(LONGSHAFT_DEFENCE)
+            attack_at = 1 + (shorter & (tgt.get(x("chain")) > 0)).view(np.int8)
     if s.on.wide_fumbles:
         attack_at = np.maximum(attack_at, att.get(x("fumble_range")))
         defence_at = tgt.get(x("fumble_range"))
     return roll, parry, attack_at, defence_at
 
 
-def _stunts(state, s: Static, acting, att: Pick, roll, rng):
+def _stunts(state, s: Static, acting, att: Pick, roll, rng, draw=None):
     """Seed 000, Stunts: agility x athletics against the stunt's difficulty before the attack;
-    success adds +5 per level to attack or damage, failure makes the attack a fumble."""
+    success adds +5 per level to attack or damage, failure makes the attack a fumble.
+    ``draw`` (n, rows): the die is drawn for all n trials of the slot, these rows' kept."""
     x = state.x
     n = acting.size
     stunting = acting & (att.get(x("stunting")) > 0)
@@ -328,7 +370,7 @@ def _stunts(state, s: Static, acting, att: Pick, roll, rng):
     if not stunting.any():
         return fail, to_damage, roll
     who = att.get(state.who).astype(np.intp)
-    die = d20(rng, n)
+    die = d20(rng, n) if draw is None else d20(rng, draw[0])[draw[1]]
     total = (fighter(s, "agility", who) * fighter(s, "athletics", who)
              + gear.condition(state, s, att) + die)
     target = fighter(s, "stunt_difficulty", who)
