@@ -174,17 +174,20 @@ def run_away(state, s: Static, ctx, rng: np.random.Generator) -> None:
                                                         axis=0)
     target, attacking = state.target, state.attacking
     for v in range(c):
-        if not running[v].any():
+        # (On the trials where v runs only: the few on their own path, docs/engine-tricks.md.)
+        cols = np.flatnonzero(running[v])
+        if not cols.size:
             continue
         for k in range(c):
             if k == v:
                 continue
-            fought = (attacking[k] & (target[k] == v)) | (attacking[v] & (target[v] == k))
+            fought = (attacking[k, cols] & (target[k, cols] == v)) \
+                | (attacking[v, cols] & (target[v, cols] == k))
             if s.on.distance:   # and is within reach of it now
-                fought &= np.abs(state.pos[k] - state.pos[v]) <= CONTACT
-            due = running[v] & fought & ~running[k] & (status[k] == STANDING) \
-                & (status[v] == STANDING) & (state.side[k] != state.side[v])
-            rows = np.flatnonzero(due)
+                fought &= np.abs(state.pos[k, cols] - state.pos[v, cols]) <= CONTACT
+            due = fought & ~running[k, cols] & (status[k, cols] == STANDING) \
+                & (status[v, cols] == STANDING) & (state.side[k, cols] != state.side[v, cols])
+            rows = cols[np.flatnonzero(due)]
             if not rows.size:
                 continue
             striker, victim = Pick(k, n, rows), Pick(v, n, rows)
