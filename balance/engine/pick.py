@@ -90,7 +90,9 @@ class Pick:
                 return row[:size]
             return np.broadcast_to(row[:1], (size,))
         if self.flat is not None:
-            return np.take(arr, self.flat)   # (~15% faster than ``arr.ravel()[flat]``)
+            # (the method: ``np.take``'s Python wrapper costs about 1 us a call; both ~15%
+            # faster than ``arr.ravel()[flat]``)
+            return arr.take(self.flat)
         return arr[self.row] if self.rows is None else arr[self.row, self.rows]
 
     def add(self, arr: np.ndarray, values: np.ndarray) -> None:

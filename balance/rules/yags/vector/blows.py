@@ -306,7 +306,7 @@ def harm(state, s: Static, ctx, tgt: Pick, kind, levels, rng) -> np.ndarray:
     w1, s1, status, wounds = take(tgt.get(state.wounds), tgt.get(state.stuns),
                                   tgt.get(state.status), kind, levels, tgt.get(state.health4),
                                   vitals, s.success_step, rng, s.on.shifts, s.stun_wounds)
-    new = (np.take(TRACK_PENALTY, w1) + np.take(TRACK_PENALTY, s1)
+    new = (TRACK_PENALTY.take(w1) + TRACK_PENALTY.take(s1)
            + gear.tiredness(s, tgt.get(state.fatigue)))
     if s.on.grapple:
         x = state.x

@@ -153,7 +153,7 @@ def riding_checks(state, s: Static, can, cover, rng) -> None:
         return
     target = s.riding_difficulty + SADDLELESS * (1 - fighter(s, "mount_saddle", who))
     total = (fighter(s, "agility", who) * fighter(s, "riding", who)
-             + np.take(TRACK_PENALTY, state.wounds) + np.take(TRACK_PENALTY, state.stuns)
+             + TRACK_PENALTY.take(state.wounds) + TRACK_PENALTY.take(state.stuns)
              + tiredness(s, state.fatigue))
     d = d20_where(rng, need)
     fail = need & ((d == 1) | (total + d < target))
