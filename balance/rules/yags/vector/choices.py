@@ -33,8 +33,9 @@ from balance.rules.yags.tactics import (
 from balance.rules.yags.tracks import DRAW_STEP, TRACK_PENALTY
 from balance.rules.yags.vector.gear import fighter, helpless, refresh, tiredness
 from balance.rules.yags.vector.rolls import d20_where
-from balance.rules.yags.vector.static import N_LOADOUTS, Static
+from balance.rules.yags.vector.static import N_LOADOUTS, Static, code_set
 
+IS_UNARMED = code_set(UNARMED)
 SADDLELESS = 5   # seed 000: riding checks 5 harder without saddle and stirrups
 
 
@@ -135,7 +136,7 @@ def choose_manoeuvres(state, s: Static, attack, target, manoeuvre, round_no: int
         ok = ~at_mount | (m == IMPROVED) | (m == MASSIVE)
         ok &= (m != DISARM_FOE) | (foe.get(x("losable")) > 0)
         ok &= (m != KNOCKDOWN) | ~prone
-        ok &= ~np.isin(m, UNARMED) | unarmed_ok
+        ok &= ~IS_UNARMED.take(m) | unarmed_ok
         manoeuvre[place, rows] = m * ok
 
 

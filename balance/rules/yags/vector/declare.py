@@ -271,6 +271,8 @@ def declare_stances(state, s: Static, can: np.ndarray, action: np.ndarray,
 def cover_of(cover: np.ndarray, target: np.ndarray, n: int) -> np.ndarray:
     """(c, n) bool indexed by attacker: does its target's defence cover it."""
     c = target.shape[0]
+    if c == 2:   # each place's target is the other or none: rows 2 (1 covers 0) and 1
+        return np.stack([(target[0] >= 0) & cover[2], (target[1] >= 0) & cover[1]])
     flat = (np.maximum(target, 0).astype(np.intp) * c + np.arange(c)[:, None]) * n \
         + np.arange(n)
     return (target >= 0) & cover.ravel()[flat]

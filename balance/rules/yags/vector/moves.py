@@ -25,9 +25,11 @@ from balance.rules.yags.tracks import OVERWHELM_STEP, STUNS
 from balance.rules.yags.vector import blows, gear
 from balance.rules.yags.vector.gear import condition, fighter, place_of
 from balance.rules.yags.vector.rolls import d20
-from balance.rules.yags.vector.static import Static
+from balance.rules.yags.vector.static import Static, code_set
 from balance.rules.yags.vector.turns import can_act
 
+IS_NO_DAMAGE = code_set(NO_DAMAGE_MANOEUVRES)
+IS_TIRING = code_set(TIRING)
 SUPERB = 4
 
 
@@ -107,7 +109,7 @@ def land(state, s: Static, ctx, att: Pick, tgt: Pick, m: np.ndarray, level: np.n
         rows = np.flatnonzero(mask)
         return rows, att.sub(rows), tgt.sub(rows)
 
-    hurt = ~np.isin(m, NO_DAMAGE_MANOEUVRES)
+    hurt = ~IS_NO_DAMAGE.take(m)
     if hurt.any():
         rows, a, t = sub(hurt)
         blows.blow(state, s, ctx, a, t, rng, manoeuvre=m[rows],
@@ -135,7 +137,7 @@ def land(state, s: Static, ctx, att: Pick, tgt: Pick, m: np.ndarray, level: np.n
         rows, a, t = sub(better)
         t.add(x("hold"), (level[rows] - 1).astype(np.int16))   # good +1, and +1 a level more
         gear.sync_penalty(state, s, ctx.rpen)
-    tiring = np.isin(m, TIRING)
+    tiring = IS_TIRING.take(m)
     if tiring.any():
         gear.tire(state, s, ctx, att, tiring)
 

@@ -18,6 +18,7 @@ from balance.rules.yags.fighters import FOLLOW, YagsFight
 from balance.rules.yags.tactics import (
     CRUSHING_KNOCKBACK,
     KNOCKDOWN_STRENGTH,
+    N_MANOEUVRES,
     fumble_choice,
 )
 from balance.rules.yags.tracks import (
@@ -147,6 +148,15 @@ def fumble_table(fs) -> np.ndarray:
               for f in fs for foe in (0, 1) for d in (0, 1) for lo in (0, 1)
               for w in (0, 1) for st in (0, 1) for ex in (0, 1) for e in (-1, 0, 1)]
     return np.array(choice, dtype=np.int8)
+
+
+def code_set(codes, size: int = N_MANOEUVRES) -> np.ndarray:
+    """(size,) bool: is each code one of ``codes`` (a rule's tuple of manoeuvres), read as
+    ``table.take(m)``: the same answer as ``np.isin(m, codes)``, a gather instead of a
+    sort (``np.isin`` costs ~0.3 ms a call on a few thousand codes)."""
+    table = np.zeros(size, dtype=bool)
+    table[list(codes)] = True
+    return table
 
 
 def i16(values) -> np.ndarray:

@@ -36,7 +36,7 @@ from balance.rules.yags.tracks import (
 from balance.rules.yags.vector import basic, blows, counting, gear, missiles, moves, reach
 from balance.rules.yags.vector.gear import fighter
 from balance.rules.yags.vector.rolls import d20
-from balance.rules.yags.vector.static import Static, fumble_index
+from balance.rules.yags.vector.static import Static, code_set, fumble_index
 from balance.rules.yags.vector.turns import (
     Round,
     can_act,
@@ -49,6 +49,7 @@ from balance.rules.yags.vector.turns import (
 LONGSHAFT_DEFENCE = 5      # seed 000, Longshaft: +5 defence against a shorter weapon
 STUNT_STEP = 5             # seed 000, Stunts: +5 per level of success
 REACH_STEP = 5             # seed 000, Reach: -5 per excess level of reach
+IS_FREE_STRIKE_FOR = code_set(FREE_STRIKE_FOR)
 
 
 # --- One slot -------------------------------------------------------------------------------
@@ -94,7 +95,7 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
         if closing:   # rules.reach closing: the free strike as it closes in, not once inside
             free &= ~reach.is_inside(state, att, tgt, n)
         if m is not None:
-            free += np.isin(m, FREE_STRIKE_FOR)
+            free += IS_FREE_STRIKE_FOR.take(m)
         ignore = ((ra > rt) & ~near).astype(np.int16)
         before = merge_strikes(free, ignore) * acting
         before *= can_strike(state, s, ctx, tgt, att)
