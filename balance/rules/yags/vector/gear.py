@@ -121,27 +121,28 @@ def refresh(state, s: Static, pick: Pick | None = None, *,
         get, put, put_rows = pick.get, pick.put, pick.put_rows
 
     x = state.x
-    who = get(state.who).astype(np.intp)
-    grappled = (get(x("partner")) >= 0).astype(np.intp)
-    prone = get(x("prone")).astype(np.intp)
-    key = who * N_LOADOUTS + get(x("weapons")) + N_WEAPON_STATES * grappled
+    # (Indices in int16, as ``take`` reads them: every code here is small.)
+    who = get(state.who).astype(np.int16)
+    grappled = (get(x("partner")) >= 0).view(np.int8)
+    prone = get(x("prone"))
+    key = who * N_LOADOUTS + get(x("weapons")) + grappled * np.int16(N_WEAPON_STATES)
     # Prone over grappled over retreating over the declared stance.
-    retreating = get(x("retreating")).astype(np.intp)
+    retreating = get(x("retreating"))
     stance = retreating * RETREAT_MODE + (1 - retreating) * get(x("stance"))
     mode = prone * PRONE_MODE + (1 - prone) * (
-        grappled * GRAPPLED_MODE + (1 - grappled) * stance)
-    idx = key * N_MODES + mode
-    attack, defence, damage = s.numbers[0][idx], s.numbers[1][idx], s.numbers[2][idx]
+        grappled * np.int16(GRAPPLED_MODE) + (1 - grappled) * stance)
+    # Attack, defence, damage, damage type and skill from one stacked table in one gather.
+    attack, defence, damage, damage_type, skill = s.seat_rows.take(key * N_MODES + mode, axis=1)
     if s.on.mounted:
         # Seed 000: riding adds to attacks from horseback; with the technique, to all rolls.
         ride = fighter(s, "riding", who) * get(x("mounted"))
-        tech = ride * fighter(s, "mounted_combat", who) * s.loadout["technique"][key]
+        tech = ride * fighter(s, "mounted_combat", who) * s.loadout["technique"].take(key)
         attack, defence, damage = attack + ride, defence + tech, damage + tech
     put(state.attack, attack)
     put(state.defence, defence)
     put(state.damage, damage)
-    put(state.damage_type, s.loadout["damage_type"][key])
-    put(state.skill, s.loadout["skill"][key])
+    put(state.damage_type, damage_type)
+    put(state.skill, skill)
     # The loadout's facts: the first rows of ``more``, from one stacked table in one gather
     # and one write (``Static.loadout_rows``; a put a row cost 19 indexing calls).
     put_rows(state.more[:len(MORE_LOADOUT)], np.take(s.loadout_rows, key, axis=1))

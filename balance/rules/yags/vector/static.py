@@ -88,6 +88,8 @@ class Static:
     loadout_rows: np.ndarray       # (len(gear.MORE_LOADOUT), n * N_LOADOUTS) int16: those
                                    # fields of ``loadout`` stacked, in ``gear.MORE`` order
     numbers: np.ndarray            # (3, n * N_LOADOUTS * N_MODES): attack, defence, damage
+    seat_rows: np.ndarray          # (5, n * N_LOADOUTS * N_MODES): ``numbers``, then the
+                                   # loadout's damage type and skill (the same in every mode)
     fighter: dict[str, np.ndarray]  # per-fighter detailed numbers and tactics, (n,) int16
     soak_vs: np.ndarray            # (n * N_KINDS,)
     mount_soak_vs: np.ndarray      # (n * N_KINDS,)
@@ -208,6 +210,9 @@ def _static(fight: YagsFight) -> Static:
     # Knockback (docs/rules/yags.md, Damage): does the main weapon crush (the basic rules'
     # only loadout).
     per["crush"] = i16([f.loadout(MAIN).crushing for f in fs])
+    numbers = i16([[stance_numbers(f.loadout(i), mode)[k]
+                    for f in fs for i in range(N_LOADOUTS) for mode in range(N_MODES)]
+                   for k in range(3)])
     loadout = {name: i16([int(getattr(f.loadout(i), name)) for f in fs for i in range(N_LOADOUTS)])
                for name in LOADOUT_FIELDS}
     return Static(
@@ -246,9 +251,9 @@ def _static(fight: YagsFight) -> Static:
         on=on,
         loadout=loadout,
         loadout_rows=np.stack([loadout[name] for name in MORE_LOADOUT]),
-        numbers=i16([[stance_numbers(f.loadout(i), mode)[k]
-                      for f in fs for i in range(N_LOADOUTS) for mode in range(N_MODES)]
-                     for k in range(3)]),
+        numbers=numbers,
+        seat_rows=np.vstack([numbers, np.repeat(loadout["damage_type"], N_MODES),
+                             np.repeat(loadout["skill"], N_MODES)]),
         fighter=per,
         soak_vs=i16([f.soak_against(k) for f in fs for k in range(N_KINDS)]),
         mount_soak_vs=i16([f.mount.soak_vs[k] if f.mount else 0
