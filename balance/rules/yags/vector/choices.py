@@ -113,18 +113,18 @@ def choose_manoeuvres(state, s: Static, attack, target, manoeuvre, round_no: int
         if not rows.size:
             continue
         me, foe = Pick(place, n, rows), Pick(target[place], n, rows)
-        mine = who[place, rows]
+        mine = who[place].take(rows)   # (a row's take: arr[place, rows] is ~6x slower)
         at_mount = np.zeros(rows.size, dtype=bool)
         if s.on.mounted:
             at_mount = (fighter(s, "attack_mount", mine) > 0) & (foe.get(x("mounted")) > 0)
-            x("at_mount")[place, rows] = at_mount
+            x("at_mount")[place][rows] = at_mount
             # Seed 000: after at least a full round of charging: round 1 when the fight starts
             # in melee; at a distance, the round after the rider ran at its foe.
             charged = (me.get(x("ran")) == round_no - 1) if s.on.distance else round_no == 1
-            x("charging")[place, rows] = ((fighter(s, "charge", mine) > 0) & charged
+            x("charging")[place][rows] = ((fighter(s, "charge", mine) > 0) & charged
                                           & (me.get(x("mounted")) > 0))
         if s.on.stunts:
-            x("stunting")[place, rows] = (fighter(s, "stunt_difficulty", mine) >= 0) & (
+            x("stunting")[place][rows] = (fighter(s, "stunt_difficulty", mine) >= 0) & (
                 (round_no == 1) | (fighter(s, "stunt_first_round", mine) == 0))
         if not s.on.manoeuvres:
             continue
@@ -137,7 +137,7 @@ def choose_manoeuvres(state, s: Static, attack, target, manoeuvre, round_no: int
         ok &= (m != DISARM_FOE) | (foe.get(x("losable")) > 0)
         ok &= (m != KNOCKDOWN) | ~prone
         ok &= ~IS_UNARMED.take(m) | unarmed_ok
-        manoeuvre[place, rows] = m * ok
+        manoeuvre[place][rows] = m * ok
 
 
 def riding_checks(state, s: Static, can, cover, rng) -> None:

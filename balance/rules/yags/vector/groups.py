@@ -181,12 +181,14 @@ def run_away(state, s: Static, ctx, rng: np.random.Generator) -> None:
         for k in range(c):
             if k == v:
                 continue
-            fought = (attacking[k, cols] & (target[k, cols] == v)) \
-                | (attacking[v, cols] & (target[v, cols] == k))
+            # (rows' takes: ``arr[k, cols]`` is numpy's slower general indexing)
+            fought = (attacking[k].take(cols) & (target[k].take(cols) == v)) \
+                | (attacking[v].take(cols) & (target[v].take(cols) == k))
             if s.on.distance:   # and is within reach of it now
-                fought &= np.abs(state.pos[k, cols] - state.pos[v, cols]) <= CONTACT
-            due = fought & ~running[k, cols] & (status[k, cols] == STANDING) \
-                & (status[v, cols] == STANDING) & (state.side[k, cols] != state.side[v, cols])
+                fought &= np.abs(state.pos[k].take(cols) - state.pos[v].take(cols)) <= CONTACT
+            due = fought & ~running[k].take(cols) & (status[k].take(cols) == STANDING) \
+                & (status[v].take(cols) == STANDING) \
+                & (state.side[k].take(cols) != state.side[v].take(cols))
             rows = cols[np.flatnonzero(due)]
             if not rows.size:
                 continue
