@@ -193,7 +193,7 @@ def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
         # Speed or initiative may have changed: act in this round's order (where nothing
         # changed it is the seating, and each slot stays a plain row).
         order = acting_order(gear.order_key(state, s))
-        if not (order == np.arange(c)[:, None]).all():
+        if not (order == np.arange(c, dtype=order.dtype)[:, None]).all():
             slots = [Pick(order[k], n) for k in range(c)]
     for me in slots:
         strikes.act(state, s, ctx, me, rng)
