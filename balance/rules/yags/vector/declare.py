@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.masks import set_where
-from balance.engine.pick import flat_of
+from balance.engine.pick import flat_of, trial_numbers
 from balance.engine.state import columns
 from balance.engine.targeting import NO_TARGET, first_standing_foe
 from balance.rules.yags.fighters import AUTO
@@ -273,8 +273,12 @@ def cover_of(cover: np.ndarray, target: np.ndarray, n: int) -> np.ndarray:
     c = target.shape[0]
     if c == 2:   # each place's target is the other or none: rows 2 (1 covers 0) and 1
         return np.stack([(target[0] >= 0) & cover[2], (target[1] >= 0) & cover[1]])
-    flat = (np.maximum(target, 0).astype(np.intp) * c + np.arange(c)[:, None]) * n \
-        + np.arange(n)
+    flat = target.astype(np.intp)   # ((target * c + place) * n + trial, in one array)
+    np.maximum(flat, 0, out=flat)
+    flat *= c
+    flat += np.arange(c)[:, None]
+    flat *= n
+    flat += trial_numbers(n)
     return (target >= 0) & cover.ravel()[flat]
 
 
