@@ -52,6 +52,24 @@ class Pick:
             if rows is not None:
                 self.flat = self.flat[rows]
 
+    @staticmethod
+    def joined(a: Pick, b: Pick) -> Pick:
+        """The trials of ``a`` then those of ``b`` (picks of the same (c, n) arrays) as one
+        pick: a flat gather, unless one of them is empty. Distinct places a trial, for
+        writes."""
+        size_a = a.n if a.rows is None else a.rows.size
+        size_b = b.n if b.rows is None else b.rows.size
+        if not size_b:
+            return a
+        if not size_a:
+            return b
+        out = Pick.__new__(Pick)
+        out.n, out.row = a.n, None
+        out.flat = np.concatenate([a.flats(), b.flats()])
+        out.rows = np.concatenate([a.rows if a.rows is not None else trial_numbers(a.n),
+                                   b.rows if b.rows is not None else trial_numbers(b.n)])
+        return out
+
     def sub(self, idx: np.ndarray) -> Pick:
         """The same pick on the trials ``idx`` (indices into this pick's trials)."""
         out = Pick.__new__(Pick)
