@@ -129,7 +129,7 @@ class Pick:
         indices of the mask: ``copyto(where=)`` and boolean selections on a random mask
         cost ~20 times more (branch mispredictions, measured)."""
         if mask is not None:
-            idx = np.flatnonzero(mask)
+            idx = mask.ravel().nonzero()[0]   # (np.flatnonzero's wrappers cost ~2 us)
             if not idx.size:
                 return
             values = values[idx]

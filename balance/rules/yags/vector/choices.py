@@ -9,6 +9,7 @@ import numpy as np
 
 from balance.engine.masks import set_where
 from balance.engine.pick import Pick
+from balance.engine.sparse import flat_true
 from balance.rules.yags.tactics import (
     ATTACK,
     BREAK_LIMB,
@@ -109,7 +110,7 @@ def choose_manoeuvres(state, s: Static, attack, target, manoeuvre, round_no: int
     for name in ("at_mount", "charging", "stunting"):
         x(name)[:] = 0
     for place in range(c):
-        rows = np.flatnonzero(free[place])
+        rows = flat_true(free[place])
         if not rows.size:
             continue
         me, foe = Pick(place, n, rows), Pick(target[place], n, rows)

@@ -9,6 +9,7 @@ import numpy as np
 
 from balance.engine.masks import set_where
 from balance.engine.pick import flat_of, trial_numbers
+from balance.engine.sparse import flat_true
 from balance.engine.state import columns
 from balance.engine.targeting import NO_TARGET, first_standing_foe
 from balance.rules.yags.fighters import AUTO
@@ -46,7 +47,7 @@ def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndar
     changed = n_up != state.n_up
     if round_no == 2:  # fighters who fumbled initiative act from now on
         changed |= state.slow_start.any(axis=0)
-    changed = np.flatnonzero(changed & (n_up >= 2))  # a lone survivor has no one to fight
+    changed = flat_true(changed & (n_up >= 2))  # a lone survivor has no one to fight
     state.n_up = n_up
     if round_no == 1 or changed.size == n_up.size:
         cols = slice(None)
@@ -112,7 +113,7 @@ def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
         # declared fewer defences than it has attackers: elsewhere every attack is defended.
         flat = flat_of(aim, n)
         defended = attacking
-        short = np.flatnonzero((declared < attackers_on).any(axis=0))
+        short = flat_true((declared < attackers_on).any(axis=0))
         if short.size:
             # (On the whole arrays when most trials are short, as in round 1: elsewhere no
             # attacker has as many seated before it as its target declared, the same answer

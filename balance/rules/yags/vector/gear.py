@@ -12,6 +12,7 @@ import numpy as np
 
 from balance.engine.masks import set_where
 from balance.engine.pick import Pick
+from balance.engine.sparse import flat_true
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.equipment import N_WEAPON_STATES
 from balance.rules.yags.tactics import REROLL
@@ -97,7 +98,7 @@ def refresh(state, s: Static, pick: Pick | None = None, *,
     """Rewrite a place's seated numbers from its hands, grapple, position, retreat and mount:
     all places, those of ``pick``, or those where the (c, n) mask ``where`` holds."""
     if where is not None:
-        flat = np.flatnonzero(where)
+        flat = flat_true(where)
         if not flat.size:
             return
 
@@ -289,7 +290,7 @@ def exhausts(state, s: Static, p: Pick) -> np.ndarray:
 
 def tire(state, s: Static, ctx, who: Pick, mask: np.ndarray) -> None:
     """A level of fatigue for ``who`` where ``mask`` holds: ``tire_at``."""
-    rows = np.flatnonzero(mask)
+    rows = flat_true(mask)
     if rows.size:
         tire_at(state, s, ctx, who.flat_at(rows))
 

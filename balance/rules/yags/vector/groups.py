@@ -12,6 +12,7 @@ import numpy as np
 
 from balance.engine.morale import flee, routing_sides
 from balance.engine.pick import Pick
+from balance.engine.sparse import flat_true
 from balance.engine.state import columns
 from balance.engine.status import STANDING
 from balance.engine.targeting import (
@@ -125,7 +126,7 @@ def first_with_room(s: Static, side, who, up, picks, current) -> np.ndarray:
     place_of[who.astype(np.intp), cols] = np.arange(c)[:, None]
     place_of = place_of * m + cols                   # flat index of each fighter's place
     # Room summed over each side's fighters in scenario order.
-    fighters = [np.flatnonzero(g.side_of == k) for k in range(2)]
+    fighters = [flat_true(g.side_of == k) for k in range(2)]
     summed = []
     for f in fighters:
         total = np.zeros(m, dtype=np.int32)
@@ -137,7 +138,7 @@ def first_with_room(s: Static, side, who, up, picks, current) -> np.ndarray:
     ahead = [np.zeros(m, dtype=np.int32), np.zeros(m, dtype=np.int32)]  # choosers so far
     flat_place = place_of.ravel()
     for i in range(c):
-        rows = np.flatnonzero(picks[i] & (target[i] == NO_TARGET))
+        rows = flat_true(picks[i] & (target[i] == NO_TARGET))
         if not rows.size:
             continue
         at = rows
@@ -175,7 +176,7 @@ def run_away(state, s: Static, ctx, rng: np.random.Generator) -> None:
     target, attacking = state.target, state.attacking
     for v in range(c):
         # (On the trials where v runs only: the few on their own path, docs/engine-tricks.md.)
-        cols = np.flatnonzero(running[v])
+        cols = flat_true(running[v])
         if not cols.size:
             continue
         for k in range(c):
@@ -189,7 +190,7 @@ def run_away(state, s: Static, ctx, rng: np.random.Generator) -> None:
             due = fought & ~running[k].take(cols) & (status[k].take(cols) == STANDING) \
                 & (status[v].take(cols) == STANDING) \
                 & (state.side[k].take(cols) != state.side[v].take(cols))
-            rows = cols[np.flatnonzero(due)]
+            rows = cols[flat_true(due)]
             if not rows.size:
                 continue
             striker, victim = Pick(k, n, rows), Pick(v, n, rows)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.pick import Pick
+from balance.engine.sparse import flat_true
 from balance.rules.yags.tactics import RETREAT, regains_distance
 from balance.rules.yags.vector.gear import place_of
 from balance.rules.yags.vector.turns import trials_of
@@ -40,7 +41,7 @@ def _pair_flat(c: int, p: Pick, q: Pick) -> np.ndarray:
 
 def close_in(state, p: Pick, q: Pick, size: int, mask: np.ndarray) -> None:
     """Place ``p`` has closed to within ``q``'s reach where ``mask`` holds."""
-    rows = np.flatnonzero(mask)
+    rows = flat_true(mask)
     if rows.size:
         if p.flat is None and q.flat is None:
             state.inside[p.row, q.row, trials_of(p)[rows]] = True

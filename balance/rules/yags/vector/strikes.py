@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.pick import Pick
-from balance.engine.sparse import padded, true_indices
+from balance.engine.sparse import flat_true, padded, true_indices
 from balance.engine.status import STANDING
 from balance.rules.yags.tactics import (
     ATTACK,
@@ -100,7 +100,7 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
         before = merge_strikes(free, ignore) * acting
         before *= can_strike(state, s, ctx, tgt, att)
         ignore_left = (ignore > 0) & (free == 0)
-        rows = np.flatnonzero(before)
+        rows = flat_true(before)
         if rows.size:
             victim, striker = att.sub(rows), tgt.sub(rows)
             auto = before[rows] == AUTOMATIC_STRIKE
@@ -113,7 +113,7 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     if m is not None:
         charge = acting & (m == CHARGE_THROUGH)
         if charge.any():
-            rows = np.flatnonzero(charge)
+            rows = flat_true(charge)
             moves.charge_through(state, s, ctx, att.sub(rows), tgt.sub(rows), rng)
             acting &= ~charge
     if s.on.any:
@@ -170,7 +170,7 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
         strike = undefended & (tgt.get(state.status) == STANDING) & tgt.get(ctx.can)
         if s.on.exhaustion:
             strike &= att.get(state.status) == STANDING
-        rows = np.flatnonzero(strike)
+        rows = flat_true(strike)
         if rows.size:   # on those trials only (their dice drawn for them alone)
             attack(state, s, ctx, np.ones(rows.size, dtype=bool), tgt.sub(rows), att.sub(rows),
                    np.zeros(rows.size, dtype=bool), rng)
@@ -188,7 +188,7 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     strike &= can_strike(state, s, ctx, tgt, att)
     if not strike.any():
         return
-    rows = np.flatnonzero(strike)
+    rows = flat_true(strike)
     victim, striker = att.sub(rows), tgt.sub(rows)
     attack(state, s, ctx, np.ones(rows.size, dtype=bool), striker, victim,
            defends(state, s, ctx, victim, striker), rng)
@@ -230,7 +230,7 @@ def _attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pi
         # trials attack (a group fight's slot, most of whose places wait their turn), the
         # roll is played on those trials only, with the dice already drawn for every trial
         # (the same numbers: every later draw is for the trials it concerns).
-        rows = np.flatnonzero(acting)
+        rows = flat_true(acting)
         if rows.size <= FEW_SHARE * n:
             parried_well, failed_disarm = _roll(
                 state, s, ctx, np.ones(rows.size, dtype=bool), att.sub(rows), tgt.sub(rows),
@@ -314,7 +314,7 @@ def _roll(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pick
     if state.counts is not None:   # the breakdown (vector/counting.py): no dice drawn
         counting.roll(state, att, tgt, acting, hit, attack_fumble, defence_fumble,
                       None if manoeuvre is None else manoeuvre == VITAL)
-    hits = np.flatnonzero(hit)
+    hits = flat_true(hit)
     if hits.size:
         if manoeuvre is None:
             blows.blow(state, s, ctx, att.sub(hits), tgt.sub(hits), rng)
@@ -392,7 +392,7 @@ def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
     fails."""
     x = state.x
     fail_def = np.zeros(attack_fumble.size, dtype=bool)
-    d_rows, a_rows = np.flatnonzero(defence_fumble), np.flatnonzero(attack_fumble)
+    d_rows, a_rows = flat_true(defence_fumble), flat_true(attack_fumble)
     nd = d_rows.size
     if not nd + a_rows.size:
         return fail_def
@@ -424,7 +424,7 @@ def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
         gear.tire(state, s, ctx, me_, tired)
     lost = (result == DISARM) | (result == BREAK)
     if lost.any():
-        sub = np.flatnonzero(lost)
+        sub = flat_true(lost)
         gear.lose_weapon(state, s, me_.sub(sub), result[sub] == DISARM)
     if nd:
         fail_def[d_rows] = result[:nd] == FAIL_DEFENCE
