@@ -174,22 +174,27 @@ def run_away(state, s: Static, ctx, rng: np.random.Generator) -> None:
     running = (status == STANDING) & np.take_along_axis(broken, state.side.astype(np.intp),
                                                         axis=0)
     target, attacking = state.target, state.attacking
+    places = np.arange(c, dtype=target.dtype)[:, None]
     for v in range(c):
         # (On the trials where v runs only: the few on their own path, docs/engine-tricks.md.)
         cols = flat_true(running[v])
         if not cols.size:
             continue
-        for k in range(c):
-            if k == v:
-                continue
-            # (rows' takes: ``arr[k, cols]`` is numpy's slower general indexing)
-            fought = (attacking[k].take(cols) & (target[k].take(cols) == v)) \
-                | (attacking[v].take(cols) & (target[v].take(cols) == k))
-            if s.on.distance:   # and is within reach of it now
-                fought &= np.abs(state.pos[k].take(cols) - state.pos[v].take(cols)) <= CONTACT
-            due = fought & ~running[k].take(cols) & (status[k].take(cols) == STANDING) \
-                & (status[v].take(cols) == STANDING) \
-                & (state.side[k].take(cols) != state.side[v].take(cols))
+        # Who may strike at v, for every place k at once: a foe that fought it, not running
+        # itself, standing. A strike at v changes only its striker's numbers and v's, so
+        # these stay as they are through v's strikes but for k's own, after it; only v still
+        # standing is asked again before each.
+        fought = columns(target, cols) == v
+        fought &= columns(attacking, cols)
+        fought |= (target[v].take(cols) == places) & attacking[v].take(cols)
+        if s.on.distance:   # and is within reach of it now
+            fought &= np.abs(columns(state.pos, cols) - state.pos[v].take(cols)) <= CONTACT
+        fought &= ~columns(running, cols)
+        fought &= columns(status, cols) == STANDING
+        fought &= columns(state.side, cols) != state.side[v].take(cols)
+        fought[v] = False
+        for k in flat_true(fought.any(axis=1)):
+            due = fought[k] & (status[v].take(cols) == STANDING)
             rows = cols[flat_true(due)]
             if not rows.size:
                 continue
