@@ -397,7 +397,7 @@ class PercentileDuel:
                 blow, bslot = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
                 if rules.hold_off:
                     acts, blowers = kd.hold_off(cx, by_1, acts, code)
-                    for _, rows, slot in blowers or ():
+                    for _, rows, slot, _ in blowers or ():
                         blow[rows], bslot[rows] = 1, slot
                 if cx.asked:
                     raise AssertionError("the hold-off rolled a die")
@@ -548,8 +548,9 @@ class PercentileDuel:
                 landed = ((w["out"] & kd.DAMAGE) != 0) & ((w["out"] & kd.GENERAL) == 0)
                 landed |= (w["out"] & MIXED) != 0
                 st = self.state_of(w)
+                # (a blow flagged was of the longer weapon as it was struck)
                 let_inside(self._ctx(st), p, 1 - p, np.arange(idx.size),
-                           w["bslot"].astype(np.intp), landed)
+                           (np.int8(1), np.int8(0)), landed)
                 w = self.fields_of(st, w)
                 for name in w:
                     v[name][idx] = w[name]

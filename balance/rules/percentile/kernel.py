@@ -52,6 +52,7 @@ from balance.rules.percentile.kernel_strike import (
     held_off,
     in_reach,
     item,
+    lengths_at_blow,
     let_inside,
     melee_attack,
     missile_volley,
@@ -693,9 +694,10 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             return
     knockback, disarm = S.knockback[p], S.disarm[p]
     if not (some(knockback) or some(disarm)):
+        lengths = lengths_at_blow(cx, p, t, rows, slot) if cx.fight.rules.hold_off else None
         landed = melee_attack(cx, p, t, rows, slot, STRIKE)
-        if cx.fight.rules.hold_off:
-            let_inside(cx, p, t, rows, slot, landed)
+        if lengths is not None:
+            let_inside(cx, p, t, rows, lengths, landed)
         return
     mode = np.full(rows.size, STRIKE)
     if some(knockback):
@@ -715,9 +717,12 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             kslot = np.where(with_shield, OFF, FIST)
             melee_attack(cx, mp, at_rows(t, m), rows[m], kslot, KNOCKBACK, parriable=False)
         else:
-            landed = melee_attack(cx, mp, at_rows(t, m), rows[m], slot[m], code)
-            if cx.fight.rules.hold_off:
-                let_inside(cx, mp, at_rows(t, m), rows[m], slot[m], landed)
+            mt = at_rows(t, m)
+            lengths = (lengths_at_blow(cx, mp, mt, rows[m], slot[m])
+                       if cx.fight.rules.hold_off else None)
+            landed = melee_attack(cx, mp, mt, rows[m], slot[m], code)
+            if lengths is not None:
+                let_inside(cx, mp, mt, rows[m], lengths, landed)
 
 
 def pounce(cx: Ctx, p, t, rows: np.ndarray) -> None:

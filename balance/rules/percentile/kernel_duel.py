@@ -379,8 +379,8 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
         hit = (outcome & DAMAGE) != 0
         if landed is not None:
             hit[landed] = True
-        for p, r, slot in blowers:
-            let_inside(cx, p, 1 - p, r, slot, hit.take(r))
+        for p, r, _, lengths in blowers:
+            let_inside(cx, p, 1 - p, r, lengths, hit.take(r))
 
 
 def by_the_steps(cx: Ctx, by_1: np.ndarray, general: np.ndarray) -> np.ndarray:
@@ -403,8 +403,8 @@ def hold_off(cx: Ctx, by_1: np.ndarray, go: np.ndarray, code: np.ndarray
     fighter about to strike a blow holds a shorter weapon than its foe's and is not inside
     it, ``held_off`` decides: held off, it does nothing this action (``go`` cleared);
     else it is inside from now on. Returns ``go`` and, for the blows of longer weapons at
-    foes not inside them, (place, rows, item) for ``let_inside`` once the blows are
-    struck (None: none)."""
+    foes not inside them, (place, rows, item, the two lengths as struck) for
+    ``let_inside`` once the blows are struck (None: none)."""
     st, S, table = cx.st, cx.S, cx.fight.duel_table
     if S.mains_one_length:
         # (MAIN is 0: with one length of main weapon, only a trial where someone holds
@@ -436,8 +436,9 @@ def hold_off(cx: Ctx, by_1: np.ndarray, go: np.ndarray, code: np.ndarray
             held = held_off(cx, p, 1 - p, r, slot)
             go[r[held]] = False
         longer = mine & (length[p] > length[1 - p]) & (st.inside[1 - p].take(cols) != p)
-        if some(longer):
-            blowers.append((p, cols[longer], wield[p][longer].astype(np.intp)))
+        if some(longer):       # (the lengths as the blow is struck: tables.lets_inside)
+            blowers.append((p, cols[longer], wield[p][longer].astype(np.intp),
+                            (length[p][longer], length[1 - p][longer])))
     return go, blowers or None
 
 

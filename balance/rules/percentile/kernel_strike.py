@@ -807,14 +807,23 @@ def held_off(cx: Ctx, p, t, rows, slot) -> np.ndarray:
     return held
 
 
-def let_inside(cx: Ctx, h, t, rows, slot, landed) -> None:
-    """Seed 004's hold-off ends when a blow of the longer weapon fails: where ``h``'s blow
-    at ``t`` (with ``slot``, longer than ``t``'s weapon) did not land, ``t`` gets inside."""
+def lengths_at_blow(cx: Ctx, h, t, rows, slot) -> tuple[np.ndarray, np.ndarray]:
+    """The length classes of ``h``'s weapon (``slot``) and of ``t``'s weapon in hand, read
+    as ``h``'s blow at ``t`` is struck (before it can break or knock away either): what
+    ``let_inside`` judges (``tables.lets_inside``)."""
     st, S = cx.st, cx.S
-    longer = item(S.melee_length, slot, h) > item(S.melee_length, get(st.wield, t, rows), t)
-    gets_in = longer & ~landed & (get(st.status, t, rows) == STANDING)
-    if st.status.shape[0] > 2:
-        gets_in &= get(st.target, t, rows) == h
+    return (item(S.melee_length, slot, h),
+            item(S.melee_length, get(st.wield, t, rows), t))
+
+
+def let_inside(cx: Ctx, h, t, rows, lengths, landed) -> None:
+    """Seed 004's hold-off ends when a blow of the longer weapon fails: where ``h``'s blow
+    at ``t`` did not land and ``h``'s weapon was the longer as it was struck (``lengths``
+    from ``lengths_at_blow``), ``t`` gets inside (``tables.lets_inside``)."""
+    st = cx.st
+    facing = get(st.target, t, rows) == h if st.status.shape[0] > 2 else True
+    gets_in = tb.lets_inside(lengths[0], lengths[1], landed,
+                             get(st.status, t, rows) == STANDING, facing)
     if some(gets_in):
         tt, rr, hh = at_each(gets_in, t, rows, h)
         put(st.inside, tt, rr, hh)

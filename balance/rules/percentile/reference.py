@@ -52,6 +52,7 @@ from balance.rules.percentile.reference_strike import (
     free_blow,
     gap,
     held_off,
+    lengths_at_blow,
     let_inside,
     melee_attack,
     missile_volley,
@@ -428,9 +429,10 @@ def attack_action(s: FighterState, combat: Combat, round_no: int, *,
         # policy disarm: "disarm, then strike the disarmed foe"
         mode = DISARM if s.f.disarm and target.item().name != "fist" and \
             target.wield != FIST else STRIKE
+        lengths = lengths_at_blow(s, target)
         landed = melee_attack(s, target, s.wield, mode, combat, rng=rng)
         if combat.rules.hold_off:
-            let_inside(s, target, landed)
+            let_inside(s, target, lengths, landed)
 
 
 def pounce(s: FighterState, target: FighterState, combat: Combat, *,

@@ -402,6 +402,19 @@ def holds_off(holder_length, foe_length, ready, inside):
     return np.asarray(ready) & (np.asarray(holder_length) > foe_length) & ~np.asarray(inside)
 
 
+def lets_inside(holder_length, foe_length, landed, foe_standing, foe_facing):
+    """Seed 004: a longer weapon may "hold off a shorter-armed opponent entirely"; the lab's
+    reading (``rules.hold_off: until_missed``) ends it when a blow *of the longer weapon*
+    fails: the foe (on its feet, fighting the holder) gets inside. The lengths are the two
+    weapons' as the blow is struck (length classes), not after it: a blow struck while the
+    weapons were of one length lets nobody inside, even if it breaks or knocks away the
+    foe's weapon (a spear broken parrying a great axe leaves its owner outside the axe, to
+    be held off once it draws a dagger); a failed blow of the longer weapon that breaks or
+    drops it lets the foe in all the same (a fumble is a failed blow)."""
+    return ((np.asarray(holder_length) > foe_length) & ~np.asarray(landed)
+            & np.asarray(foe_standing) & np.asarray(foe_facing))
+
+
 REARM_CONTESTED, REARM_NEVER, REARM_FREE = 0, 1, 2
 
 
