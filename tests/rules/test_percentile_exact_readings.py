@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 import balance
+from balance.engine.scripted import LAST, Constant, ScriptedColumns, ScriptedDice, die
 from balance.engine.status import UNCONSCIOUS
 from balance.rules import get
-from balance.engine.scripted import LAST, Constant, ScriptedColumns, ScriptedDice, die
 from balance.rules.percentile import kernel, kernel_state
 from balance.rules.percentile import reference as ref
 from balance.rules.percentile.fighters import FIST, MAIN, SIDE
