@@ -25,6 +25,7 @@ from balance.rules.percentile import kernel, kernel_state
 from balance.rules.percentile import reference as ref
 from balance.rules.percentile.fighters import FIST, MAIN, SIDE
 from balance.rules.percentile.kernel_strike import Ctx
+from balance.rules.percentile.prepare import static_of
 from tests.rules.helpers import percentile_member as member
 from tests.rules.test_percentile_exact import (
     PASSIVE,
@@ -200,7 +201,7 @@ def one_blow(attacker: dict, target: dict, pairs: list[tuple[int, int]]):
     n = len(pairs)
     st = kernel_state.start(fight, n, None)
     rng = ScriptedColumns.of_dice(np.array(pairs), 100, then=Constant(LAST))
-    cx = Ctx(fight, fight.static, st, rng, 1, any_down=False, any_stunned=False,
+    cx = Ctx(fight, static_of(fight), st, rng, 1, any_down=False, any_stunned=False,
              any_no_parry=False)
     kernel.attack_action(cx, 0, np.arange(n))
     got = [(st.item_ok[MAIN, 1, j], int(st.wield[1, j]), int(st.inside[1, j]))

@@ -4,7 +4,7 @@ Every function works on a batch of trials ``rows`` (int indices into the state's
 axis) with per-row attacker and target *places* ``a`` and ``t`` (int arrays, one per row);
 state arrays are read and written as ``arr[place, rows]`` (and ``arr[slot, place, rows]``
 for items), which is safe because a batch never holds a trial twice. Fixed numbers come
-from :class:`~balance.rules.percentile.fighters.Static`. The rules are those of
+from :class:`~balance.rules.percentile.prepare.Static` (``Ctx.S``). The rules are those of
 ``reference_strike.py`` (the oracle); docs/rules/percentile.md, "A blow".
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,7 +38,6 @@ from balance.rules.percentile.fighters import (
     SIDE,
     UNBREAKABLE,
     PercentileFight,
-    Static,
     resistance_table,
 )
 from balance.rules.percentile.rows import (
@@ -52,6 +52,9 @@ from balance.rules.percentile.rows import (
     some,
     spread,
 )
+
+if TYPE_CHECKING:
+    from balance.rules.percentile.prepare import Static
 
 STRIKE, KNOCKBACK, DISARM, ENTANGLE = 0, 1, 2, 3
 NONE = -1
@@ -70,6 +73,7 @@ class Ctx:
     any_stunned: bool = True
     any_no_parry: bool = True  # ... or unable to parry this round
     any_rising: bool = False   # ... or spending the round's defence to stand (when_down)
+    table: Any = None          # a plain duel's outcome table (``prepare.duel_table_of``)
 
     @property
     def levels(self) -> tb.Levels:

@@ -389,6 +389,29 @@ def missile_blockable(level, impales):
     return (level == SUCCESS) | ((level == SPECIAL) & ~np.asarray(impales))
 
 
+# --- DEX ranks (seed 004) ---------------------------------------------------------------------
+
+
+def drawn_rank(rank, drawing, draw_ranks):
+    """Seed 004: drawing a weapon costs ``draw_ranks`` DEX ranks (five): the rank of a
+    fighter ``drawing`` this round."""
+    return np.asarray(rank) - np.asarray(drawing) * draw_ranks
+
+
+def rank_key(rank, acting):
+    """The key a fighter acts by (four per DEX rank; 0 for one that does not act): keys a
+    step of 2 apart leave room for ``strikes_after`` below any foe's key."""
+    return np.asarray(rank) * 4 * np.asarray(acting)
+
+
+def strikes_after(key, foe_key):
+    """The key of one who strikes after its foe (seed 004: a longer weapon "is more likely
+    to land the first blow", so one closing on it strikes after it; "but it's also clumsier
+    to use up close", so there the longer weapon strikes after): just below the foe's key,
+    whatever the round's coin for equal keys."""
+    return np.minimum(key, np.asarray(foe_key) - 2)
+
+
 # --- manoeuvres (seed 004) ---------------------------------------------------------------------
 
 
