@@ -32,6 +32,7 @@ from balance.engine.breakdown import (
 from balance.engine.prepared import prepared
 from balance.engine.run import BLOCK_TRIALS, block_rng, run_fight
 from balance.engine.status import STANDING
+from balance.rules.percentile.prepare import static_of
 from balance.rules.ymlad import kernel as ymlad_kernel
 
 
@@ -273,7 +274,7 @@ def test_percentile_points_dealt_are_the_points_lost(path: str, table: bool) -> 
     elif not fight.plain_duel:
         pytest.skip("a group fight is played by the general steps only")
     kf, _, st, counts = drive(system, fight, 2000, 5, rounds=40)
-    lost = kf.static.hp[:, None].astype(np.int32) - st.hp
+    lost = static_of(kf).hp[:, None].astype(np.int32) - st.hp
     dealt = counts[DAMAGE_DEALT]
     # the points each fighter's foes dealt to it (a side's blows fall on the other side)
     side = np.asarray(fight.side_of)
@@ -390,7 +391,7 @@ def test_percentile_one_blow_a_round() -> None:
     for f in (fight, dataclasses.replace(fight, duel_by_table=False)):
         kf, _, st, counts = drive(system, f, 3000, 10, rounds=1)
         both = (st.status == STANDING).all(axis=0)
-        whole = (st.hp == kf.static.hp[:, None]) & (counts[FUMBLES] == 0)
+        whole = (st.hp == static_of(kf).hp[:, None]) & (counts[FUMBLES] == 0)
         assert (counts[ATTACKS] <= 1).all()
         assert (counts[ATTACKS].sum(axis=0) >= 1).all()
         assert (counts[ATTACKS][both & whole] == 1).all()

@@ -52,6 +52,24 @@ class Pick:
             if rows is not None:
                 self.flat = self.flat[rows]
 
+    @staticmethod
+    def joined(a: Pick, b: Pick) -> Pick:
+        """The trials of ``a`` then those of ``b`` (picks of the same (c, n) arrays) as one
+        pick: a flat gather, unless one of them is empty. Distinct places a trial, for
+        writes."""
+        size_a = a.n if a.rows is None else a.rows.size
+        size_b = b.n if b.rows is None else b.rows.size
+        if not size_b:
+            return a
+        if not size_a:
+            return b
+        out = Pick.__new__(Pick)
+        out.n, out.row = a.n, None
+        out.flat = np.concatenate([a.flats(), b.flats()])
+        out.rows = np.concatenate([a.rows if a.rows is not None else trial_numbers(a.n),
+                                   b.rows if b.rows is not None else trial_numbers(b.n)])
+        return out
+
     def sub(self, idx: np.ndarray) -> Pick:
         """The same pick on the trials ``idx`` (indices into this pick's trials)."""
         out = Pick.__new__(Pick)
@@ -59,6 +77,19 @@ class Pick:
         out.flat = None if self.flat is None else self.flat[idx]
         out.rows = idx if self.rows is None else self.rows[idx]
         return out
+
+    def flats(self) -> np.ndarray:
+        """Flat indices into a (c, n) array of every trial of this pick."""
+        if self.flat is not None:
+            return self.flat
+        return self.row * self.n + (trial_numbers(self.n) if self.rows is None else self.rows)
+
+    def place(self) -> np.ndarray | np.int16:
+        """The place picked in each trial: one number for a plain row (compared with an
+        int16 state array without converting its every element, as an intp array would)."""
+        if self.flat is None:
+            return np.int16(self.row)
+        return self.flat // self.n
 
     def flat_at(self, idx: np.ndarray) -> np.ndarray:
         """Flat indices into a (c, n) array of this pick's trials ``idx``."""
@@ -77,8 +108,12 @@ class Pick:
                 return row[:size]
             return np.broadcast_to(row[:1], (size,))
         if self.flat is not None:
-            return np.take(arr, self.flat)   # (~15% faster than ``arr.ravel()[flat]``)
-        return arr[self.row] if self.rows is None else arr[self.row, self.rows]
+            # (the method: ``np.take``'s Python wrapper costs about 1 us a call; both ~15%
+            # faster than ``arr.ravel()[flat]``)
+            return arr.take(self.flat)
+        # (One row's ``take``: ``arr[row, rows]`` goes through numpy's general advanced
+        # indexing, about 6x slower on a few thousand trials.)
+        return arr[self.row] if self.rows is None else arr[self.row].take(self.rows)
 
     def add(self, arr: np.ndarray, values: np.ndarray) -> None:
         """Add ``values`` (one per trial of this pick) in place."""
@@ -87,14 +122,14 @@ class Pick:
         elif self.rows is None:
             arr[self.row] += values
         else:
-            arr[self.row, self.rows] += values
+            arr[self.row][self.rows] += values   # (a row's view: cheaper than arr[row, rows])
 
     def put(self, arr: np.ndarray, values: np.ndarray, mask: np.ndarray | None = None) -> None:
         """Write ``values`` (where ``mask`` holds, if given). A masked write goes through the
         indices of the mask: ``copyto(where=)`` and boolean selections on a random mask
         cost ~20 times more (branch mispredictions, measured)."""
         if mask is not None:
-            idx = np.flatnonzero(mask)
+            idx = mask.ravel().nonzero()[0]   # (np.flatnonzero's wrappers cost ~2 us)
             if not idx.size:
                 return
             values = values[idx]
@@ -104,6 +139,16 @@ class Pick:
             if mask is None:
                 arr[self.row] = values
             else:
-                arr[self.row, idx] = values
+                arr[self.row][idx] = values
         else:
-            arr[self.row, self.rows if mask is None else self.rows[idx]] = values
+            arr[self.row][self.rows if mask is None else self.rows[idx]] = values
+
+    def put_rows(self, arr: np.ndarray, values: np.ndarray) -> None:
+        """Write ``values`` (k, one per trial of this pick) into a (k, c, n) stack of state
+        arrays (C-contiguous), all k rows in one indexing call."""
+        if self.flat is not None:
+            arr.reshape(arr.shape[0], -1)[:, self.flat] = values
+        elif self.rows is None:
+            arr[:, self.row] = values
+        else:
+            arr[:, self.row][:, self.rows] = values

@@ -27,3 +27,10 @@ def true_indices(buf: np.ndarray, n: int) -> np.ndarray:
     """``np.flatnonzero(buf[:n])`` (intp) for a buffer from ``padded(n)``."""
     idx = np.flatnonzero(buf)
     return idx[:idx.size - (buf.size - n)]
+
+
+def flat_true(mask: np.ndarray) -> np.ndarray:
+    """``np.flatnonzero(mask)`` for an ndarray, by its methods: the same indices without
+    ``np.flatnonzero``'s two Python wrappers (``np.ravel``, ``np.nonzero``: ~3 us a call
+    against ~1; the general kernel calls it tens of thousands of times a fight)."""
+    return mask.ravel().nonzero()[0]

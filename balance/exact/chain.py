@@ -72,6 +72,18 @@ def merged(br: Branches) -> Branches:
     """The same branches with repeated (source, destination) pairs summed into one."""
     if br.src.size == 0:
         return br
+    # One sort where the pair packs into one int64 (source above the destination's offset
+    # from the smallest: the same order as sorting by (source, destination)), else two.
+    low = int(br.dst.min())
+    width = (int(br.dst.max()) - low).bit_length()
+    if width + int(br.src.max()).bit_length() <= 62:
+        key = (br.src.astype(np.int64) << width) | (br.dst.astype(np.int64) - low)
+        keys, k_inv = np.unique(key, return_inverse=True)
+        p = np.bincount(k_inv.ravel(), weights=br.p, minlength=keys.size)
+        keep = p > 0
+        keys = keys[keep]
+        return Branches((keys >> width).astype(np.intp),
+                        ((keys & ((1 << width) - 1)) + low).astype(br.dst.dtype), p[keep])
     dst, d_inv = np.unique(br.dst, return_inverse=True)
     key = br.src.astype(np.int64) * dst.size + d_inv.ravel()
     keys, k_inv = np.unique(key, return_inverse=True)

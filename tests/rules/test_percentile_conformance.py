@@ -53,6 +53,7 @@ from balance.rules import get
 from balance.rules.percentile import kernel_duel, kernel_state
 from balance.rules.percentile import reference_strike as ref
 from balance.rules.percentile.kernel_strike import STRIKE, Ctx, melee_attack, some
+from balance.rules.percentile.prepare import duel_table_of, static_of
 from tests.rules.helpers import percentile_member as member
 
 pytestmark = pytest.mark.slow
@@ -139,7 +140,7 @@ def play_general(fight, u: float, situation: dict) -> tuple[np.ndarray, dict]:
     n = A_ROLL.size
     st = kernel_state.start(fight, n, None)
     situate(st, situation)
-    cx = Ctx(fight, fight.static, st, Constant(u), 1, any_down=some(st.down),
+    cx = Ctx(fight, static_of(fight), st, Constant(u), 1, any_down=some(st.down),
              any_stunned=some(st.stunned), any_no_parry=some(st.no_parry))
     a, t = np.zeros(n, dtype=np.intp), np.ones(n, dtype=np.intp)
     landed = melee_attack(cx, a, t, np.arange(n), st.wield[0].astype(np.intp), STRIKE,
@@ -158,9 +159,9 @@ def play_duel_table(fight, u: float, situation: dict) -> tuple[np.ndarray, dict,
     situate(st, situation)
     faces = np.stack([A_ROLL, D_ROLL], axis=1)
     rng = ScriptedColumns.of_dice(faces, 100, then=Constant(u))
-    cx = Ctx(fight, fight.static, st, rng, 1, any_down=some(st.down),
-             any_stunned=some(st.stunned), any_no_parry=some(st.no_parry))
-    table = fight.duel_table
+    table = duel_table_of(fight)
+    cx = Ctx(fight, static_of(fight), st, rng, 1, any_down=some(st.down),
+             any_stunned=some(st.stunned), any_no_parry=some(st.no_parry), table=table)
     landed = np.zeros(n, dtype=bool)
     pmf_of: dict[int, int] = {}
     sampled: list[np.ndarray] = []
@@ -220,7 +221,7 @@ def show(field: str, value: int) -> str:
 
 
 def fighters_of(fight) -> str:
-    S = fight.static
+    S = static_of(fight)
     return "; ".join(
         f"{f.name}: attack {int(S.item_attack[0, i])}%, parry "
         f"{int(S.item_parry[0, i])}%/{int(S.item_parry[1, i])}% (main/off hand), dodge "
@@ -233,7 +234,7 @@ def compare(name, fight, path, u, kernel, reference, skip=(), situation="fresh")
     k_landed, k_fields = kernel[:2]
     pmf_of = kernel[2] if len(kernel) > 2 else {}
     r_landed, r_fields = reference
-    full = int(fight.static.hp[1])
+    full = int(static_of(fight).hp[1])
     bad = []
     for j in range(A_ROLL.size):
         diff = [f"{f}: kernel {show(f, v[j])}, reference {show(f, r_fields[j][f])}"
@@ -243,7 +244,7 @@ def compare(name, fight, path, u, kernel, reference, skip=(), situation="fresh")
             diff.append(f"landed: kernel {bool(k_landed[j])}, reference {bool(r_landed[j])}")
         if j in pmf_of and u in ENDS:   # (in the middles a fumbled parry may hit itself)
             lost = full - r_fields[j]["target hp"]
-            outcomes = fight.duel_table.pmfs[pmf_of[j]].outcomes
+            outcomes = duel_table_of(fight).pmfs[pmf_of[j]].outcomes
             if lost not in set(int(x) for x in outcomes):
                 diff.append(f"damage: the reference's {lost} is not among the duel table's "
                             f"outcomes {sorted(set(int(x) for x in outcomes))}")
@@ -319,7 +320,7 @@ def reference_loss(fight, a: int, d: int) -> dict[int, int]:
         rng = ScriptedDice(script, "reference", Constant(0.0))
         ref.melee_attack(s, t, s.wield, ref.STRIKE, combat, rng=rng)
         assert rng.used == len(script), f"the faces {faces} of d{spans} were not all rolled"
-        lost = int(fight.static.hp[1]) - t.hp
+        lost = int(static_of(fight).hp[1]) - t.hp
         counts[lost] = counts.get(lost, 0) + 1
     return counts
 
@@ -341,7 +342,7 @@ def test_duel_table_damage_is_the_reference_dice_distribution(name):
         a, d = int(A_ROLL[j]), int(D_ROLL[j])
         counts = reference_loss(fight, a, d)
         total = sum(counts.values())
-        pmf = fight.duel_table.pmfs[k]
+        pmf = duel_table_of(fight).pmfs[k]
         table = {int(x): float(p) for x, p in zip(pmf.outcomes, pmf.probs, strict=True)
                  if p > 0}
         mine = {x: c / total for x, c in counts.items()}

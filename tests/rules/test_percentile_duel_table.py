@@ -20,7 +20,11 @@ import pytest
 
 from balance.dice import parse
 from balance.engine.run import run_fight
+from balance.engine.status import STANDING
+from balance.rules.percentile import kernel
 from balance.rules.percentile.damage import CountTable, PmfTable
+from balance.rules.percentile.kernel_strike import Ctx
+from balance.rules.percentile.prepare import duel_table_of, static_of
 from tests.rules.helpers import percentile_member as member
 from tests.rules.test_percentile_agreement import ALPHA, SCENARIOS, fight, load, pooled_p
 
@@ -65,6 +69,51 @@ def test_the_table_plays_the_general_blow(name: str) -> None:
     assert pooled_p(fast.rounds, slow.rounds) > ALPHA
     for i in range(2):
         assert pooled_p(fast.status[i], slow.status[i]) > ALPHA
+
+
+def declared_order(fight) -> np.ndarray:
+    """The old way of learning a duel's order (before issue 28): the general steps
+    (``kernel.choose_targets``, ``declare``) played on one trial per ``order_case``, both
+    standing, read as ``kernel.act`` orders them."""
+    case = np.arange(128)
+    st = kernel.start(fight, case.size, np.random.default_rng(0))   # no dice
+    st.status[:] = STANDING
+    st.wield[0], st.wield[1] = (case >> 2) & 3, (case >> 4) & 3
+    st.draw_pending[0], st.draw_pending[1] = case & 1, (case >> 1) & 1
+    st.order[0] = case >> 6
+    st.order[1] = 1 - st.order[0]
+    cx = Ctx(fight, static_of(fight), st, np.random.default_rng(0), 1)
+    kernel.choose_targets(cx)
+    kernel.declare(cx)
+    acts = st.key >= 2
+    slot_key = np.where(acts, st.key * 2 + st.order, -1)
+    first = slot_key[0] > slot_key[1]
+    return (first | acts.any(axis=0) << 1 | acts.all(axis=0) << 2).astype(np.int8)
+
+
+ORDER_FIGHTS = {
+    **FIGHTS,
+    "up_close_none": fight([member(60, weapon="long_spear", shield=None)],
+                           [member(60, weapon="dagger", shield=None, sidearm="dagger")],
+                           rules={"up_close": "none"}),
+    "dex_7_against_a_spear": fight([member(50, sidearm="dagger", characteristics={"DEX": 7})],
+                                   [member(50, weapon="short_spear",
+                                           characteristics={"DEX": 9})]),
+    "equal_dex_spear_and_dagger": fight(
+        [member(50, weapon="short_spear", sidearm="dagger", shield=None)],
+        [member(50, weapon="dagger", sidearm="short_sword", shield=None)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ORDER_FIGHTS))
+def test_the_order_table_is_the_general_declaration(name: str) -> None:
+    """``DuelTable.order``, built by evaluating the declaration's rule functions over the
+    128 cases (``tables.drawn_rank``, ``rank_key``, ``strikes_after``), equals what the
+    general steps declare on one trial per case (issue 28: the table no longer runs the
+    kernel to learn it)."""
+    _, compiled = load(ORDER_FIGHTS[name])
+    assert compiled.plain_duel
+    assert np.array_equal(duel_table_of(compiled).order, declared_order(compiled))
 
 
 def test_rare_rules_take_the_general_path() -> None:

@@ -18,9 +18,14 @@ import numpy as np
 import pytest
 
 import balance
+from balance.engine.scripted import LAST, Constant, ScriptedColumns, ScriptedDice, die
 from balance.engine.status import UNCONSCIOUS
 from balance.rules import get
+from balance.rules.percentile import kernel, kernel_state
+from balance.rules.percentile import reference as ref
 from balance.rules.percentile.fighters import FIST, MAIN, SIDE
+from balance.rules.percentile.kernel_strike import Ctx
+from balance.rules.percentile.prepare import static_of
 from tests.rules.helpers import percentile_member as member
 from tests.rules.test_percentile_exact import (
     PASSIVE,
@@ -181,6 +186,64 @@ def test_a_longer_weapon_holds_off_a_shorter_one_until_a_blow_fails() -> None:
     assert not (st.inside[1] == 0)[st.hp[1] < 40].any()     # a blow that landed keeps it out
     st = played(duel(spear, knife, tables=NO_FALLS, rules={"hold_off": "none"}))
     assert within_4se(mean(st.hp[0] < 40), 0.60)
+
+
+def one_blow(attacker: dict, target: dict, pairs: list[tuple[int, int]]):
+    """Place 0's attack action on place 1 (touching, round 1) at each (attack, parry) d100
+    pair, every later die at its highest face (``scripted.Constant(LAST)``), by the general
+    kernel (``kernel.attack_action``, one trial a pair) and by the reference
+    (``reference.attack_action``): ((item_ok, wield, inside) of the target by trial, the
+    reference's, as lists)."""
+    loaded = balance.load_scenario({
+        "name": "one blow", "ruleset": "percentile", "distance": 0,
+        "sides": [{"name": "a", "members": [attacker]}, {"name": "b", "members": [target]}]})
+    fight = get("percentile").compile(loaded.model, loaded.tables)
+    n = len(pairs)
+    st = kernel_state.start(fight, n, None)
+    rng = ScriptedColumns.of_dice(np.array(pairs), 100, then=Constant(LAST))
+    cx = Ctx(fight, static_of(fight), st, rng, 1, any_down=False, any_stunned=False,
+             any_no_parry=False)
+    kernel.attack_action(cx, 0, np.arange(n))
+    got = [(st.item_ok[MAIN, 1, j], int(st.wield[1, j]), int(st.inside[1, j]))
+           for j in range(n)]
+    want = []
+    for a, d in pairs:
+        combat = ref.Combat.start(fight)
+        combat.round_no = 1
+        s, t = combat.fighters
+        s.target, t.target = 1, 0
+        ref.attack_action(s, combat, 1, rng=ScriptedDice([die(100, a), die(100, d)],
+                                                         "reference", Constant(LAST)))
+        want.append((t.item_ok[MAIN], t.wield, -1 if t.inside is None else t.inside))
+    return got, want
+
+
+def test_a_weapon_broken_by_a_blow_of_equal_length_lets_nobody_inside() -> None:
+    """Seed 004: a longer weapon may "hold off a shorter-armed opponent entirely"; the
+    hold-off ends when a blow *of the longer weapon* fails (``tables.lets_inside``), the
+    lengths read as the blow is struck (``kernel_strike.lengths_at_blow``).
+
+    A great axe (long; STR 16: 2D6+2+1D4, at its highest faces 18) at 60 strikes a short
+    spear (long, 15 hit points) parried at 60, d100 10 and 10: both succeed, the parry
+    stops the blow and the 18 points break the spear (its owner takes his dagger in hand,
+    the draw owed). The blow was of one length against another: the spearman is *not* inside the
+    axe (inside -1), so the axe holds his dagger off once drawn. (Issue 28: the general
+    kernel and the reference read the lengths after the blow, fists against the axe, and
+    let him inside; the duel table read them before.) The same blow at a dagger (short,
+    15 hit points) parried at 60 breaks the dagger too, and the failed blow was of the
+    longer weapon: its owner is inside the axe (inside 0). Attack 10, parry 99: the blow
+    lands, nobody gets inside."""
+    axe = member(60, weapon="great_axe", shield=None, characteristics={"STR": 16})
+    pairs = [(10, 10), (10, 99)]
+    spear = member(60, weapon="short_spear", shield=None, sidearm="dagger",
+                   skills={"parry": 60})
+    got, want = one_blow(axe, spear, pairs)
+    assert got == want, (got, want)
+    assert got == [(False, SIDE, -1), (True, MAIN, -1)], got
+    knife = member(60, weapon="dagger", shield=None, skills={"parry": 60})
+    got, want = one_blow(axe, knife, pairs)
+    assert got == want, (got, want)
+    assert got == [(False, FIST, 0), (True, MAIN, -1)], got
 
 
 # --- 4. fighting from the ground --------------------------------------------------------------

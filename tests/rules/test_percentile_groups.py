@@ -21,6 +21,7 @@ from balance.errors import ScenarioError
 from balance.rules import get
 from balance.rules.percentile import kernel, kernel_groups
 from balance.rules.percentile.kernel_strike import Ctx
+from balance.rules.percentile.prepare import static_of
 from balance.rules.percentile.reference import play_round as reference_round
 from balance.rules.percentile.reference_groups import choose_group_targets, side_attacks
 from balance.rules.percentile.reference_strike import Combat
@@ -182,7 +183,7 @@ def test_engage_pairs_fighters_off_and_weakest_ties_are_even() -> None:
     n = 6000
     rng = np.random.default_rng(8)
     st = kernel.start(f, n, rng)
-    kernel.choose_targets(Ctx(f, f.static, st, rng, 1))
+    kernel.choose_targets(Ctx(f, static_of(f), st, rng, 1))
     assert two_against_three_split(st.target).all()
     assert abs(((st.target[2:] == 0).sum(axis=0) == 2).mean() - 0.5) < 4.5 * np.sqrt(0.25 / n)
     for seed in range(30):
@@ -191,7 +192,7 @@ def test_engage_pairs_fighters_off_and_weakest_ties_are_even() -> None:
         assert two_against_three_split(np.array([[s.target] for s in combat.fighters])).all()
     f = compiled(fight([member(60, policy={"target": "weakest"})], [member(60, count=3)]))
     st = kernel.start(f, n, rng)
-    kernel.choose_targets(Ctx(f, f.static, st, rng, 1))
+    kernel.choose_targets(Ctx(f, static_of(f), st, rng, 1))
     share = np.bincount(st.target[0], minlength=4)[1:] / n
     assert np.all(np.abs(share - 1 / 3) < 4.5 * np.sqrt(2 / 9 / n))
 
@@ -245,7 +246,7 @@ def test_a_lone_fighter_defends_once_a_round() -> None:
     f = compiled(fight([member(90, armour="plate")], [member(70, count=4)]))
     rng = np.random.default_rng(2)
     st = kernel.start(f, 4000, rng)
-    cx = Ctx(f, f.static, st, rng, 1)
+    cx = Ctx(f, static_of(f), st, rng, 1)
     for step in (kernel.draw_order, kernel.choose_targets, kernel.declare,
                  kernel_groups.side_attacks, kernel.act):
         step(cx)
@@ -264,7 +265,7 @@ def test_attackers_past_those_a_fighter_faces_strike_from_the_side(faces, space,
     f = compiled(scenario)
     rng = np.random.default_rng(1)
     st = kernel.start(f, 500, rng)
-    cx = Ctx(f, f.static, st, rng, 1)
+    cx = Ctx(f, static_of(f), st, rng, 1)
     kernel.choose_targets(cx)
     kernel_groups.side_attacks(cx)
     assert (attackers_on(st, 0) == crowd).all()
@@ -333,7 +334,7 @@ def rout_state(distance: float):
     rng = np.random.default_rng(9)
     st = kernel.start(f, 4000, rng)
     st.status[2] = DEAD
-    cx = Ctx(f, f.static, st, rng, 1)
+    cx = Ctx(f, static_of(f), st, rng, 1)
     kernel_groups.rout(cx)
     return f, st
 
@@ -364,7 +365,7 @@ def test_a_mutual_rout_leaves_the_less_broken_side_holding() -> None:
     rng = np.random.default_rng(10)
     st = kernel.start(f, n, rng)
     st.status[0] = st.status[2] = DEAD
-    kernel_groups.rout(Ctx(f, f.static, st, rng, 1))
+    kernel_groups.rout(Ctx(f, static_of(f), st, rng, 1))
     ran = np.stack([st.status[1] == FLED, st.status[3] == FLED])
     assert (ran.sum(axis=0) == 1).all()
     assert abs(ran[0].mean() - 0.5) < 4.5 * np.sqrt(0.25 / n)
@@ -425,7 +426,7 @@ def test_who_keeps_a_target_over_its_limit_is_not_listing_order() -> None:
     rng = np.random.default_rng(3)
     st = kernel.start(f, n, rng)
     st.target[:] = [[1], [0], [0]]
-    kernel_groups.choose_group_targets(Ctx(f, f.static, st, rng, 2))
+    kernel_groups.choose_group_targets(Ctx(f, static_of(f), st, rng, 2))
     kept = st.target[1:] == 0
     assert (kept.sum(axis=0) == 1).all()
     assert abs(kept[0].mean() - 0.5) < 4.5 * np.sqrt(0.25 / n)

@@ -13,6 +13,7 @@ from balance.engine.status import UNCONSCIOUS
 from balance.rules import get
 from balance.rules.percentile import kernel
 from balance.rules.percentile.kernel_strike import Ctx
+from balance.rules.percentile.prepare import static_of
 from tests.rules.helpers import percentile_member as member
 
 N = 4000
@@ -34,7 +35,7 @@ def setup(scenario: dict, seed: int = 1, *, general: bool = False):
         fight = dataclasses.replace(fight, duel_by_table=False)
     rng = np.random.default_rng(seed)
     st = kernel.start(fight, N, rng)
-    return fight, st, Ctx(fight, fight.static, st, rng, 1)
+    return fight, st, Ctx(fight, static_of(fight), st, rng, 1)
 
 
 def keys_after_moving(scenario: dict) -> np.ndarray:

@@ -231,7 +231,9 @@ DETAILED = {
 }
 
 
-def agree(fight_: YagsFight, fast_trials: int, slow_trials: int, name: str) -> None:
+def agree(fight_: YagsFight, fast_trials: int, slow_trials: int,
+          name: str | None = None) -> None:
+    name = name or " v ".join(fight_.side_names)   # the fight the messages name
     system = get("yags")
     fast = run_fight(system, fight_, fast_trials, seed=1)
     slow = run_reference(system, fight_, slow_trials, seed=2)

@@ -316,7 +316,7 @@ AGREEMENT = {
 
 @pytest.mark.parametrize("name", sorted(AGREEMENT))
 def test_kernel_matches_reference_with_blasts(name: str) -> None:
-    agree(compiled(AGREEMENT[name]), 100_000, 4_000)
+    agree(compiled(AGREEMENT[name]), 100_000, 4_000, name)
 
 
 # --- A blast landing on a fighter, in a fight at a distance -----------------------------------

@@ -254,7 +254,7 @@ GROUP_FIGHTS["three_vs_two_spread_weakest_ranks_morale"]["sides"][1]["morale"] =
 
 @pytest.mark.parametrize("name", sorted(GROUP_FIGHTS))
 def test_kernel_matches_reference_in_groups(name: str) -> None:
-    agree(compiled(GROUP_FIGHTS[name]), 100_000, 4_000)
+    agree(compiled(GROUP_FIGHTS[name]), 100_000, 4_000, name)
 
 
 def test_morale_breaks_and_the_broken_flee() -> None:

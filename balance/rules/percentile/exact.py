@@ -65,6 +65,7 @@ from balance.rules.percentile.kernel_strike import (
     level_table,
     raw_harm,
 )
+from balance.rules.percentile.prepare import duel_table_of, static_of
 
 # What each optional rule of ``PercentileFight.uses`` is called in the message of a duel
 # the exact engine does not cover (each takes the duel off the duel table).
@@ -132,8 +133,8 @@ class PercentileDuel:
     """The packed state of a plain percentile duel and one round over it."""
 
     def __init__(self, fight: PercentileFight) -> None:
-        self.fight, self.S = fight, fight.static
-        self.table = fight.duel_table
+        self.fight, self.S = fight, static_of(fight)
+        self.table = duel_table_of(fight)
         S = self.S
         self.present = S.item_present.astype(bool)
         widths: dict[str, int] = {}
@@ -245,7 +246,7 @@ class PercentileDuel:
         return out
 
     def _ctx(self, st: SimpleNamespace, answer: bool = True) -> _Scripted:
-        return _Scripted(self.fight, self.S, st, None, 1, answer=answer)
+        return _Scripted(self.fight, self.S, st, None, 1, table=self.table, answer=answer)
 
     def _p_success(self, chance: int) -> float:
         """The chance of a plain percentile roll against ``chance`` (``Ctx.succeeds``'s own
@@ -397,7 +398,7 @@ class PercentileDuel:
                 blow, bslot = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
                 if rules.hold_off:
                     acts, blowers = kd.hold_off(cx, by_1, acts, code)
-                    for _, rows, slot in blowers or ():
+                    for _, rows, slot, _ in blowers or ():
                         blow[rows], bslot[rows] = 1, slot
                 if cx.asked:
                     raise AssertionError("the hold-off rolled a die")
@@ -465,7 +466,7 @@ class PercentileDuel:
             q0 = np.full(src.size, chance[code])
             if code == HIT_SELF:
                 key = slot * 2 + v[f"down{f}"]
-                pmfs = [kd.blow_pmfs(self.fight, f, f, int(k) // 2, bool(k % 2),
+                pmfs = [kd.blow_pmfs(self.fight, self.S, f, f, int(k) // 2, bool(k % 2),
                                      tb.SUCCESS)[1] if k in set(key.tolist())
                         else Pmf.constant(0) for k in range(8)]
                 parts += self._harm(src, v, q0, f, pmfs, key)
@@ -490,7 +491,7 @@ class PercentileDuel:
             idx = np.flatnonzero(key == k)
             lv, slot, down, ps = int(k) // 32, (int(k) // 8) % 4, bool((int(k) // 4) % 2), \
                 int(k) % 4
-            rolled, _ = kd.blow_pmfs(self.fight, a, t, slot, down, lv)
+            rolled, _ = kd.blow_pmfs(self.fight, self.S, a, t, slot, down, lv)
             breaks, excess = tb.broken_parry(rolled.outcomes, int(S.item_hp[ps, t]))
             held = float(rolled.probs[~breaks].sum())
             w = _take(v, idx)
@@ -504,7 +505,7 @@ class PercentileDuel:
                 e, p_x = int(excess[j]), float(rolled.probs[j])
                 for res, q in gone:
                     if rules.broken_parry_passes_excess and e > 0:
-                        through = kd.after_armour(self.fight, Pmf.constant(e), t, lv)
+                        through = kd.after_armour(self.fight, self.S, Pmf.constant(e), t, lv)
                         parts += self._harm(src[idx], res, q * p_x, t, [through],
                                             np.zeros(idx.size, dtype=np.int64))
                     else:
@@ -548,8 +549,9 @@ class PercentileDuel:
                 landed = ((w["out"] & kd.DAMAGE) != 0) & ((w["out"] & kd.GENERAL) == 0)
                 landed |= (w["out"] & MIXED) != 0
                 st = self.state_of(w)
+                # (a blow flagged was of the longer weapon as it was struck)
                 let_inside(self._ctx(st), p, 1 - p, np.arange(idx.size),
-                           w["bslot"].astype(np.intp), landed)
+                           (np.int8(1), np.int8(0)), landed)
                 w = self.fields_of(st, w)
                 for name in w:
                     v[name][idx] = w[name]

@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-import numpy as np
-
 from balance.dice import parse
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, RETREAT
 from balance.engine.fight import FighterList
@@ -41,7 +39,6 @@ from balance.rules.percentile.tables import (
     SPACES,
     Levels,
     ceil_div,
-    deployable,
     hit_points_average,
     hit_points_con_adjusted,
 )
@@ -319,18 +316,6 @@ class PercentileFight(FighterList):
         fs = self.fighters
         return (self.duel_by_table and len(fs) == 2 and fs[0].side != fs[1].side
                 and not self.uses and self.rules.defences >= 1)
-
-    @cached_property
-    def duel_table(self) -> Any:
-        """The outcome table of a plain duel (``kernel_duel.DuelTable``), built on first use."""
-        from balance.rules.percentile.kernel_duel import DuelTable
-
-        return DuelTable(self)
-
-    @cached_property
-    def static(self) -> Static:
-        """Every fixed number as arrays for the kernel: (c,) per fighter, (4, c) per item."""
-        return Static(self)
 
 
 # --- compiling -----------------------------------------------------------------------------
@@ -693,60 +678,3 @@ def off_hand_parries(mode, off_parry, held_parry):
     hand when it can parry; ``best`` the higher parry chance before situational modifiers,
     the off hand on a tie."""
     return (mode == PARRY_OFF_HAND) | ((mode == PARRY_BEST) & (off_parry >= held_parry))
-
-
-class Static:
-    """The fixed numbers of a fight as arrays: ``x.STR`` is (c,), ``x.item_attack`` (4, c)
-    (item slot, fighter), ``x.limits`` (4, c, 3) (slot, fighter, target's space)."""
-
-    def __init__(self, fight: PercentileFight) -> None:
-        floats = ("clearance", "depth", "space", "width")   # yards of room, had and needed
-        fs = fight.fighters
-        self.c = len(fs)
-        self.n_sides = len(fight.side_names)
-        for name in Fighter.__dataclass_fields__:
-            if name in ("items", "name", "threat") or name.endswith("_text"):
-                continue
-            values = [getattr(f, name) for f in fs]
-            dtype = np.float64 if name in floats else (
-                bool if isinstance(values[0], bool) else np.int32)
-            setattr(self, name, np.array(values, dtype=dtype))
-        self.mounted = np.array([f.mounted for f in fs], dtype=bool)
-        for name in Item.__dataclass_fields__:
-            if name in ("name", "limits", "damage"):
-                continue
-            values = [[getattr(f.items[k], name) for f in fs] for k in range(4)]
-            dtype = np.float64 if name in floats else (
-                bool if isinstance(values[0][0], bool) else np.int32)
-            setattr(self, f"item_{name}", np.array(values, dtype=dtype))
-        # Seed 004: an item that cannot be deployed in its holder's space, or a
-        # non-thrusting one underwater, is used at a quarter of the skill (fixed per fight).
-        self.item_quartered = ~deployable(self.item_width, self.item_space, self.clearance,
-                                          self.depth) | (self.underwater
-                                                         & ~self.item_thrusting)
-        # a weapon's length class if it is a melee weapon, else -1 (seed 004: up close)
-        self.melee_length = np.where(self.item_kind == MELEE, self.item_length, -1)
-        self.mains_one_length = len({int(x) for x in self.melee_length[0]}) == 1
-        self.fumble_cumulative = np.cumsum(fight.fumble_weights)
-        # with both hands able to parry, does the off hand parry rather than item slot k?
-        self.off_first = off_hand_parries(self.parry_with, self.item_parry[OFF],
-                                          self.item_parry)
-        # the fewest hit points of anything each fighter may parry with (before any wear)
-        self.weakest_parry = np.where(self.item_can_parry, self.item_hp, UNBREAKABLE).min(axis=0)
-        self.item_is_fist = np.array([[f.items[k].name == "fist" for f in fs]
-                                      for k in range(4)], dtype=bool)
-        self.limits = np.array([[f.items[k].limits for f in fs] for k in range(4)],
-                               dtype=np.int32)
-        self.item_threat = np.array([f.threat for f in fs], dtype=np.int32).reshape(-1, 4).T
-        # Attackers-per-target rows, smallest first (group fights choose in this order).
-        rows = sorted({f.items[k].limits for f in fs for k in range(4)})
-        self.limit_classes = np.array(rows, dtype=np.int16).reshape(-1, 3)
-        self.item_limit_class = np.array([[rows.index(f.items[k].limits) for f in fs]
-                                          for k in range(4)], dtype=np.intp)
-        # Group fights: can the attackers-per-target limits ever bind? Not when no fighter
-        # has more foes than the smallest limit any of its foes' items allow in its space.
-        self.limits_bind = any(
-            sum(g.side != f.side for g in fs) > min(
-                (g.items[k].limits[f.space_class] for g in fs if g.side != f.side
-                 for k in range(4) if g.items[k].present), default=99)
-            for f in fs)

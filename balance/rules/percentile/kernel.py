@@ -52,6 +52,7 @@ from balance.rules.percentile.kernel_strike import (
     held_off,
     in_reach,
     item,
+    lengths_at_blow,
     let_inside,
     melee_attack,
     missile_volley,
@@ -62,19 +63,21 @@ from balance.rules.percentile.kernel_strike import (
     spear_set,
     switch_to_melee,
 )
+from balance.rules.percentile.prepare import duel_table_of, static_of
 
 
 def play_round(fight: PercentileFight, st: PercentileState, rng: np.random.Generator,
                round_no: int) -> None:
     """One round, the reference's steps 1 to 7, for every open trial."""
-    cx = Ctx(fight, fight.static, st, rng, round_no, any_down=some(st.down),
-             any_stunned=some(st.stunned), any_no_parry=some(st.no_parry))
+    cx = Ctx(fight, static_of(fight), st, rng, round_no, any_down=some(st.down),
+             any_stunned=some(st.stunned), any_no_parry=some(st.no_parry),
+             table=duel_table_of(fight) if fight.plain_duel else None)
     if fight.plain_duel:        # the same steps, by kernel_duel's tables
         if cx.any_stunned:
             recover_from_stun(cx)
         if cx.any_down:
             rise_intents(cx)
-        kernel_duel.play_round(cx)
+        kernel_duel.play_round(cx, take_action)
         end_of_round(st, fight.uses)
         return
     draw_order(cx)
@@ -375,7 +378,7 @@ def declare(cx: Ctx) -> None:
         rank = np.empty((c, n), dtype=np.int16)
         rank[:] = S.DEX[:, None]
     draw = acting & st.draw_pending
-    if some(draw):
+    if some(draw):      # tb.drawn_rank, in place (int16)
         np.subtract(rank, DRAW_RANKS, out=rank, where=draw)
         st.draw_pending &= ~acting
     if cx.uses("mounts"):
@@ -393,7 +396,7 @@ def declare(cx: Ctx) -> None:
             steps = np.where(aims, tb.aim_steps(S.aim_steps[p], rank[p]), 0)
             st.aim[p] = steps
             rank[p] -= 5 * steps
-    key = rank * 4
+    key = rank * 4      # tb.rank_key, in place (int16)
     key *= acting
     if cx.uses("distance"):
         kind = S.item_kind[st.wield, places]
@@ -407,7 +410,7 @@ def declare(cx: Ctx) -> None:
             cand &= (key_t >= 4) & in_reach(cx, p, t, rows)
             longer = (kind[t, rows] == MELEE) & (kind[p] == MELEE) & (length[t, rows] > length[p])
             set_spear = spear_set(cx, t, rows) & st.charging[p] if cx.uses("brace") else False
-            key[p] = np.where(cand & (longer | set_spear), np.minimum(key[p], key_t - 2), key[p])
+            key[p] = np.where(cand & (longer | set_spear), tb.strikes_after(key[p], key_t), key[p])
     if cx.fight.rules.up_close:
         up_close(cx, key, tgt)
     st.key[:] = key
@@ -449,7 +452,7 @@ def up_close(cx: Ctx, key: np.ndarray, tgt: np.ndarray | None) -> None:
         ok = (key[t, r] >= 4) & (S.melee_length[st.wield[t, r], t] >= 0)
         if moving:
             ok &= (st.moved[t, r] == 0) & in_reach(cx, p, t, r)
-        key[p, r] = np.where(ok, np.minimum(key[p, r], key[t, r] - 2), key[p, r])
+        key[p, r] = np.where(ok, tb.strikes_after(key[p, r], key[t, r]), key[p, r])
 
 
 # --- 5. actions ----------------------------------------------------------------------------
@@ -693,9 +696,10 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             return
     knockback, disarm = S.knockback[p], S.disarm[p]
     if not (some(knockback) or some(disarm)):
+        lengths = lengths_at_blow(cx, p, t, rows, slot) if cx.fight.rules.hold_off else None
         landed = melee_attack(cx, p, t, rows, slot, STRIKE)
-        if cx.fight.rules.hold_off:
-            let_inside(cx, p, t, rows, slot, landed)
+        if lengths is not None:
+            let_inside(cx, p, t, rows, lengths, landed)
         return
     mode = np.full(rows.size, STRIKE)
     if some(knockback):
@@ -715,9 +719,12 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             kslot = np.where(with_shield, OFF, FIST)
             melee_attack(cx, mp, at_rows(t, m), rows[m], kslot, KNOCKBACK, parriable=False)
         else:
-            landed = melee_attack(cx, mp, at_rows(t, m), rows[m], slot[m], code)
-            if cx.fight.rules.hold_off:
-                let_inside(cx, mp, at_rows(t, m), rows[m], slot[m], landed)
+            mt = at_rows(t, m)
+            lengths = (lengths_at_blow(cx, mp, mt, rows[m], slot[m])
+                       if cx.fight.rules.hold_off else None)
+            landed = melee_attack(cx, mp, mt, rows[m], slot[m], code)
+            if lengths is not None:
+                let_inside(cx, mp, mt, rows[m], lengths, landed)
 
 
 def pounce(cx: Ctx, p, t, rows: np.ndarray) -> None:

@@ -26,6 +26,9 @@ codes read after the first phase), so each trial sees its two actions in order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from balance.dice import Pmf
@@ -37,6 +40,7 @@ from balance.rules.percentile.damage import CountTable, PmfTable, at_least_zero
 from balance.rules.percentile.fighters import (
     AUTO,
     DODGE,
+    DRAW_RANKS,
     OFF,
     PARRY,
     PercentileFight,
@@ -57,6 +61,9 @@ from balance.rules.percentile.kernel_strike import (
 )
 from balance.rules.percentile.rows import get, put, some
 
+if TYPE_CHECKING:
+    from balance.rules.percentile.prepare import Static
+
 # An outcome (int16) is bits: the damage pmf of a blow that lands (0: none) and what else
 # happens first: the attacker stands up; fumbles its attack; the target fumbles its parry
 # (with the item in bits SLOT_AT..) or its dodge (falls); or the general blow plays the row
@@ -73,8 +80,8 @@ class DuelTable:
     row's situation (``actions``) to the start of its row in ``outcomes`` (int16,
     ``ROLLS`` a row); ``pmfs`` holds the damage of landed blows."""
 
-    def __init__(self, fight: PercentileFight) -> None:
-        self.fight, self.S = fight, fight.static
+    def __init__(self, fight: PercentileFight, S: Static) -> None:
+        self.fight, self.S = fight, S
         self.pmfs = PmfTable()
         self._rows: dict[tuple, int] = {}
         self._vectors: list[np.ndarray] = []
@@ -115,25 +122,30 @@ class DuelTable:
 
     def _order(self) -> np.ndarray:
         """(128,) int8 by ``order_case``: bit 0, place 0 goes first; bit 1, someone acts;
-        bit 2, both do. Read off the general steps (``kernel.choose_targets``, ``declare``:
-        DEX ranks, a draw's five ranks, the longer weapon last up close) played on one
-        trial per case, both fighters standing, as ``kernel.act`` orders them."""
-        from balance.rules.percentile import kernel
-
+        bit 2, both do. Both fighters standing, each the other's target, as the general
+        declaration (``kernel.declare``, ``kernel.up_close``) keys them, by its rule
+        functions evaluated over the cases: the DEX rank less a draw's five ranks
+        (``tables.drawn_rank``), the key (``tables.rank_key``), up close the longer melee
+        weapon after the shorter (``tables.strikes_after``, ``rules.up_close``); then, as
+        ``kernel.act`` orders them, the higher key first, the round's coin (bit 6) between
+        equal keys, and a key under 2 not acting."""
+        S = self.S
         case = np.arange(128)
-        st = kernel.start(self.fight, case.size, np.random.default_rng(0))   # no dice
-        st.status[:] = STANDING
-        st.wield[0], st.wield[1] = (case >> 2) & 3, (case >> 4) & 3
-        st.draw_pending[0], st.draw_pending[1] = case & 1, (case >> 1) & 1
-        st.order[0] = case >> 6
-        st.order[1] = 1 - st.order[0]
-        cx = Ctx(self.fight, self.S, st, np.random.default_rng(0), 1)
-        kernel.choose_targets(cx)
-        kernel.declare(cx)
-        acts = st.key >= 2
-        slot_key = np.where(acts, st.key * 2 + st.order, -1)
+        drawing = (case & 1, (case >> 1) & 1)
+        wield = ((case >> 2) & 3, (case >> 4) & 3)
+        coin = (case >> 6, 1 - (case >> 6))
+        key = [tb.rank_key(tb.drawn_rank(int(S.DEX[p]), drawing[p], DRAW_RANKS), True)
+               for p in (0, 1)]
+        if self.fight.rules.up_close:   # a plain duel: nobody moves, both in reach
+            length = [S.melee_length[wield[p], p] for p in (0, 1)]
+            after = [(length[p] > length[1 - p]) & (key[p] >= 4) & (key[1 - p] >= 4)
+                     & (length[1 - p] >= 0) for p in (0, 1)]
+            key = [np.where(after[p], tb.strikes_after(key[p], key[1 - p]), key[p])
+                   for p in (0, 1)]
+        acts = [k >= 2 for k in key]
+        slot_key = [np.where(acts[p], key[p] * 2 + coin[p], -1) for p in (0, 1)]
         first = slot_key[0] > slot_key[1]
-        return (first | acts.any(axis=0) << 1 | acts.all(axis=0) << 2).astype(np.int8)
+        return (first | (acts[0] | acts[1]) << 1 | (acts[0] & acts[1]) << 2).astype(np.int8)
 
     def _row(self, key: tuple) -> int:
         if key not in self._rows:
@@ -187,34 +199,34 @@ class DuelTable:
         blow of ``level`` (see ``kernel_strike.roll_damage`` and ``wound``)."""
         key = (p, slot, down, level)
         if key not in self._final:
-            rolled, final = blow_pmfs(self.fight, p, 1 - p, slot, down, level)
+            rolled, final = blow_pmfs(self.fight, self.S, p, 1 - p, slot, down, level)
             self._final[key] = (self.pmfs.add(final), rolled.max_outcome)
         return self._final[key]
 
 
-def blow_pmfs(fight: PercentileFight, a: int, t: int, slot: int, down: bool, level: int
+def blow_pmfs(fight: PercentileFight, S: Static, a: int, t: int, slot: int, down: bool, level: int
               ) -> tuple[Pmf, Pmf]:
     """(the damage rolled, the damage after ``t``'s armour) of a blow of ``level`` by
     ``a`` with item ``slot`` (``down``: from the ground), as exact pmfs, by the rules of
     ``kernel_strike.roll_damage`` and ``wound`` in a plain duel (no pulled blows, charges,
     water or damaged armour). A fumble that hits its own wielder is ``t == a`` at
     ``tb.SUCCESS``. The duel table and the exact duel model (``exact.py``) both read it."""
-    S, pmfs = fight.static, fight.pmfs
+    pmfs = fight.pmfs
     impale = level >= tb.SPECIAL and S.item_thrusting[slot, a]
     if down:     # seed 004: no damage bonus while down
         w = S.item_impale[slot, a] if impale else S.item_normal[slot, a]
     else:
         w = S.item_impale_db[slot, a] if impale else S.item_normal_db[slot, a]
     rolled = at_least_zero(pmfs[int(w)])
-    return rolled, after_armour(fight, rolled, t, level)
+    return rolled, after_armour(fight, S, rolled, t, level)
 
 
-def after_armour(fight: PercentileFight, rolled: Pmf, t: int, level: int) -> Pmf:
+def after_armour(fight: PercentileFight, S: Static, rolled: Pmf, t: int, level: int) -> Pmf:
     """The damage ``rolled`` of a blow of ``level`` that ``t``'s armour lets through
     (``kernel_strike.wound``: a critical ignores armour; never below 0), exact."""
     if level == tb.CRITICAL:
         return rolled
-    return at_least_zero(rolled - fight.pmfs[int(fight.static.armour[t])])
+    return at_least_zero(rolled - fight.pmfs[int(S.armour[t])])
 
 
 def slot_or_none(slot: int, ok: bool) -> int:
@@ -313,17 +325,18 @@ def codes(st) -> np.ndarray:
     return code
 
 
-def play_round(cx: Ctx) -> None:
+def play_round(cx: Ctx, take_action: Callable | None = None) -> None:
     """A plain duel's round up to its end (``kernel.play_round``): who goes first (a coin
-    for equal DEX ranks) and each trial's two actions in that order."""
-    st, table = cx.st, cx.fight.duel_table
+    for equal DEX ranks) and each trial's two actions in that order (``take_action``: the
+    general steps' action, ``kernel.take_action``, for what the table cannot play)."""
+    st, table = cx.st, cx.table
     both = (st.status[0] == STANDING) & (st.status[1] == STANDING)
     order = table.order.take(order_case(st, cx.rng))
     st.draw_pending &= ~both          # a fighter who acts this round has drawn
     first = (order & 1).view(bool)    # place 0 acts first (or place 1 not at all)
-    actions(cx, ~first, ((order & 2) != 0) & both)
+    actions(cx, ~first, ((order & 2) != 0) & both, take_action)
     standing = st.status == STANDING
-    actions(cx, first, ((order & 4) != 0) & standing[0] & standing[1])
+    actions(cx, first, ((order & 4) != 0) & standing[0] & standing[1], take_action)
 
 
 def order_case(st, rng: np.random.Generator) -> np.ndarray:
@@ -337,13 +350,15 @@ def order_case(st, rng: np.random.Generator) -> np.ndarray:
     return case
 
 
-def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
+def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray,
+            take_action: Callable | None = None) -> None:
     """One action in every row where ``go``: by place 1 where ``by_1``, else by place 0,
-    against the other. (A fighter whose foe fell earlier in the round does not act: the
-    trial is decided, and standing up then changes nothing recorded.)"""
-    st, table = cx.st, cx.fight.duel_table
+    against the other (``take_action``: as ``play_round``). (A fighter whose foe fell
+    earlier in the round does not act: the trial is decided, and standing up then changes
+    nothing recorded.)"""
+    st, table = cx.st, cx.table
     if cx.any_rising:
-        go = go & ~by_the_steps(cx, by_1, go & (st.rising[0] | st.rising[1]))
+        go = go & ~by_the_steps(cx, by_1, go & (st.rising[0] | st.rising[1]), take_action)
     code = codes(st)
     blowers = None
     if cx.fight.rules.hold_off:
@@ -379,20 +394,23 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray) -> None:
         hit = (outcome & DAMAGE) != 0
         if landed is not None:
             hit[landed] = True
-        for p, r, slot in blowers:
-            let_inside(cx, p, 1 - p, r, slot, hit.take(r))
+        for p, r, _, lengths in blowers:
+            let_inside(cx, p, 1 - p, r, lengths, hit.take(r))
 
 
-def by_the_steps(cx: Ctx, by_1: np.ndarray, general: np.ndarray) -> np.ndarray:
-    """Play the actions the table cannot by the general steps (``kernel.take_action``, the
-    same rules) and return their rows' mask: a fighter getting up (``when_down:
-    stand_and_fight``, ``kernel.rise_intents``) acts, or is attacked without a defence."""
-    from balance.rules.percentile import kernel
-
+def by_the_steps(cx: Ctx, by_1: np.ndarray, general: np.ndarray,
+                 take_action: Callable | None) -> np.ndarray:
+    """Play the actions the table cannot by the general steps (``take_action``:
+    ``kernel.take_action``, the same rules, passed in by ``kernel.play_round`` so this
+    module never imports the kernel) and return their rows' mask: a fighter getting up
+    (``when_down: stand_and_fight``, ``kernel.rise_intents``) acts, or is attacked without a
+    defence."""
+    if take_action is None:
+        raise ValueError("a fighter getting up needs the general steps (take_action)")
     for p in (0, 1):
         rows = (general & (by_1 == bool(p))).nonzero()[0]
         if rows.size:
-            kernel.take_action(cx, p, rows)
+            take_action(cx, p, rows)
     return general
 
 
@@ -403,9 +421,9 @@ def hold_off(cx: Ctx, by_1: np.ndarray, go: np.ndarray, code: np.ndarray
     fighter about to strike a blow holds a shorter weapon than its foe's and is not inside
     it, ``held_off`` decides: held off, it does nothing this action (``go`` cleared);
     else it is inside from now on. Returns ``go`` and, for the blows of longer weapons at
-    foes not inside them, (place, rows, item) for ``let_inside`` once the blows are
-    struck (None: none)."""
-    st, S, table = cx.st, cx.S, cx.fight.duel_table
+    foes not inside them, (place, rows, item, the two lengths as struck) for
+    ``let_inside`` once the blows are struck (None: none)."""
+    st, S, table = cx.st, cx.S, cx.table
     if S.mains_one_length:
         # (MAIN is 0: with one length of main weapon, only a trial where someone holds
         # another item can have two lengths)
@@ -436,8 +454,9 @@ def hold_off(cx: Ctx, by_1: np.ndarray, go: np.ndarray, code: np.ndarray
             held = held_off(cx, p, 1 - p, r, slot)
             go[r[held]] = False
         longer = mine & (length[p] > length[1 - p]) & (st.inside[1 - p].take(cols) != p)
-        if some(longer):
-            blowers.append((p, cols[longer], wield[p][longer].astype(np.intp)))
+        if some(longer):       # (the lengths as the blow is struck: tables.lets_inside)
+            blowers.append((p, cols[longer], wield[p][longer].astype(np.intp),
+                            (length[p][longer], length[1 - p][longer])))
     return go, blowers or None
 
 

@@ -11,6 +11,7 @@ from balance.engine.distance import start_positions
 from balance.engine.state import TrialState
 from balance.engine.targeting import NO_TARGET
 from balance.rules.percentile.fighters import MAIN, PercentileFight
+from balance.rules.percentile.prepare import static_of
 
 
 @dataclass
@@ -72,7 +73,7 @@ def start(fight: PercentileFight, n: int, rng: np.random.Generator, *,
     """Fresh trials: full hit points, side positions, main weapons in hand. No dice.
     ``lean`` (a plain duel, as the engine plays it): the fields outside ``DUEL_FIELDS``
     are empty ((0, n)), so removing finished trials copies a third of the bytes."""
-    S = fight.static
+    S = static_of(fight)
     c = S.c
 
     def per_fighter(values, dtype) -> np.ndarray:

@@ -4,7 +4,7 @@ Every function works on a batch of trials ``rows`` (int indices into the state's
 axis) with per-row attacker and target *places* ``a`` and ``t`` (int arrays, one per row);
 state arrays are read and written as ``arr[place, rows]`` (and ``arr[slot, place, rows]``
 for items), which is safe because a batch never holds a trial twice. Fixed numbers come
-from :class:`~balance.rules.percentile.fighters.Static`. The rules are those of
+from :class:`~balance.rules.percentile.prepare.Static` (``Ctx.S``). The rules are those of
 ``reference_strike.py`` (the oracle); docs/rules/percentile.md, "A blow".
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,7 +38,6 @@ from balance.rules.percentile.fighters import (
     SIDE,
     UNBREAKABLE,
     PercentileFight,
-    Static,
     resistance_table,
 )
 from balance.rules.percentile.rows import (
@@ -52,6 +52,9 @@ from balance.rules.percentile.rows import (
     some,
     spread,
 )
+
+if TYPE_CHECKING:
+    from balance.rules.percentile.prepare import Static
 
 STRIKE, KNOCKBACK, DISARM, ENTANGLE = 0, 1, 2, 3
 NONE = -1
@@ -70,6 +73,7 @@ class Ctx:
     any_stunned: bool = True
     any_no_parry: bool = True  # ... or unable to parry this round
     any_rising: bool = False   # ... or spending the round's defence to stand (when_down)
+    table: Any = None          # a plain duel's outcome table (``prepare.duel_table_of``)
 
     @property
     def levels(self) -> tb.Levels:
@@ -807,14 +811,23 @@ def held_off(cx: Ctx, p, t, rows, slot) -> np.ndarray:
     return held
 
 
-def let_inside(cx: Ctx, h, t, rows, slot, landed) -> None:
-    """Seed 004's hold-off ends when a blow of the longer weapon fails: where ``h``'s blow
-    at ``t`` (with ``slot``, longer than ``t``'s weapon) did not land, ``t`` gets inside."""
+def lengths_at_blow(cx: Ctx, h, t, rows, slot) -> tuple[np.ndarray, np.ndarray]:
+    """The length classes of ``h``'s weapon (``slot``) and of ``t``'s weapon in hand, read
+    as ``h``'s blow at ``t`` is struck (before it can break or knock away either): what
+    ``let_inside`` judges (``tables.lets_inside``)."""
     st, S = cx.st, cx.S
-    longer = item(S.melee_length, slot, h) > item(S.melee_length, get(st.wield, t, rows), t)
-    gets_in = longer & ~landed & (get(st.status, t, rows) == STANDING)
-    if st.status.shape[0] > 2:
-        gets_in &= get(st.target, t, rows) == h
+    return (item(S.melee_length, slot, h),
+            item(S.melee_length, get(st.wield, t, rows), t))
+
+
+def let_inside(cx: Ctx, h, t, rows, lengths, landed) -> None:
+    """Seed 004's hold-off ends when a blow of the longer weapon fails: where ``h``'s blow
+    at ``t`` did not land and ``h``'s weapon was the longer as it was struck (``lengths``
+    from ``lengths_at_blow``), ``t`` gets inside (``tables.lets_inside``)."""
+    st = cx.st
+    facing = get(st.target, t, rows) == h if st.status.shape[0] > 2 else True
+    gets_in = tb.lets_inside(lengths[0], lengths[1], landed,
+                             get(st.status, t, rows) == STANDING, facing)
     if some(gets_in):
         tt, rr, hh = at_each(gets_in, t, rows, h)
         put(st.inside, tt, rr, hh)

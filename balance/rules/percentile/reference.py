@@ -52,6 +52,7 @@ from balance.rules.percentile.reference_strike import (
     free_blow,
     gap,
     held_off,
+    lengths_at_blow,
     let_inside,
     melee_attack,
     missile_volley,
@@ -248,7 +249,7 @@ def declare(combat: Combat) -> None:
         rank = s.f.DEX - math.ceil(s.moved - 1e-9)
         if s.draw_pending:
             s.draw_pending = False
-            rank -= DRAW_RANKS
+            rank = rule(tb.drawn_rank, rank, True, DRAW_RANKS)
         if s.charging:
             # Seed 004: "a charge is made at the end of a full movement": it strikes this
             # round, on the last DEX rank if the ride used up the rider's ranks.
@@ -259,7 +260,7 @@ def declare(combat: Combat) -> None:
                 gap(s, target) <= 2 * item.range:
             s.aim_steps = rule(tb.aim_steps, s.f.aim_steps, rank)
             rank -= 5 * s.aim_steps
-        s.key = 4 * rank
+        s.key = rule(tb.rank_key, rank, True)
     for s in combat.fighters:
         if s.key < 4 or s.target is None or s.moved <= 0:
             continue
@@ -270,7 +271,7 @@ def declare(combat: Combat) -> None:
             target.item().length > s.item().length
         set_spear = target.spear_set() and s.charging
         if longer or set_spear:
-            s.key = min(s.key, target.key - 2)
+            s.key = rule(tb.strikes_after, s.key, target.key)
     if combat.rules.up_close:
         # Seed 004: a longer weapon is "clumsier to use up close": between two already at
         # close quarters (in reach, neither moved this round) the longer strikes after.
@@ -280,7 +281,7 @@ def declare(combat: Combat) -> None:
             target = combat.fighters[s.target]
             if (target.key >= 4 and target.moved == 0 and target.item().kind == MELEE
                     and s.item().length > target.item().length and engaged(s, target, combat)):
-                s.key = min(s.key, target.key - 2)
+                s.key = rule(tb.strikes_after, s.key, target.key)
 
 
 # --- 5. actions ------------------------------------------------------------------------------
@@ -428,9 +429,10 @@ def attack_action(s: FighterState, combat: Combat, round_no: int, *,
         # policy disarm: "disarm, then strike the disarmed foe"
         mode = DISARM if s.f.disarm and target.item().name != "fist" and \
             target.wield != FIST else STRIKE
+        lengths = lengths_at_blow(s, target)
         landed = melee_attack(s, target, s.wield, mode, combat, rng=rng)
         if combat.rules.hold_off:
-            let_inside(s, target, landed)
+            let_inside(s, target, lengths, landed)
 
 
 def pounce(s: FighterState, target: FighterState, combat: Combat, *,

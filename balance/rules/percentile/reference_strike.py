@@ -744,11 +744,19 @@ def held_off(s: FighterState, t: FighterState, combat: Combat) -> bool:
     return held
 
 
-def let_inside(h: FighterState, t: FighterState, landed: bool) -> None:
+def lengths_at_blow(h: FighterState, t: FighterState) -> tuple[int, int]:
+    """The length classes of ``h``'s weapon and ``t``'s, read as ``h``'s blow at ``t`` is
+    struck (before it can break or knock away either): what ``let_inside`` judges."""
+    return melee_length(h.item()), melee_length(t.item())
+
+
+def let_inside(h: FighterState, t: FighterState, lengths: tuple[int, int],
+               landed: bool) -> None:
     """A blow of the longer weapon that fails lets the shorter-armed foe inside it (if it
-    is fighting ``h``)."""
-    if (not landed and t.standing and t.target == h.index
-            and melee_length(h.item()) > melee_length(t.item())):
+    is fighting ``h``), the weapons' ``lengths`` as the blow was struck
+    (``lengths_at_blow``; ``tables.lets_inside``)."""
+    if rule(tb.lets_inside, lengths[0], lengths[1], landed, t.standing,
+            t.target == h.index):
         t.inside = h.index
 
 

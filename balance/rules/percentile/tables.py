@@ -389,6 +389,29 @@ def missile_blockable(level, impales):
     return (level == SUCCESS) | ((level == SPECIAL) & ~np.asarray(impales))
 
 
+# --- DEX ranks (seed 004) ---------------------------------------------------------------------
+
+
+def drawn_rank(rank, drawing, draw_ranks):
+    """Seed 004: drawing a weapon costs ``draw_ranks`` DEX ranks (five): the rank of a
+    fighter ``drawing`` this round."""
+    return np.asarray(rank) - np.asarray(drawing) * draw_ranks
+
+
+def rank_key(rank, acting):
+    """The key a fighter acts by (four per DEX rank; 0 for one that does not act): keys a
+    step of 2 apart leave room for ``strikes_after`` below any foe's key."""
+    return np.asarray(rank) * 4 * np.asarray(acting)
+
+
+def strikes_after(key, foe_key):
+    """The key of one who strikes after its foe (seed 004: a longer weapon "is more likely
+    to land the first blow", so one closing on it strikes after it; "but it's also clumsier
+    to use up close", so there the longer weapon strikes after): just below the foe's key,
+    whatever the round's coin for equal keys."""
+    return np.minimum(key, np.asarray(foe_key) - 2)
+
+
 # --- manoeuvres (seed 004) ---------------------------------------------------------------------
 
 
@@ -400,6 +423,19 @@ def holds_off(holder_length, foe_length, ready, inside):
     longer (``holder_length`` > ``foe_length``, length classes) and the foe has not got
     ``inside`` it; a blow of the holder's that fails lets the foe in."""
     return np.asarray(ready) & (np.asarray(holder_length) > foe_length) & ~np.asarray(inside)
+
+
+def lets_inside(holder_length, foe_length, landed, foe_standing, foe_facing):
+    """Seed 004: a longer weapon may "hold off a shorter-armed opponent entirely"; the lab's
+    reading (``rules.hold_off: until_missed``) ends it when a blow *of the longer weapon*
+    fails: the foe (on its feet, fighting the holder) gets inside. The lengths are the two
+    weapons' as the blow is struck (length classes), not after it: a blow struck while the
+    weapons were of one length lets nobody inside, even if it breaks or knocks away the
+    foe's weapon (a spear broken parrying a great axe leaves its owner outside the axe, to
+    be held off once it draws a dagger); a failed blow of the longer weapon that breaks or
+    drops it lets the foe in all the same (a fumble is a failed blow)."""
+    return ((np.asarray(holder_length) > foe_length) & ~np.asarray(landed)
+            & np.asarray(foe_standing) & np.asarray(foe_facing))
 
 
 REARM_CONTESTED, REARM_NEVER, REARM_FREE = 0, 1, 2

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from balance.engine.pick import Pick
+from balance.engine.sparse import flat_true
 from balance.engine.status import STANDING
 from balance.rules.yags.explosions import NO_DAMAGE as NO_RING
 from balance.rules.yags.explosions import (
@@ -122,7 +123,7 @@ def explode(ex: PlacedBlast, state, s: Static, rng: np.random.Generator, *,
     if ctx is None:
         ctx = _BeforeDeclarations(np.zeros((c, n), dtype=np.int16))
     for k in range(c):
-        rows = np.flatnonzero(hit[k])
+        rows = flat_true(hit[k])
         if not rows.size:
             continue
         t = Pick(k, n).sub(rows)
@@ -133,16 +134,16 @@ def explode(ex: PlacedBlast, state, s: Static, rng: np.random.Generator, *,
         # Ineffective damage is stun damage with the levels halved (as blows.take has it).
         weak = kind == INEFFECTIVE
         kind, levels = np.where(weak, STUNS, kind), np.where(weak, levels // 2, levels)
-        keep = np.flatnonzero((levels > 0) & (kind != NO_DAMAGE))
+        keep = flat_true((levels > 0) & (kind != NO_DAMAGE))
         if keep.size:
             harm(state, s, ctx, t.sub(keep), kind[keep], levels[keep], rng)
         if ridden is not None and ridden[k].any():
-            sub = np.flatnonzero(ridden[k, rows])
+            sub = flat_true(ridden[k, rows])
             kind, levels = _blow(ex, damage[sub], ring[sub],
                                  fighter(s, "mount_size", w[sub]),
                                  fighter(s, "mount_heavy_suit", w[sub]) > 0, s.mount_soak_vs,
                                  w[sub], rng)
-            keep = np.flatnonzero((levels > 0) & (kind != NO_DAMAGE))
+            keep = flat_true((levels > 0) & (kind != NO_DAMAGE))
             if keep.size:
                 harm_mount(state, s, t.sub(sub[keep]), kind[keep], levels[keep], rng)
     if s.on.any:

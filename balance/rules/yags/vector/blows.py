@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.pick import Pick
+from balance.engine.sparse import flat_true
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
 from balance.rules.yags.tactics import (
     BREAK_LIMB,
@@ -95,7 +96,7 @@ def blow(state, s: Static, ctx, att: Pick, tgt: Pick, rng: np.random.Generator, 
                 stuns = STUNS if by_size is None else shift_type(STUNS, by_size)
                 kind_of = np.where(knocked > 0, stuns, kind_of)
                 levels = levels + knocked
-        harmed = np.flatnonzero(levels)
+        harmed = flat_true(levels)
         if harmed.size:
             harm(state, s, ctx, tgt.sub(harmed), kind_of[harmed], levels[harmed], rng)
         return
@@ -114,7 +115,7 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
     m = np.zeros(h, dtype=np.int16) if manoeuvre is None else manoeuvre
     neck = (m == BREAK_NECK) & (levels >= BREAK_NECK_LEVELS)
     if neck.any():
-        rows = np.flatnonzero(neck)
+        rows = flat_true(neck)
         t = tgt.sub(rows)
         fall_fatally_wounded(state, s, ctx, t)
         vitals = _vitals(state, s, t)
@@ -124,15 +125,15 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
     wounds = np.zeros(h, dtype=np.int16)
     person = ~neck & ~on_mount & (levels > 0)
     if person.any():
-        rows = np.flatnonzero(person)
+        rows = flat_true(person)
         wounds[rows] = harm(state, s, ctx, tgt.sub(rows), kind_of[rows], levels[rows], rng)
     mount = on_mount & (levels > 0)
     if mount.any():
-        rows = np.flatnonzero(mount)
+        rows = flat_true(mount)
         wounds[rows] = harm_mount(state, s, tgt.sub(rows), kind_of[rows], levels[rows], rng)
     limb = (m == BREAK_LIMB) & (levels >= BREAK_LIMB_LEVELS)
     if limb.any():
-        rows = np.flatnonzero(limb)
+        rows = flat_true(limb)
         t = tgt.sub(rows)
         t.add(x("limbs"), np.ones(rows.size, dtype=np.int16))
         harm(state, s, ctx, t, np.full(rows.size, WOUNDS, dtype=np.int16),
@@ -142,10 +143,10 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
         if charged.any():
             # Seed 000, Mounted charge: a stun for every wound dealt, from the shock.
             stuns = np.full(h, STUNS, dtype=np.int16)
-            both = np.flatnonzero(charged & ~on_mount)
+            both = flat_true(charged & ~on_mount)
             if both.size:
                 harm(state, s, ctx, tgt.sub(both), stuns[both], wounds[both], rng)
-            both = np.flatnonzero(charged & on_mount)
+            both = flat_true(charged & on_mount)
             if both.size:
                 harm_mount(state, s, tgt.sub(both), stuns[both], wounds[both], rng)
     up = tgt.get(state.status) == STANDING
@@ -155,18 +156,18 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
         down = (m == KNOCKDOWN) & up & (knockback > KNOCKDOWN_STRENGTH
                                         * fighter(s, "strength", who_t))
         if down.any():
-            gear.knock_down(state, s, tgt.sub(np.flatnonzero(down)))
+            gear.knock_down(state, s, tgt.sub(flat_true(down)))
     vital = (m == VITAL) & (wounds >= 1) & up
     if vital.any():
         # Seed 000, Vital strike: health x Size against 20 + 5 x wounds, or fall.
-        rows = np.flatnonzero(vital)
+        rows = flat_true(vital)
         t = tgt.sub(rows)
         who_t = t.get(state.who).astype(np.intp)
         d = d20_rows(rng, (), t.rows, rows.size)
         total = fighter(s, "health", who_t) * fighter(s, "size", who_t) + _vitals(state, s, t)
         failed = (d == 1) | (total + d < HEALTH_CHECK_BASE + EXTRA_LEVEL_STEP * wounds[rows])
         if failed.any():
-            fall_from_vital_strike(state, s, ctx, t.sub(np.flatnonzero(failed)), rng)
+            fall_from_vital_strike(state, s, ctx, t.sub(flat_true(failed)), rng)
 
 
 def knock_levels(state, s: Static, att: Pick, tgt: Pick, stopped: np.ndarray,
@@ -178,7 +179,7 @@ def knock_levels(state, s: Static, att: Pick, tgt: Pick, stopped: np.ndarray,
     is one stun, plus one per 5 points above. ``reference/blows.py: knockback_levels`` is
     the scalar twin. Only rolls above the fight's lowest possible threshold
     (``Static.knock_floor``) are looked at closely; None when no roll is."""
-    rows = np.flatnonzero(stopped & (roll > s.knock_floor))
+    rows = flat_true(stopped & (roll > s.knock_floor))
     if not rows.size:
         return None
     t = tgt.sub(rows)
@@ -207,7 +208,7 @@ def knockback(state, s: Static, ctx, att: Pick, tgt: Pick, stopped: np.ndarray,
     levels = knock_levels(state, s, att, tgt, stopped, roll, on_mount)
     if levels is None:
         return
-    knocked = np.flatnonzero(levels)
+    knocked = flat_true(levels)
     if not knocked.size:
         return
     kind = np.full(knocked.size, STUNS, dtype=np.int16)
@@ -275,12 +276,13 @@ def health_checks(w1, s1, s0, add_wounds, status, health, step, rng, cols=None):
     columns of the bodies (for stacked blocks, ``rolls.d20_for``). Returns the status.
     (On the bodies due only, through their indices: the checks are few.)"""
     status = np.array(status, copy=True)
-    health = np.broadcast_to(health, status.shape)
-    due = np.flatnonzero((add_wounds > 0) & (w1 >= FATAL))
+    if np.shape(health) != status.shape:   # (``np.broadcast_to`` costs ~7 us a call)
+        health = np.broadcast_to(health, status.shape)
+    due = flat_true((add_wounds > 0) & (w1 >= FATAL))
     if due.size:
         status[due] = fatal_check(status[due], health[due], d20_for(rng, due, cols), w1[due],
                                   step)
-    due = np.flatnonzero((s1 > s0) & (s1 >= FATAL) & (status == STANDING))
+    due = flat_true((s1 > s0) & (s1 >= FATAL) & (status == STANDING))
     if due.size:
         status[due[beaten_check(health[due], d20_for(rng, due, cols), s1[due])]] = UNCONSCIOUS
     return status
@@ -308,7 +310,8 @@ def harm(state, s: Static, ctx, tgt: Pick, kind, levels, rng) -> np.ndarray:
                                   tgt.get(state.status), kind, levels, tgt.get(state.health4),
                                   vitals, s.success_step, rng, s.on.shifts, s.stun_wounds,
                                   tgt.rows)
-    new = TRACK_PENALTY[w1] + TRACK_PENALTY[s1] + gear.tiredness(s, tgt.get(state.fatigue))
+    new = (TRACK_PENALTY.take(w1) + TRACK_PENALTY.take(s1)
+           + gear.tiredness(s, tgt.get(state.fatigue)))
     if s.on.grapple:
         x = state.x
         new = (new - tgt.get(x("hold")) * tgt.get(state.skill)

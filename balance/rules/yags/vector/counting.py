@@ -25,6 +25,7 @@ import numpy as np
 
 from balance.engine.breakdown import ATTACKS, CRITICALS, DAMAGE_DEALT, FUMBLES, HITS, add_at
 from balance.engine.pick import Pick
+from balance.engine.sparse import flat_true
 
 METRICS = frozenset({"attacks", "hits", "damage_dealt", "fumbles", "criticals",
                      "rounds_standing"})
@@ -34,7 +35,7 @@ def count(state, metric: int, pick: Pick, mask: np.ndarray,
           values: np.ndarray | None = None) -> None:
     """Add 1 (or ``values``, one per trial of the pick) to ``metric`` at ``pick``'s places in
     the trials where ``mask``."""
-    idx = np.flatnonzero(mask)
+    idx = flat_true(mask)
     if idx.size:
         add_at(state, metric, pick.flat_at(idx), 1 if values is None else values[idx])
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.engine.pick import flat_of
+from balance.engine.masks import set_where
+from balance.engine.pick import flat_of, trial_numbers
+from balance.engine.sparse import flat_true
 from balance.engine.state import columns
 from balance.engine.targeting import NO_TARGET, first_standing_foe
 from balance.rules.yags.fighters import AUTO
@@ -45,7 +47,7 @@ def update_declarations(state, s: Static, standing: np.ndarray, can_act: np.ndar
     changed = n_up != state.n_up
     if round_no == 2:  # fighters who fumbled initiative act from now on
         changed |= state.slow_start.any(axis=0)
-    changed = np.flatnonzero(changed & (n_up >= 2))  # a lone survivor has no one to fight
+    changed = flat_true(changed & (n_up >= 2))  # a lone survivor has no one to fight
     state.n_up = n_up
     if round_no == 1 or changed.size == n_up.size:
         cols = slice(None)
@@ -111,7 +113,7 @@ def declare_defences(fixed_defences, max_defences, can_act, target, attacking,
         # declared fewer defences than it has attackers: elsewhere every attack is defended.
         flat = flat_of(aim, n)
         defended = attacking
-        short = np.flatnonzero((declared < attackers_on).any(axis=0))
+        short = flat_true((declared < attackers_on).any(axis=0))
         if short.size:
             # (On the whole arrays when most trials are short, as in round 1: elsewhere no
             # attacker has as many seated before it as its target declared, the same answer
@@ -167,19 +169,23 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
     # Precedence (lab's policy): re-roll, grapple, stand up, retreat, re-arm, attack.
     if s.on.reroll and round_no == 1:
         rr = free & (x("init") < fighter(s, "reroll_below", who))
-        action[rr], free = REROLL, free & ~rr
+        set_where(action, rr, REROLL)
+        free = free & ~rr
     if s.on.grapple:
         choices.grappled(state, s, free, action, target, manoeuvre, mod)
         free &= x("partner") < 0
     if s.on.prone:
         up = free & (x("prone") > 0) & (fighter(s, "stand", who) > 0)
-        action[up], free = STAND_UP, free & ~up
+        set_where(action, up, STAND_UP)
+        free = free & ~up
     retreating = np.zeros((c, n), dtype=np.int16)
     if s.on.retreat:
         back = free & (np.maximum(state.wounds, state.stuns) >= fighter(s, "retreat_at", who))
         if s.on.step_back:   # a shorter weapon inside its reach: give ground (reach.py)
             back |= free & (fighter(s, "step_back", who) > 0) & reach.threatened(state, standing)
-        action[back], retreating[back], free = RETREAT, 1, free & ~back
+        set_where(action, back, RETREAT)
+        retreating = back.astype(np.int16)
+        free = free & ~back
     x("retreating")[:] = retreating
     if s.on.gear_changes:
         free &= ~choices.rearm(state, s, free, action, mod)
@@ -191,11 +197,11 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
         held = (action == ATTACK) & (target >= 0)
         taken = np.zeros((c, n), dtype=np.int16)
         for i in range(c):
-            taken[i] = (held & (target == i)).sum(axis=0)
+            taken[i] = (held & (target == i)).sum(axis=0, dtype=np.int16)
         foe, rear = groups.targets(state, s, standing, free, slice(None), rng, taken)
     attack = free & (foe != NO_TARGET)
-    action[attack] = ATTACK
-    target[attack] = foe[attack]
+    set_where(action, attack, ATTACK)
+    set_where(target, attack, foe)
     if rear is not None:
         state.rear[:] = rear & attack
     refresh(state, s, where=(x("weapons") != before[0]) | (x("retreating") != before[1]))
@@ -208,16 +214,16 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
         drawing = attack & (x("g_drew") == 0) & (fighter(s, "has_missile", who) > 0) & (
             x("partner") < 0)
         mod -= DRAW_STEP * x("draw") * drawing
-        x("g_drew")[drawing] = 1
+        set_where(x("g_drew"), drawing, 1)
     x("action")[:] = action
     if s.on.stances:   # a stance plan: this round's stance, knowing what it knows
         declare_stances(state, s, can, action, target)
     choices.choose_manoeuvres(state, s, attack, target, manoeuvre, round_no)
     if s.on.distance:   # seed 000: after a full Move, only a standard attack
         full = x("approach") == FULL_MOVE
-        manoeuvre[full] = NONE
+        set_where(manoeuvre, full, NONE)
         for name in ("stunting", "charging"):
-            x(name)[full] = 0
+            set_where(x(name), full, 0)
     x("manoeuvre")[:] = manoeuvre
     cover, declared = _cover(state, s, can & (action != REROLL), action == ATTACK, target,
                              state.rear if s.on.ranks else None)
@@ -266,8 +272,14 @@ def declare_stances(state, s: Static, can: np.ndarray, action: np.ndarray,
 def cover_of(cover: np.ndarray, target: np.ndarray, n: int) -> np.ndarray:
     """(c, n) bool indexed by attacker: does its target's defence cover it."""
     c = target.shape[0]
-    flat = (np.maximum(target, 0).astype(np.intp) * c + np.arange(c)[:, None]) * n \
-        + np.arange(n)
+    if c == 2:   # each place's target is the other or none: rows 2 (1 covers 0) and 1
+        return np.stack([(target[0] >= 0) & cover[2], (target[1] >= 0) & cover[1]])
+    flat = target.astype(np.intp)   # ((target * c + place) * n + trial, in one array)
+    np.maximum(flat, 0, out=flat)
+    flat *= c
+    flat += np.arange(c)[:, None]
+    flat *= n
+    flat += trial_numbers(n)
     return (target >= 0) & cover.ravel()[flat]
 
 
@@ -290,18 +302,28 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     c, n = target.shape
     who = state.who
     partner = x("partner")
-    me = np.arange(c)[:, None, None]            # i, the defender, on the first axis
-    other = np.arange(c)[None, :, None]         # j, the attacker, on the second
+    # (The (c, c, n) masks are built in place, a broadcast operand on the right: an
+    # out-of-place ``&`` of a broadcast row with a (c, c, n) mask costs 6-30x more, and
+    # place numbers are in the targets' own dtype, as comparing int16 with intp converts
+    # every element first: docs/engine-tricks.md, in-place broadcasts.)
+    places = np.arange(c, dtype=target.dtype)
     shield_free = attacking & (x("shield") > 0) & (partner < 0)
-    free = shield_free[:, None, :] & (target[:, None, :] == other)
-    on = attacking[None, :, :] & (target[None, :, :] == me) & (me != other)   # j attacks i
-    on &= (partner[:, None, :] < 0) | (partner[:, None, :] == other)
+    aims = target[:, None, :] == places[None, :, None]          # aims[i, j]: i's target is j
+    free = aims.copy()
+    free &= shield_free[:, None, :]
+    on = target[None, :, :] == places[:, None, None]            # on[i, j]: j attacks i
+    on &= attacking
+    on[places, places] = False
+    with_partner = partner[:, None, :] == places[None, :, None]
+    with_partner |= (partner < 0)[:, None, :]
+    on &= with_partner
     on &= ~free
     rear_on = None
     if rear is not None:
-        rear_on = on & rear[None, :, :]
-        on &= ~rear[None, :, :]
-    n_on = on.sum(axis=1)
+        rear_on = on.copy()
+        rear_on &= rear
+        on &= ~rear
+    n_on = on.sum(axis=1, dtype=np.int8)   # (narrow counts: docs/engine-tricks.md)
     # ``auto``: at least one whenever it attacks (one costs nothing; a foe it attacks that is
     # not attacking it, standing up or escaping, would otherwise get a counter strike).
     wanted = np.maximum(n_on, attacking & ~shield_free)
@@ -312,13 +334,20 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     most = defences_allowed(fighter(s, "open_defences", who.astype(np.intp)),
                             (x("stance") == DEFENSIVE) | (x("retreating") > 0))
     declared = np.where(can, np.minimum(wanted, most), 0).astype(np.int8)
-    # rank[i, j]: attackers of i seated before j; they take the slots first.
-    rank = np.zeros((c, c, n), dtype=np.int8)
-    for k in range(c - 1):
-        rank[:, k + 1:, :] += on[:, k:k + 1, :]
-    cover = can[:, None, :] & (free | (on & (rank < declared[:, None, :])))
+    # rank[i, j]: attackers of i seated before j; they take the slots first (a running
+    # count along j: each column once; ``np.cumsum`` along a middle axis is 20x slower).
+    rank = np.empty((c, c, n), dtype=np.int8)
+    rank[:, 0] = 0
+    for k in range(1, c):
+        np.add(rank[:, k - 1], on[:, k - 1], out=rank[:, k])
+    cover = rank < declared[:, None, :]
+    cover &= on
+    cover |= free
+    cover &= can[:, None, :]
     spare = can & attacking & (n_on < declared) & (partner < 0)
-    cover |= spare[:, None, :] & (target[:, None, :] == other)
+    aims &= spare[:, None, :]
+    cover |= aims
     if rear_on is not None:
-        cover |= rear_on & (can & (declared >= 1))[:, None, :]
+        rear_on &= (can & (declared >= 1))[:, None, :]
+        cover |= rear_on
     return cover.reshape(c * c, n), declared

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.engine.masks import set_where
 from balance.engine.pick import Pick
+from balance.engine.sparse import flat_true
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.equipment import N_WEAPON_STATES
 from balance.rules.yags.tactics import REROLL
@@ -26,7 +28,7 @@ from balance.rules.yags.tracks import (
 from balance.rules.yags.vector.rolls import d20, d20_where
 from balance.rules.yags.vector.static import (
     GRAPPLED_MODE,
-    LOADOUT_FIELDS,
+    MORE_LOADOUT,
     N_LOADOUTS,
     N_MODES,
     PRONE_MODE,
@@ -34,7 +36,6 @@ from balance.rules.yags.vector.static import (
     Static,
 )
 
-MORE_LOADOUT = tuple(f for f in LOADOUT_FIELDS if f not in ("skill", "damage_type"))
 MORE = (*MORE_LOADOUT, "weapons", "spare_left", "main_down", "spare_down", "prone",
         "partner", "holding", "hold", "neck", "limbs", "mounted", "m_wounds", "m_stuns",
         "m_status", "action", "manoeuvre", "at_mount", "charging", "stunting", "retreating",
@@ -63,7 +64,7 @@ def place_of(pick: Pick, size: int) -> np.ndarray:
 def fighter(s: Static, name: str, who: np.ndarray) -> np.ndarray:
     """A per-fighter number for each seated fighter ``who`` (``np.take``: about twice as
     fast as fancy indexing, measured)."""
-    return np.take(s.fighter[name], who)
+    return s.fighter[name].take(who)   # (the method: no Python wrapper)
 
 
 def per_place(s: Static, name: str, who: np.ndarray) -> np.ndarray | np.int16:
@@ -71,7 +72,7 @@ def per_place(s: Static, name: str, who: np.ndarray) -> np.ndarray | np.int16:
     table = s.fighter[name]
     if (table == table[0]).all():
         return table[0]
-    return np.take(table, who)
+    return table.take(who)
 
 
 def seat(state, s: Static, roll: np.ndarray, tie: np.ndarray) -> None:
@@ -97,7 +98,7 @@ def refresh(state, s: Static, pick: Pick | None = None, *,
     """Rewrite a place's seated numbers from its hands, grapple, position, retreat and mount:
     all places, those of ``pick``, or those where the (c, n) mask ``where`` holds."""
     if where is not None:
-        flat = np.flatnonzero(where)
+        flat = flat_true(where)
         if not flat.size:
             return
 
@@ -106,46 +107,53 @@ def refresh(state, s: Static, pick: Pick | None = None, *,
 
         def put(arr, values):
             arr.ravel()[flat] = values
+
+        def put_rows(arr, values):
+            arr.reshape(arr.shape[0], -1)[:, flat] = values
     elif pick is None:
         def get(arr):
             return arr
 
         def put(arr, values):
             arr[...] = values
+
+        put_rows = put
     else:
-        get, put = pick.get, pick.put
+        get, put, put_rows = pick.get, pick.put, pick.put_rows
 
     x = state.x
-    who = get(state.who).astype(np.intp)
-    grappled = (get(x("partner")) >= 0).astype(np.intp)
-    prone = get(x("prone")).astype(np.intp)
-    key = who * N_LOADOUTS + get(x("weapons")) + N_WEAPON_STATES * grappled
+    # (Indices in int16, as ``take`` reads them: every code here is small.)
+    who = get(state.who).astype(np.int16)
+    grappled = (get(x("partner")) >= 0).view(np.int8)
+    prone = get(x("prone"))
+    key = who * N_LOADOUTS + get(x("weapons")) + grappled * np.int16(N_WEAPON_STATES)
     # Prone over grappled over retreating over the declared stance.
-    retreating = get(x("retreating")).astype(np.intp)
+    retreating = get(x("retreating"))
     stance = retreating * RETREAT_MODE + (1 - retreating) * get(x("stance"))
     mode = prone * PRONE_MODE + (1 - prone) * (
-        grappled * GRAPPLED_MODE + (1 - grappled) * stance)
-    idx = key * N_MODES + mode
-    attack, defence, damage = s.numbers[0][idx], s.numbers[1][idx], s.numbers[2][idx]
+        grappled * np.int16(GRAPPLED_MODE) + (1 - grappled) * stance)
+    # Attack, defence, damage, damage type and skill from one stacked table in one gather.
+    attack, defence, damage, damage_type, skill = s.seat_rows.take(key * N_MODES + mode, axis=1)
     if s.on.mounted:
         # Seed 000: riding adds to attacks from horseback; with the technique, to all rolls.
         ride = fighter(s, "riding", who) * get(x("mounted"))
-        tech = ride * fighter(s, "mounted_combat", who) * s.loadout["technique"][key]
+        tech = ride * fighter(s, "mounted_combat", who) * s.loadout["technique"].take(key)
         attack, defence, damage = attack + ride, defence + tech, damage + tech
     put(state.attack, attack)
     put(state.defence, defence)
     put(state.damage, damage)
-    put(state.damage_type, s.loadout["damage_type"][key])
-    put(state.skill, s.loadout["skill"][key])
-    for name in MORE_LOADOUT:
-        put(x(name), s.loadout[name][key])
+    put(state.damage_type, damage_type)
+    put(state.skill, skill)
+    # The loadout's facts: the first rows of ``more``, from one stacked table in one gather
+    # and one write (``Static.loadout_rows``; a put a row cost 19 indexing calls).
+    put_rows(state.more[:len(MORE_LOADOUT)], np.take(s.loadout_rows, key, axis=1))
 
 
 def penalty_now(state, s: Static) -> np.ndarray:
     """(c, n): wound + stun + fatigue penalties, a hold's attribute penalty (-skill a point)
     and -40 a broken limb."""
     x = state.x
-    pen = (TRACK_PENALTY[state.wounds] + TRACK_PENALTY[state.stuns]
+    pen = (TRACK_PENALTY.take(state.wounds) + TRACK_PENALTY.take(state.stuns)
            + tiredness(s, state.fatigue))
     if s.on.grapple:
         pen = pen - x("hold") * state.skill + BROKEN_LIMB_PENALTY * x("limbs")
@@ -162,7 +170,7 @@ def sync_penalty(state, s: Static, rpen: np.ndarray | None) -> None:
 
 def condition(state, s: Static, pick: Pick) -> np.ndarray:
     """Wound + stun + fatigue penalties of a pick's places: what skill checks suffer."""
-    return (TRACK_PENALTY[pick.get(state.wounds)] + TRACK_PENALTY[pick.get(state.stuns)]
+    return (TRACK_PENALTY.take(pick.get(state.wounds)) + TRACK_PENALTY.take(pick.get(state.stuns))
             + tiredness(s, pick.get(state.fatigue)))
 
 
@@ -185,10 +193,13 @@ def order_key(state, s: Static) -> np.ndarray:
     grappled = x("partner") >= 0
     slow = (x("prone") > 0) | (x("slow") > 0) | (x("stunting") > 0)
     slow |= fighter(s, "rank", who) == 2       # seed 000: the second rank's attacks are slow
-    speed = np.where(slow, SLOW, np.where(grappled, NORMAL_SPEED,
-                                          np.where(x("retreating") > 0, SLOW, base)))
+    # (Picked by arithmetic, innermost first: ``np.where`` on a random mask is ~25x slower,
+    # docs/engine-tricks.md.)
+    speed = base + (SLOW - base) * (x("retreating") > 0)
+    speed += (NORMAL_SPEED - speed) * grappled
+    speed += (SLOW - speed) * slow
     if s.on.distance:   # a shot's own speed; an attack after a full Move is slow
-        speed = np.where(x("pace") >= 0, x("pace"), speed)
+        speed += (x("pace") - speed) * (x("pace") >= 0)
     return speed * 100000.0 - x("init") * 100.0 + x("tie")
 
 
@@ -226,13 +237,13 @@ def settle(state, s: Static, rpen: np.ndarray | None = None) -> None:
         broken = held & ~(up & up.ravel()[flat])
         if broken.any():
             for name, value in (("partner", -1), ("holding", 0), ("hold", 0), ("neck", 0)):
-                x(name)[broken] = value
+                set_where(x(name), broken, value)
             changed |= broken
     if s.on.mounted:
         fell = (x("mounted") > 0) & (x("m_status") != STANDING)
         if fell.any():
-            x("mounted")[fell] = 0
-            x("prone")[fell] = 1
+            set_where(x("mounted"), fell, 0)
+            set_where(x("prone"), fell, 1)
             changed |= fell
     if changed.any():
         refresh(state, s, where=changed)
@@ -268,7 +279,7 @@ def reroll_initiative(state, s: Static, rng: np.random.Generator) -> None:
 def tiredness(s: Static, fatigue: np.ndarray) -> np.ndarray:
     """The penalty of each fatigue level (rules.fatigue_penalty; tracks.fatigue_penalty)."""
     # (The table covers every int16 level: tracks.MAX_FATIGUE.)
-    return np.take(s.fatigue_pen, fatigue)
+    return s.fatigue_pen.take(fatigue)
 
 
 def exhausts(state, s: Static, p: Pick) -> np.ndarray:
@@ -279,7 +290,7 @@ def exhausts(state, s: Static, p: Pick) -> np.ndarray:
 
 def tire(state, s: Static, ctx, who: Pick, mask: np.ndarray) -> None:
     """A level of fatigue for ``who`` where ``mask`` holds: ``tire_at``."""
-    rows = np.flatnonzero(mask)
+    rows = flat_true(mask)
     if rows.size:
         tire_at(state, s, ctx, who.flat_at(rows))
 
@@ -293,7 +304,7 @@ def tire_at(state, s: Static, ctx, flat: np.ndarray) -> None:
     fatigue = state.fatigue.ravel()
     after = fatigue[flat] + 1
     fatigue[flat] = after
-    step = np.take(s.fatigue_step, after)
+    step = s.fatigue_step.take(after)
     if s.on.any:
         state.penalty.ravel()[flat] += step
     ctx.rpen.ravel()[flat] += step

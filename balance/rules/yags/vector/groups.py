@@ -12,6 +12,7 @@ import numpy as np
 
 from balance.engine.morale import flee, routing_sides
 from balance.engine.pick import Pick
+from balance.engine.sparse import flat_true
 from balance.engine.state import columns
 from balance.engine.status import STANDING
 from balance.engine.targeting import (
@@ -125,7 +126,7 @@ def first_with_room(s: Static, side, who, up, picks, current) -> np.ndarray:
     place_of[who.astype(np.intp), cols] = np.arange(c)[:, None]
     place_of = place_of * m + cols                   # flat index of each fighter's place
     # Room summed over each side's fighters in scenario order.
-    fighters = [np.flatnonzero(g.side_of == k) for k in range(2)]
+    fighters = [flat_true(g.side_of == k) for k in range(2)]
     summed = []
     for f in fighters:
         total = np.zeros(m, dtype=np.int32)
@@ -137,7 +138,7 @@ def first_with_room(s: Static, side, who, up, picks, current) -> np.ndarray:
     ahead = [np.zeros(m, dtype=np.int32), np.zeros(m, dtype=np.int32)]  # choosers so far
     flat_place = place_of.ravel()
     for i in range(c):
-        rows = np.flatnonzero(picks[i] & (target[i] == NO_TARGET))
+        rows = flat_true(picks[i] & (target[i] == NO_TARGET))
         if not rows.size:
             continue
         at = rows
@@ -173,18 +174,28 @@ def run_away(state, s: Static, ctx, rng: np.random.Generator) -> None:
     running = (status == STANDING) & np.take_along_axis(broken, state.side.astype(np.intp),
                                                         axis=0)
     target, attacking = state.target, state.attacking
+    places = np.arange(c, dtype=target.dtype)[:, None]
     for v in range(c):
-        if not running[v].any():
+        # (On the trials where v runs only: the few on their own path, docs/engine-tricks.md.)
+        cols = flat_true(running[v])
+        if not cols.size:
             continue
-        for k in range(c):
-            if k == v:
-                continue
-            fought = (attacking[k] & (target[k] == v)) | (attacking[v] & (target[v] == k))
-            if s.on.distance:   # and is within reach of it now
-                fought &= np.abs(state.pos[k] - state.pos[v]) <= CONTACT
-            due = running[v] & fought & ~running[k] & (status[k] == STANDING) \
-                & (status[v] == STANDING) & (state.side[k] != state.side[v])
-            rows = np.flatnonzero(due)
+        # Who may strike at v, for every place k at once: a foe that fought it, not running
+        # itself, standing. A strike at v changes only its striker's numbers and v's, so
+        # these stay as they are through v's strikes but for k's own, after it; only v still
+        # standing is asked again before each.
+        fought = columns(target, cols) == v
+        fought &= columns(attacking, cols)
+        fought |= (target[v].take(cols) == places) & attacking[v].take(cols)
+        if s.on.distance:   # and is within reach of it now
+            fought &= np.abs(columns(state.pos, cols) - state.pos[v].take(cols)) <= CONTACT
+        fought &= ~columns(running, cols)
+        fought &= columns(status, cols) == STANDING
+        fought &= columns(state.side, cols) != state.side[v].take(cols)
+        fought[v] = False
+        for k in flat_true(fought.any(axis=1)):
+            due = fought[k] & (status[v].take(cols) == STANDING)
+            rows = cols[flat_true(due)]
             if not rows.size:
                 continue
             striker, victim = Pick(k, n, rows), Pick(v, n, rows)

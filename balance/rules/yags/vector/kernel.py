@@ -22,6 +22,7 @@ import numpy as np
 
 from balance.engine.pick import Pick, flat_of
 from balance.engine.places import ascending
+from balance.engine.sparse import flat_true
 from balance.engine.state import TrialState, gather
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import NO_TARGET
@@ -193,7 +194,7 @@ def play_round(fight: YagsFight, state: YagsState, rng: np.random.Generator,
         # Speed or initiative may have changed: act in this round's order (where nothing
         # changed it is the seating, and each slot stays a plain row).
         order = acting_order(gear.order_key(state, s))
-        if not (order == np.arange(c)[:, None]).all():
+        if not (order == np.arange(c, dtype=order.dtype)[:, None]).all():
             slots = [Pick(order[k], n) for k in range(c)]
     for me in slots:
         strikes.act(state, s, ctx, me, rng)
@@ -244,7 +245,7 @@ def end_of_round(state: YagsState, s, ctx, rng: np.random.Generator) -> None:
     worst = np.maximum(state.wounds, state.stuns)
     # The places still up at fatal wounds or beaten stuns (few), then each check among them:
     # fatal wounds first, then beaten stuns among those still standing.
-    due = np.flatnonzero(standing & (worst >= FATAL))
+    due = flat_true(standing & (worst >= FATAL))
     if due.size:
         _check(status, due[state.wounds.ravel()[due] >= FATAL], state.health4, DEAD, rng)
         still = status.ravel()[due] == STANDING

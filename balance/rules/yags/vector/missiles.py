@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE
+from balance.engine.masks import set_where
 from balance.engine.pick import Pick
+from balance.engine.sparse import flat_true
 from balance.engine.status import STANDING
 from balance.rules.yags.fighters import AUTO_MOVE, FULL_DEFENCE, HALF_DEFENCE, PLENTY
 from balance.rules.yags.ranged import (
@@ -80,7 +82,7 @@ def seat(state, s: Static) -> None:
     x("g_ammo")[...] = np.where(has, fighter(s, "m_ammunition", who), 0)
     n = who.shape[1]
     for place in range(who.shape[0]):
-        _refill_pick(state, s, Pick(place, n, np.flatnonzero(ready[place])))
+        _refill_pick(state, s, Pick(place, n, flat_true(ready[place])))
     x("g_loading")[...] = np.where(has & ~ready, time, 0)
     x("g_snap")[...] = ready & ~loaded
     x("g_slow")[...] = ready & ~loaded
@@ -140,13 +142,13 @@ def plan(state, s: Static, action: np.ndarray, target: np.ndarray) -> None:
     how = approach_of(gap - CONTACT, move_of(s, who, x("mounted")))
     run = close & (armed | (how == RUN))
     charge = close & ~run
-    action[gunner & loading] = LOAD
+    set_where(action, gunner & loading, LOAD)
     shoot = gunner & ~loading
-    action[shoot] = SHOOT
-    action[run] = RUN
-    action[far & ~close] = WAIT
-    x("approach")[charge] = how[charge]
-    pace[charge & (how == FULL_MOVE)] = SLOW
+    set_where(action, shoot, SHOOT)
+    set_where(action, run, RUN)
+    set_where(action, far & ~close, WAIT)
+    set_where(x("approach"), charge, how)
+    set_where(pace, charge & (how == FULL_MOVE), SLOW)
     if shoot.any():
         who_t = _gather(state.who, target).astype(np.intp)
         b = band(x("partner"), target, gap, _gather(x("reach"), target),
@@ -154,7 +156,7 @@ def plan(state, s: Static, action: np.ndarray, target: np.ndarray) -> None:
         slow = (x("g_slow") > 0) | (x("g_draw") > 0) | (
             threat(fighter(s, "m_reach", who), b) == CRIPPLED)
         speed = np.where(slow, SLOW, SHOT_SPEED[fighter(s, "m_shot", who)])
-        pace[shoot] = speed[shoot]
+        set_where(pace, shoot, speed)
 
 
 # --- One slot ---------------------------------------------------------------------------------
@@ -176,7 +178,7 @@ def act(state, s: Static, ctx, me: Pick, tgt: Pick, ok: np.ndarray,
         _walk(state, me, tgt, charge, allowed, CONTACT)
     loads = ok & (action == LOAD)
     if loads.any():
-        _load(state, s, me.sub(np.flatnonzero(loads)))
+        _load(state, s, me.sub(flat_true(loads)))
     run = ok & up & (action == RUN)
     if run.any():
         armed = ((me.get(x("g_shots")) > 0) | (me.get(x("g_loading")) > 0)
@@ -186,7 +188,7 @@ def act(state, s: Static, ctx, me: Pick, tgt: Pick, ok: np.ndarray,
         me.put(x("ran"), np.full(run.size, ctx.round_no, dtype=np.int16), run)
     shoot = ok & up & (action == SHOOT)
     if shoot.any():
-        rows = np.flatnonzero(shoot)
+        rows = flat_true(shoot)
         _shoot(state, s, ctx, me.sub(rows), tgt.sub(rows), rng)
     return np.abs(me.get(state.pos) - tgt.get(state.pos)) <= CONTACT
 
@@ -211,7 +213,7 @@ def _load(state, s: Static, me: Pick) -> None:
     me.put(x("g_loading"), left)
     done = loading & (left == 0)
     if done.any():
-        p = me.sub(np.flatnonzero(done))
+        p = me.sub(flat_true(done))
         _refill_pick(state, s, p)
         p.put(x("g_slow"), np.ones(p.rows.size, dtype=np.int16))
 
@@ -263,7 +265,7 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
             if failed.any():
                 fall = failed & ~_ride(state, s, a, who, rng)
                 if fall.any():
-                    gear.knock_down(state, s, a.sub(np.flatnonzero(fall)))
+                    gear.knock_down(state, s, a.sub(flat_true(fall)))
             ok &= ~failed
     effect = threat(fighter(s, "m_reach", who),
                     band(a.get(x("partner")), place_of(t, h), gap, t.get(x("reach")), t_move))
@@ -297,14 +299,14 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
         parry = np.where(full, defence, defence // 2) + t.get(ctx.rpen) + die[1]
         defends = (full | half) & can_act(state, s, ctx, t) & (die[1] != 1)
         against = np.where(defends, np.maximum(difficulty, parry), difficulty)
-        hits = np.flatnonzero(live & (die[0] != 1) & (roll >= against))
+        hits = flat_true(live & (die[0] != 1) & (roll >= against))
         if state.counts is not None:   # the breakdown (vector/counting.py): a shot
             counting.roll(state, a, t, live, live & (die[0] != 1) & (roll >= against),
                           die[0] == 1, np.zeros(h, dtype=bool))
         if hits.size:
             _hit(state, s, ctx, a.sub(hits), t.sub(hits), gap[hits], rng)
         if s.missile_fumbles:
-            fumbled = np.flatnonzero(live & (die[0] == 1))
+            fumbled = flat_true(live & (die[0] == 1))
             if fumbled.size:
                 _fumble(state, s, ctx, a.sub(fumbled), t.sub(fumbled))
     empty = ok & (a.get(x("g_shots")) == 0)
@@ -316,7 +318,7 @@ def _shoot(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) ->
             time = np.maximum(time, 1)
         now = empty & (time == 0)
         if now.any():
-            p = a.sub(np.flatnonzero(now))
+            p = a.sub(flat_true(now))
             _refill_pick(state, s, p)
             if s.lo0_snap:   # rules.lo0_shots snap: loaded and fired in one round
                 ones = np.ones(p.rows.size, dtype=np.int16)
@@ -381,9 +383,9 @@ def _hit(state, s: Static, ctx, a: Pick, t: Pick, gap: np.ndarray,
     if s.on.blasts:
         thrown = fighter(s, "m_blast", who) > 0
         for f in np.unique(who[thrown]):
-            rows = np.flatnonzero(thrown & (who == f))
+            rows = flat_true(thrown & (who == f))
             _land(state, s, ctx, t.sub(rows), s.blasts[f], rng)
-        keep = np.flatnonzero(~thrown)
+        keep = flat_true(~thrown)
         if keep.size < who.size:
             a, t, gap, who = a.sub(keep), t.sub(keep), gap[keep], who[keep]
     who_t = t.get(state.who).astype(np.intp)
@@ -396,7 +398,7 @@ def _hit(state, s: Static, ctx, a: Pick, t: Pick, gap: np.ndarray,
     levels = levels_caused(damage + die[0], soak + die[1])
     shift = size_shift(2 * fighter(s, "size", who), 2 * fighter(s, "size", who_t))
     kind_of = shift_type(base, shift)
-    harmed = np.flatnonzero(levels)
+    harmed = flat_true(levels)
     if harmed.size:
         before = counting.body(state, t) if state.counts is not None else None
         blows.harm(state, s, ctx, t.sub(harmed), kind_of[harmed], levels[harmed], rng)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.pick import Pick
+from balance.engine.sparse import flat_true
 from balance.rules.yags.tactics import (
     DISARM_FOE,
     ESCAPE,
@@ -25,9 +26,11 @@ from balance.rules.yags.tracks import OVERWHELM_STEP, STUNS
 from balance.rules.yags.vector import blows, gear
 from balance.rules.yags.vector.gear import condition, fighter, place_of
 from balance.rules.yags.vector.rolls import d20_rows
-from balance.rules.yags.vector.static import Static
+from balance.rules.yags.vector.static import Static, code_set
 from balance.rules.yags.vector.turns import can_act
 
+IS_NO_DAMAGE = code_set(NO_DAMAGE_MANOEUVRES)
+IS_TIRING = code_set(TIRING)
 SUPERB = 4
 
 
@@ -42,11 +45,11 @@ def other_actions(state, s: Static, ctx, me: Pick, ok: np.ndarray,
         up = ok & (action == STAND_UP)
         if up.any():
             me.put(x("prone"), np.zeros(n, dtype=np.int16), up)
-            gear.refresh(state, s, me.sub(np.flatnonzero(up)))
+            gear.refresh(state, s, me.sub(flat_true(up)))
     if s.on.gear_changes:
         pick = ok & (action == PICK_UP)
         if pick.any():
-            p = me.sub(np.flatnonzero(pick))
+            p = me.sub(flat_true(pick))
             main = p.get(x("main_down")) > 0
             spare = ~main & (p.get(x("spare_down")) > 0)
             p.put(x("weapons"), np.where(main, 0, np.where(spare, 1, p.get(x("weapons")))))
@@ -56,13 +59,13 @@ def other_actions(state, s: Static, ctx, me: Pick, ok: np.ndarray,
     if s.on.grapple:
         out = ok & (action == ESCAPE) & (me.get(x("partner")) >= 0)
         if out.any():
-            p = me.sub(np.flatnonzero(out))
+            p = me.sub(flat_true(out))
             holder = _partner(state, p)
             strength = np.maximum(0, fighter(s, "strength", p.get(state.who).astype(np.intp))
                                   - p.get(x("hold")))
             won = contest(state, s, p, holder, rng, a_strength=strength) > 0
             if won.any():
-                release(state, s, ctx, p.sub(np.flatnonzero(won)))
+                release(state, s, ctx, p.sub(flat_true(won)))
 
 
 def _partner(state, p: Pick) -> Pick:
@@ -104,10 +107,10 @@ def land(state, s: Static, ctx, att: Pick, tgt: Pick, m: np.ndarray, level: np.n
     x = state.x
 
     def sub(mask):
-        rows = np.flatnonzero(mask)
+        rows = flat_true(mask)
         return rows, att.sub(rows), tgt.sub(rows)
 
-    hurt = ~np.isin(m, NO_DAMAGE_MANOEUVRES)
+    hurt = ~IS_NO_DAMAGE.take(m)
     if hurt.any():
         rows, a, t = sub(hurt)
         blows.blow(state, s, ctx, a, t, rng, manoeuvre=m[rows],
@@ -135,7 +138,7 @@ def land(state, s: Static, ctx, att: Pick, tgt: Pick, m: np.ndarray, level: np.n
         rows, a, t = sub(better)
         t.add(x("hold"), (level[rows] - 1).astype(np.int16))   # good +1, and +1 a level more
         gear.sync_penalty(state, s, ctx.rpen)
-    tiring = np.isin(m, TIRING)
+    tiring = IS_TIRING.take(m)
     if tiring.any():
         gear.tire(state, s, ctx, att, tiring)
 
@@ -145,7 +148,7 @@ def grapple(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) -
     level of success and loses the rest of its actions this round."""
     x = state.x
     levels = contest(state, s, a, t, rng)
-    won = np.flatnonzero(levels)
+    won = flat_true(levels)
     if not won.size:
         return
     a, t, levels = a.sub(won), t.sub(won), levels[won]
@@ -166,12 +169,12 @@ def trip(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Generator) -> N
     """Seed 000, Trip: a contest to throw; won, the target is prone and takes a stun per
     extra level of success."""
     levels = contest(state, s, a, t, rng)
-    won = np.flatnonzero(levels)
+    won = flat_true(levels)
     if not won.size:
         return
     t, levels = t.sub(won), levels[won]
     gear.knock_down(state, s, t)
-    stuns = np.flatnonzero(levels > 1)
+    stuns = flat_true(levels > 1)
     if stuns.size:
         blows.harm(state, s, ctx, t.sub(stuns), np.full(stuns.size, STUNS, dtype=np.int16),
                    (levels[stuns] - 1).astype(np.int16), rng)
@@ -187,12 +190,12 @@ def charge_through(state, s: Static, ctx, a: Pick, t: Pick, rng: np.random.Gener
     strong = (fighter(s, "strength", wt) * fighter(s, "brawl", wt)
               >= fighter(s, "strength", wa) * fighter(s, "brawl", wa))
     dodge = can_act(state, s, ctx, t) & ((meet == MEET_DODGE) | ((meet != MEET_BLOCK) & ~strong))
-    block = np.flatnonzero(~dodge)
+    block = flat_true(~dodge)
     if not block.size:
         return
     a, t = a.sub(block), t.sub(block)
     won = contest(state, s, a, t, rng) > 0
     if won.any():
-        gear.knock_down(state, s, t.sub(np.flatnonzero(won)))
+        gear.knock_down(state, s, t.sub(flat_true(won)))
     if (~won).any():
-        gear.knock_down(state, s, a.sub(np.flatnonzero(~won)))
+        gear.knock_down(state, s, a.sub(flat_true(~won)))

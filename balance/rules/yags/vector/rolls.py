@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from balance.engine.sparse import flat_true
 from balance.engine.streams import Streams, integers_at
 
 
@@ -47,7 +48,7 @@ def d20_where(rng, mask: np.ndarray, cols: np.ndarray | None = None) -> np.ndarr
     when None). Written through the mask's indices: a boolean assignment on a random mask
     costs ~20 times more."""
     out = np.full(mask.shape, 20, dtype=np.int16)
-    idx = np.flatnonzero(mask)
+    idx = flat_true(mask)
     if isinstance(rng, Streams):
         at = idx % mask.shape[-1]
         out.ravel()[idx] = d20_at(rng, at if cols is None else cols[at])

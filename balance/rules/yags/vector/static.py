@@ -17,6 +17,7 @@ from balance.rules.yags.fighters import FOLLOW, YagsFight
 from balance.rules.yags.tactics import (
     CRUSHING_KNOCKBACK,
     KNOCKDOWN_STRENGTH,
+    N_MANOEUVRES,
     fumble_choice,
 )
 from balance.rules.yags.tracks import (
@@ -39,6 +40,9 @@ N_MODES = GRAPPLED + 1
 LOADOUT_FIELDS = ("reach", "kind", "light", "crushing", "unarmed", "martial", "fumble_range",
                   "slow", "great", "longshaft", "chain", "shield", "weak", "strong", "losable",
                   "skill", "free_hand", "draw", "size2", "technique", "damage_type")
+# The loadout fields a place's ``more`` rows hold (``gear.MORE`` begins with them; skill and
+# damage type have arrays of their own).
+MORE_LOADOUT = tuple(f for f in LOADOUT_FIELDS if f not in ("skill", "damage_type"))
 TACTIC_FIELDS = ("manoeuvre", "first_round_only", "neck", "holding", "escape", "stand",
                  "meet_charge", "rearm", "switch_when_grappled", "retreat_at", "reroll_below",
                  "stunt_difficulty", "stunt_damage", "stunt_first_round", "attack_mount",
@@ -80,7 +84,11 @@ class Static:
     stun_wounds: bool              # rules.excess_stuns: wounds
     on: Flags
     loadout: dict[str, np.ndarray]  # field -> (n * N_LOADOUTS,) int16
+    loadout_rows: np.ndarray       # (len(gear.MORE_LOADOUT), n * N_LOADOUTS) int16: those
+                                   # fields of ``loadout`` stacked, in ``gear.MORE`` order
     numbers: np.ndarray            # (3, n * N_LOADOUTS * N_MODES): attack, defence, damage
+    seat_rows: np.ndarray          # (5, n * N_LOADOUTS * N_MODES): ``numbers``, then the
+                                   # loadout's damage type and skill (the same in every mode)
     fighter: dict[str, np.ndarray]  # per-fighter detailed numbers and tactics, (n,) int16
     soak_vs: np.ndarray            # (n * N_KINDS,)
     mount_soak_vs: np.ndarray      # (n * N_KINDS,)
@@ -143,6 +151,15 @@ def fumble_table(fs) -> np.ndarray:
     return np.array(choice, dtype=np.int8)
 
 
+def code_set(codes, size: int = N_MANOEUVRES) -> np.ndarray:
+    """(size,) bool: is each code one of ``codes`` (a rule's tuple of manoeuvres), read as
+    ``table.take(m)``: the same answer as ``np.isin(m, codes)``, a gather instead of a
+    sort (``np.isin`` costs ~0.3 ms a call on a few thousand codes)."""
+    table = np.zeros(size, dtype=bool)
+    table[list(codes)] = True
+    return table
+
+
 def i16(values) -> np.ndarray:
     return np.array(values, dtype=np.int16)
 
@@ -179,6 +196,11 @@ def tabulate(fight: YagsFight) -> Static:
     # Knockback (docs/rules/yags.md, Damage): does the main weapon crush (the basic rules'
     # only loadout).
     per["crush"] = i16([f.loadout(MAIN).crushing for f in fs])
+    numbers = i16([[stance_numbers(f.loadout(i), mode)[k]
+                    for f in fs for i in range(N_LOADOUTS) for mode in range(N_MODES)]
+                   for k in range(3)])
+    loadout = {name: i16([int(getattr(f.loadout(i), name)) for f in fs for i in range(N_LOADOUTS)])
+               for name in LOADOUT_FIELDS}
     return Static(
         side_of=fight.side_of,
         n_sides=len(fight.side_names),
@@ -213,11 +235,11 @@ def tabulate(fight: YagsFight) -> Static:
         - CRUSHING_KNOCKBACK,
         stun_wounds=r.stun_wounds,
         on=on,
-        loadout={name: i16([int(getattr(f.loadout(i), name)) for f in fs
-                            for i in range(N_LOADOUTS)]) for name in LOADOUT_FIELDS},
-        numbers=i16([[stance_numbers(f.loadout(i), mode)[k]
-                      for f in fs for i in range(N_LOADOUTS) for mode in range(N_MODES)]
-                     for k in range(3)]),
+        loadout=loadout,
+        loadout_rows=np.stack([loadout[name] for name in MORE_LOADOUT]),
+        numbers=numbers,
+        seat_rows=np.vstack([numbers, np.repeat(loadout["damage_type"], N_MODES),
+                             np.repeat(loadout["skill"], N_MODES)]),
         fighter=per,
         soak_vs=i16([f.soak_against(k) for f in fs for k in range(N_KINDS)]),
         mount_soak_vs=i16([f.mount.soak_vs[k] if f.mount else 0

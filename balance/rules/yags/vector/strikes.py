@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.pick import Pick
-from balance.engine.sparse import padded, true_indices
+from balance.engine.sparse import flat_true, padded, true_indices
 from balance.engine.status import STANDING
 from balance.rules.yags.tactics import (
     ATTACK,
@@ -34,9 +34,9 @@ from balance.rules.yags.tracks import (
     merge_strikes,
 )
 from balance.rules.yags.vector import basic, blows, counting, gear, missiles, moves, reach
-from balance.rules.yags.vector.gear import fighter, place_of
+from balance.rules.yags.vector.gear import fighter
 from balance.rules.yags.vector.rolls import d20, d20_rows
-from balance.rules.yags.vector.static import Static, fumble_index
+from balance.rules.yags.vector.static import Static, code_set, fumble_index
 from balance.rules.yags.vector.turns import (
     Round,
     can_act,
@@ -49,6 +49,7 @@ from balance.rules.yags.vector.turns import (
 LONGSHAFT_DEFENCE = 5      # seed 000, Longshaft: +5 defence against a shorter weapon
 STUNT_STEP = 5             # seed 000, Stunts: +5 per level of success
 REACH_STEP = 5             # seed 000, Reach: -5 per excess level of reach
+IS_FREE_STRIKE_FOR = code_set(FREE_STRIKE_FOR)
 
 
 # --- One slot -------------------------------------------------------------------------------
@@ -67,7 +68,7 @@ def act(state, s: Static, ctx: Round, me: Pick, rng: np.random.Generator) -> Non
         acting &= ok & (me.get(state.x("action")) == ATTACK)
         if s.on.grapple:
             partner = me.get(state.x("partner"))
-            acting &= (partner < 0) | (partner == place_of(tgt, acting.size))
+            acting &= (partner < 0) | (partner == tgt.place())
     attack_action(state, s, ctx, me, tgt, acting, rng)
 
 
@@ -94,12 +95,12 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
         if closing:   # rules.reach closing: the free strike as it closes in, not once inside
             free &= ~reach.is_inside(state, att, tgt, n)
         if m is not None:
-            free += np.isin(m, FREE_STRIKE_FOR)
+            free += IS_FREE_STRIKE_FOR.take(m)
         ignore = ((ra > rt) & ~near).astype(np.int16)
         before = merge_strikes(free, ignore) * acting
         before *= can_strike(state, s, ctx, tgt, att)
         ignore_left = (ignore > 0) & (free == 0)
-        rows = np.flatnonzero(before)
+        rows = flat_true(before)
         if rows.size:
             victim, striker = att.sub(rows), tgt.sub(rows)
             auto = before[rows] == AUTOMATIC_STRIKE
@@ -112,7 +113,7 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     if m is not None:
         charge = acting & (m == CHARGE_THROUGH)
         if charge.any():
-            rows = np.flatnonzero(charge)
+            rows = flat_true(charge)
             moves.charge_through(state, s, ctx, att.sub(rows), tgt.sub(rows), rng)
             acting &= ~charge
     if s.on.any:
@@ -169,7 +170,7 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
         strike = undefended & (tgt.get(state.status) == STANDING) & tgt.get(ctx.can)
         if s.on.exhaustion:
             strike &= att.get(state.status) == STANDING
-        rows = np.flatnonzero(strike)
+        rows = flat_true(strike)
         if rows.size:   # on those trials only (their dice drawn for them alone)
             attack(state, s, ctx, np.ones(rows.size, dtype=bool), tgt.sub(rows), att.sub(rows),
                    np.zeros(rows.size, dtype=bool), rng)
@@ -187,7 +188,7 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     strike &= can_strike(state, s, ctx, tgt, att)
     if not strike.any():
         return
-    rows = np.flatnonzero(strike)
+    rows = flat_true(strike)
     victim, striker = att.sub(rows), tgt.sub(rows)
     attack(state, s, ctx, np.ones(rows.size, dtype=bool), striker, victim,
            defends(state, s, ctx, victim, striker), rng)
@@ -223,8 +224,42 @@ def _attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pi
         basic.attack(state, s, ctx, acting, att, tgt, defending, rng)
         return False, False
     n = acting.size
-    rpen = ctx.rpen
     d = d20_rows(rng, (2,), att.rows, n)  # attack, defence (for the pick's trials)
+    if n >= FEW_MIN:
+        # The few on their own path (docs/engine-tricks.md): where at most a share of the
+        # trials attack (a group fight's slot, most of whose places wait their turn), the
+        # roll is played on those trials only, with the dice already drawn for every trial
+        # (the same numbers: every later draw is for the trials it concerns).
+        rows = flat_true(acting)
+        if rows.size <= FEW_SHARE * n:
+            parried_well, failed_disarm = _roll(
+                state, s, ctx, np.ones(rows.size, dtype=bool), att.sub(rows), tgt.sub(rows),
+                defending[rows], rng, d[:, rows], manoeuvre=None if manoeuvre is None
+                else manoeuvre[rows], stunt_draw=(n, rows))
+            return _spread(parried_well, rows, n), _spread(failed_disarm, rows, n)
+    return _roll(state, s, ctx, acting, att, tgt, defending, rng, d, manoeuvre=manoeuvre)
+
+
+# An attack on at most this share of a slot's trials is played on those alone (``_attack``).
+FEW_SHARE = 0.5
+FEW_MIN = 256
+
+
+def _spread(values, rows: np.ndarray, n: int):
+    """Per-trial flags of the rows ``rows`` as flags of all ``n`` trials (False elsewhere)."""
+    if values is False:
+        return False
+    out = np.zeros(n, dtype=bool)
+    out[rows] = values
+    return out
+
+
+def _roll(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pick,
+          defending: np.ndarray, rng: np.random.Generator, d: np.ndarray, *,
+          manoeuvre: np.ndarray | None = None, stunt_draw=None) -> tuple[np.ndarray, np.ndarray]:
+    """``_attack`` with the dice ``d`` (attack, defence) drawn: ``stunt_draw`` (n, rows) says
+    a stunt's die is drawn for all n trials and these rows' kept."""
+    rpen = ctx.rpen
     roll = att.get(state.attack) + att.get(rpen) + d[0]
     parry = tgt.get(state.defence) + tgt.get(rpen) + d[1]
     attack_at = defence_at = 1
@@ -232,7 +267,8 @@ def _attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pi
     if s.on.any:
         roll, parry, attack_at, defence_at = _reach_and_style(state, s, att, tgt, roll, parry)
         if s.on.stunts and manoeuvre is not None:
-            stunt_fail, to_damage, roll = _stunts(state, s, acting, att, roll, rng)
+            stunt_fail, to_damage, roll = _stunts(state, s, acting, att, roll, rng,
+                                                  stunt_draw)
             defending = defending & ~stunt_fail
     attack_fumble = acting & (d[0] <= attack_at)
     if stunt_fail is not None:
@@ -278,7 +314,7 @@ def _attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pi
     if state.counts is not None:   # the breakdown (vector/counting.py): no dice drawn
         counting.roll(state, att, tgt, acting, hit, attack_fumble, defence_fumble,
                       None if manoeuvre is None else manoeuvre == VITAL)
-    hits = np.flatnonzero(hit)
+    hits = flat_true(hit)
     if hits.size:
         if manoeuvre is None:
             blows.blow(state, s, ctx, att.sub(hits), tgt.sub(hits), rng)
@@ -298,28 +334,35 @@ def _reach_and_style(state, s: Static, att: Pick, tgt: Pick, roll, parry):
     n = roll.size
     attack_at = defence_at = 1
     if s.on.reach:
+        # (Each rule only where its mask holds somewhere, in int16 throughout: a bool times a
+        # Python int is int64, and the rolls would carry int64 from there on.)
         near = close(state, s, att, tgt, n)
         ra, rt = att.get(x("reach")), tgt.get(x("reach"))
         longer, shorter = (ra > rt) & ~near, (ra < rt) & ~near
-        if s.reach_closing:   # used on a foe inside its reach: -5 per level it exceeds by
-            inside = longer & reach.is_inside(state, tgt, att, n)
-            roll = roll - inside * REACH_STEP * (ra - rt)
-        great = longer & (att.get(x("great")) > 0)
-        roll = roll + great * ((-att.get(state.defence_penalty)) // 2)
-        defensive = (att.get(x("stance")) == DEFENSIVE) \
-            & (att.get(x("prone")) == 0) & (att.get(x("partner")) < 0)
-        roll = roll - longer * (att.get(x("longshaft")) > 0) * defensive * STANCE_ATTACK[DEFENSIVE]
-        parry = parry + shorter * (tgt.get(x("longshaft")) > 0) * LONGSHAFT_DEFENCE
-        attack_at = 1 + (shorter & (tgt.get(x("chain")) > 0))
+        if longer.any():
+            if s.reach_closing:   # used on a foe inside its reach: -5 per level it exceeds by
+                inside = longer & reach.is_inside(state, tgt, att, n)
+                roll = roll - inside * (REACH_STEP * (ra - rt))
+            great = longer & (att.get(x("great")) > 0)
+            roll = roll + great * ((-att.get(state.defence_penalty)) // 2)
+            planted = longer & (att.get(x("longshaft")) > 0)
+            if planted.any():
+                defensive = (att.get(x("stance")) == DEFENSIVE) \
+                    & (att.get(x("prone")) == 0) & (att.get(x("partner")) < 0)
+                roll = roll - (planted & defensive) * np.int16(STANCE_ATTACK[DEFENSIVE])
+        if shorter.any():
+            parry = parry + (shorter & (tgt.get(x("longshaft")) > 0)) * np.int16(LONGSHAFT_DEFENCE)
+            attack_at = 1 + (shorter & (tgt.get(x("chain")) > 0)).view(np.int8)
     if s.on.wide_fumbles:
         attack_at = np.maximum(attack_at, att.get(x("fumble_range")))
         defence_at = tgt.get(x("fumble_range"))
     return roll, parry, attack_at, defence_at
 
 
-def _stunts(state, s: Static, acting, att: Pick, roll, rng):
+def _stunts(state, s: Static, acting, att: Pick, roll, rng, draw=None):
     """Seed 000, Stunts: agility x athletics against the stunt's difficulty before the attack;
-    success adds +5 per level to attack or damage, failure makes the attack a fumble."""
+    success adds +5 per level to attack or damage, failure makes the attack a fumble.
+    ``draw`` (n, rows): the die is drawn for all n trials of the slot, these rows' kept."""
     x = state.x
     n = acting.size
     stunting = acting & (att.get(x("stunting")) > 0)
@@ -328,7 +371,7 @@ def _stunts(state, s: Static, acting, att: Pick, roll, rng):
     if not stunting.any():
         return fail, to_damage, roll
     who = att.get(state.who).astype(np.intp)
-    die = d20(rng, n)
+    die = d20(rng, n) if draw is None else d20(rng, draw[0])[draw[1]]
     total = (fighter(s, "agility", who) * fighter(s, "athletics", who)
              + gear.condition(state, s, att) + die)
     target = fighter(s, "stunt_difficulty", who)
@@ -349,33 +392,40 @@ def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
     fails."""
     x = state.x
     fail_def = np.zeros(attack_fumble.size, dtype=bool)
-    for fumbled, me, foe, defending in ((defence_fumble, tgt, att, 1),
-                                        (attack_fumble, att, tgt, 0)):
-        rows = np.flatnonzero(fumbled)
-        if not rows.size:
-            continue
-        me_, foe_ = me.sub(rows), foe.sub(rows)
-        foe_picks = foe_.get(state.skill) > me_.get(state.skill)
-        chooser = np.where(foe_picks, foe_.get(state.who), me_.get(state.who)).astype(np.intp)
-        exhausts = gear.exhausts(state, s, me_) if s.on.exhaustion else np.zeros(rows.size, bool)
-        effect = 0
-        if defending:
-            req = required if np.ndim(required) == 0 else required[rows]
-            effect = defence_fail_effect(roll[rows], parry[rows], s.base_difficulty, req,
-                                         s.success_step) * ~attack_fumble[rows]
-        idx = fumble_index(chooser, foe_picks.astype(np.intp), defending,
-                           me_.get(x("losable")).astype(np.intp),
-                           me_.get(x("weak")).astype(np.intp),
-                           me_.get(x("strong")).astype(np.intp),
-                           exhausts.astype(np.intp), effect)
-        result = s.fumble_choice[idx]
-        tired = result == FATIGUE
-        if tired.any():
-            gear.tire(state, s, ctx, me_, tired)
-        lost = (result == DISARM) | (result == BREAK)
-        if lost.any():
-            sub = np.flatnonzero(lost)
-            gear.lose_weapon(state, s, me_.sub(sub), result[sub] == DISARM)
-        if defending:
-            fail_def[rows] = result == FAIL_DEFENCE
+    d_rows, a_rows = flat_true(defence_fumble), flat_true(attack_fumble)
+    nd = d_rows.size
+    if not nd + a_rows.size:
+        return fail_def
+    # The defence fumbles and the attack fumbles in one pass (the defenders' first): in each
+    # trial the two fumblers are different places, and choosing and applying a result reads
+    # and writes only the fumbler's own numbers and draws nothing, so one pass gives what
+    # two in turn gave, at half the numpy calls.
+    me_ = Pick.joined(tgt.sub(d_rows), att.sub(a_rows))
+    foe_ = Pick.joined(att.sub(d_rows), tgt.sub(a_rows))
+    foe_picks = foe_.get(state.skill) > me_.get(state.skill)
+    chooser = np.where(foe_picks, foe_.get(state.who), me_.get(state.who)).astype(np.intp)
+    size = nd + a_rows.size
+    exhausts = gear.exhausts(state, s, me_) if s.on.exhaustion else np.zeros(size, bool)
+    defending = np.zeros(size, dtype=np.intp)
+    defending[:nd] = 1
+    effect = np.zeros(size, dtype=np.intp)
+    if nd:
+        req = required if np.ndim(required) == 0 else required[d_rows]
+        effect[:nd] = defence_fail_effect(roll[d_rows], parry[d_rows], s.base_difficulty, req,
+                                          s.success_step) * ~attack_fumble[d_rows]
+    idx = fumble_index(chooser, foe_picks.astype(np.intp), defending,
+                       me_.get(x("losable")).astype(np.intp),
+                       me_.get(x("weak")).astype(np.intp),
+                       me_.get(x("strong")).astype(np.intp),
+                       exhausts.astype(np.intp), effect)
+    result = s.fumble_choice[idx]
+    tired = result == FATIGUE
+    if tired.any():
+        gear.tire(state, s, ctx, me_, tired)
+    lost = (result == DISARM) | (result == BREAK)
+    if lost.any():
+        sub = flat_true(lost)
+        gear.lose_weapon(state, s, me_.sub(sub), result[sub] == DISARM)
+    if nd:
+        fail_def[d_rows] = result[:nd] == FAIL_DEFENCE
     return fail_def

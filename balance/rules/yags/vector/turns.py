@@ -10,10 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance.engine.pick import Pick
+from balance.engine.pick import Pick, trial_numbers
 from balance.engine.status import STANDING
 from balance.rules.yags.tactics import REROLL, RETREAT
-from balance.rules.yags.vector.gear import fighter, place_of
+from balance.rules.yags.vector.gear import fighter
 from balance.rules.yags.vector.static import Static
 
 
@@ -54,13 +54,12 @@ def can_strike(state, s: Static, ctx: Round, striker: Pick, victim: Pick) -> np.
         ok &= (action != REROLL) & (action != RETREAT)
         if s.on.grapple:
             partner = striker.get(state.x("partner"))
-            ok &= (partner < 0) | (partner == place_of(victim, ok.size))
+            ok &= (partner < 0) | (partner == victim.place())
     return ok
 
 
 def declared_cover(state, s: Static, ctx: Round, victim: Pick, striker: Pick) -> np.ndarray:
     """Did ``victim`` declare a defence (or have a free one) against ``striker``?"""
-    size = victim.rows.size if victim.rows is not None else victim.n
     if ctx.cover is None:
         # Basic duels: only an attacker's own target can be covered, and ``defended`` says so.
         # (A basic group fight never asks: its declarations say which attacks draw a counter
@@ -68,7 +67,14 @@ def declared_cover(state, s: Static, ctx: Round, victim: Pick, striker: Pick) ->
         place = victim.row if victim.flat is None else victim.flat // victim.n
         return (striker.get(state.target) == place) & striker.get(state.defended)
     c = state.status.shape[0]
-    flat = (place_of(victim, size) * c + place_of(striker, size)) * victim.n + trials_of(victim)
+    if victim.flat is None and striker.flat is None:   # two plain rows: a row of ``cover``
+        pair = ctx.cover[victim.row * c + striker.row]
+        return pair.copy() if victim.rows is None else pair[victim.rows]   # (callers write)
+    # (row ``victim * c + striker``: ``c * (victim's flat - trial) + striker's flat``)
+    if victim.flat is None:
+        flat = striker.flats() + victim.row * c * victim.n
+    else:
+        flat = c * (victim.flat - trials_of(victim)) + striker.flats()
     return ctx.cover.ravel()[flat]
 
 
@@ -79,17 +85,17 @@ def defends(state, s: Static, ctx: Round, victim: Pick, striker: Pick) -> np.nda
         ok &= can_act(state, s, ctx, victim)
         if s.on.grapple:
             partner = victim.get(state.x("partner"))
-            ok &= (partner < 0) | (partner == place_of(striker, ok.size))
+            ok &= (partner < 0) | (partner == striker.place())
     return ok
 
 
 def trials_of(p: Pick) -> np.ndarray:
     """The trials (state columns) a pick covers, in its order."""
-    return np.arange(p.n) if p.rows is None else p.rows
+    return trial_numbers(p.n) if p.rows is None else p.rows
 
 
 def close(state, s: Static, a: Pick, t: Pick, size: int) -> np.ndarray | np.bool_:
     """Grapple partners fight inside each other's reach: no reach rules between them."""
     if not s.on.grapple:
         return np.False_      # (not Python's False: ~False is -1)
-    return a.get(state.x("partner")) == place_of(t, size)
+    return a.get(state.x("partner")) == t.place()
