@@ -80,3 +80,37 @@ def ymlad_fight(scenario: dict):
 
     loaded = balance.load_scenario(scenario)
     return get("ymlad").compile(loaded.model, loaded.tables)
+
+
+def assert_tallies_agree(name: str, fight, fast, slow, alpha: float) -> None:
+    """The kernel's tally ``fast`` and the reference's ``slow`` of ``fight`` agree: winners,
+    fight lengths and each fighter's final status homogeneous at ``alpha``, and the mean
+    fight length within 5 standard errors; each failure names ``name``, the table and the
+    bins that differ most."""
+    assert homogeneous(fast.wins, slow.wins) > alpha, \
+        differ(f"{name}: winner", fast.wins, slow.wins, win_labels(fight.side_names))
+    assert homogeneous(fast.rounds, slow.rounds) > alpha, \
+        differ(f"{name}: fight length", fast.rounds, slow.rounds, round_labels(fast.rounds.size))
+    for i, f in enumerate(fight.fighters):
+        assert homogeneous(fast.status[i], slow.status[i]) > alpha, \
+            differ(f"{name}: {f.name}'s final status", fast.status[i], slow.status[i],
+                   status_labels(f.name))
+    rounds = np.arange(fight.max_rounds + 1)
+    mean_fast = rounds @ fast.rounds / fast.trials
+    mean_slow = rounds @ slow.rounds / slow.trials
+    sd = np.sqrt((rounds - mean_slow) ** 2 @ slow.rounds / slow.trials)
+    assert abs(mean_fast - mean_slow) < 5 * sd / np.sqrt(slow.trials) + 1e-9, (
+        f"{name}: mean fight length: kernel {mean_fast:.3f} rounds, reference "
+        f"{mean_slow:.3f} (5 standard errors: {5 * sd / np.sqrt(slow.trials):.3f})")
+
+
+def assert_stated_power(doc: str, reference: int, kernel: int, half: float, most: float,
+                        alpha: float) -> None:
+    """The power a test module's docstring ``doc`` states is what ``detectable_shift`` gives:
+    ``half`` points found half the time, ``most`` nine times in ten."""
+    from balance.rules.testing import detectable_shift
+
+    for power, shift in ((0.5, half), (0.9, most)):
+        got = 100 * detectable_shift(reference, kernel, alpha, power)
+        assert round(got, 1) == shift, f"{reference} v {kernel} at power {power}: {got:.2f}"
+        assert f"{shift}" in doc, f"the docstring does not state {shift}"

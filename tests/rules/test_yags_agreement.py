@@ -18,17 +18,18 @@ the bins that differ most (``helpers.differ``).
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import balance
 from balance.engine.run import run_fight, run_reference
 from balance.rules import get
-from balance.rules.testing import detectable_shift
 from balance.rules.yags.fighters import AUTO, Fighter, YagsFight, YagsRules
 from balance.rules.yags.tracks import AGGRESSIVE, DEFENSIVE, MIXED, NORMAL, STUNS, WOUNDS
 from balance.rules.yags.vector.prepare import static_of
-from tests.rules.helpers import differ, homogeneous, round_labels, status_labels, win_labels
+from tests.rules.helpers import (
+    assert_stated_power,
+    assert_tallies_agree,
+)
 
 ALPHA = 1e-6
 
@@ -237,22 +238,7 @@ def agree(fight_: YagsFight, fast_trials: int, slow_trials: int,
     system = get("yags")
     fast = run_fight(system, fight_, fast_trials, seed=1)
     slow = run_reference(system, fight_, slow_trials, seed=2)
-    assert homogeneous(fast.wins, slow.wins) > ALPHA, \
-        differ(f"{name}: winner", fast.wins, slow.wins, win_labels(fight_.side_names))
-    assert homogeneous(fast.rounds, slow.rounds) > ALPHA, \
-        differ(f"{name}: fight length", fast.rounds, slow.rounds, round_labels(fast.rounds.size))
-    for i, f in enumerate(fight_.fighters):
-        assert homogeneous(fast.status[i], slow.status[i]) > ALPHA, \
-            differ(f"{name}: {f.name}'s final status", fast.status[i], slow.status[i],
-                   status_labels(f.name))
-    # and the means agree to a few standard errors
-    rounds = np.arange(fight_.max_rounds + 1)
-    mean_fast = rounds @ fast.rounds / fast.trials
-    mean_slow = rounds @ slow.rounds / slow.trials
-    sd = np.sqrt((rounds - mean_slow) ** 2 @ slow.rounds / slow.trials)
-    assert abs(mean_fast - mean_slow) < 5 * sd / np.sqrt(slow.trials), (
-        f"{name}: mean fight length: kernel {mean_fast:.3f} rounds, reference "
-        f"{mean_slow:.3f} (5 standard errors: {5 * sd / np.sqrt(slow.trials):.3f})")
+    assert_tallies_agree(name, fight_, fast, slow, ALPHA)
 
 
 @pytest.mark.parametrize("name", sorted(BASIC))
@@ -275,7 +261,4 @@ def test_kernel_matches_reference_detailed(name: str) -> None:
                          [(5_000, 100_000, 3.5, 4.5), (4_000, 100_000, 3.9, 5.0)])
 def test_stated_power(reference: int, kernel: int, half: float, most: float) -> None:
     """The power the module docstring states is what ``detectable_shift`` gives."""
-    for power, shift in ((0.5, half), (0.9, most)):
-        got = 100 * detectable_shift(reference, kernel, ALPHA, power)
-        assert round(got, 1) == shift, f"{reference} v {kernel} at power {power}: {got:.2f}"
-        assert f"{shift}" in __doc__, f"the docstring does not state {shift}"
+    assert_stated_power(__doc__, reference, kernel, half, most, ALPHA)

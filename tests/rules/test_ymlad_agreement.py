@@ -23,14 +23,15 @@ fighter and the bins that differ most (``helpers.differ``).
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 import balance
 from balance.engine.run import run_fight, run_reference
 from balance.rules import get
-from balance.rules.testing import detectable_shift
-from tests.rules.helpers import differ, homogeneous, round_labels, status_labels, win_labels
+from tests.rules.helpers import (
+    assert_stated_power,
+    assert_tallies_agree,
+)
 
 ALPHA = 1e-6
 POWER = [(6_000, 100_000, 3.3, 4.1), (3_000, 50_000, 4.6, 5.8)]   # (see the docstring)
@@ -197,27 +198,10 @@ def test_kernel_matches_reference(name: str) -> None:
     fast_n, slow_n = (50_000, 3_000) if name in GROUPS else (100_000, 6_000)
     fast = run_fight(system, fight, fast_n, seed=1)
     slow = run_reference(system, fight, slow_n, seed=2)
-    assert homogeneous(fast.wins, slow.wins) > ALPHA, \
-        differ(f"{name}: winner", fast.wins, slow.wins, win_labels(fight.side_names))
-    assert homogeneous(fast.rounds, slow.rounds) > ALPHA, \
-        differ(f"{name}: fight length", fast.rounds, slow.rounds, round_labels(fast.rounds.size))
-    for i, f in enumerate(fight.fighters):
-        assert homogeneous(fast.status[i], slow.status[i]) > ALPHA, \
-            differ(f"{name}: {f.name}'s final status", fast.status[i], slow.status[i],
-                   status_labels(f.name))
-    rounds = np.arange(fight.max_rounds + 1)
-    mean_fast = rounds @ fast.rounds / fast.trials
-    mean_slow = rounds @ slow.rounds / slow.trials
-    sd = np.sqrt((rounds - mean_slow) ** 2 @ slow.rounds / slow.trials)
-    assert abs(mean_fast - mean_slow) < 5 * sd / np.sqrt(slow.trials) + 1e-9, (
-        f"{name}: mean fight length: kernel {mean_fast:.3f} rounds, reference "
-        f"{mean_slow:.3f} (5 standard errors: {5 * sd / np.sqrt(slow.trials):.3f})")
+    assert_tallies_agree(name, fight, fast, slow, ALPHA)
 
 
 @pytest.mark.parametrize(("reference", "kernel", "half", "most"), POWER)
 def test_stated_power(reference: int, kernel: int, half: float, most: float) -> None:
     """The power the module docstring states is what ``detectable_shift`` gives."""
-    for power, shift in ((0.5, half), (0.9, most)):
-        got = 100 * detectable_shift(reference, kernel, ALPHA, power)
-        assert round(got, 1) == shift, f"{reference} v {kernel} at power {power}: {got:.2f}"
-        assert f"{shift}" in __doc__, f"the docstring does not state {shift}"
+    assert_stated_power(__doc__, reference, kernel, half, most, ALPHA)
