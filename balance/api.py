@@ -77,11 +77,14 @@ def run(scenario: LoadedScenario | str | os.PathLike | Mapping, trials: int | No
     if breakdown and engine == "reference":
         raise OptionError("the breakdown is counted by the vector engine; use --engine vector")
     if engine == "auto":
-        from balance.exact.run import auto_declines
+        from balance.exact.run import auto_declines, why_not_exact
 
         declined = auto_declines(system)
-        if declined:
-            engine, note = "vector", f"Monte Carlo: {declined}"
+        if declined:     # (a fight that is no duel says so rather than the system's note)
+            beyond = why_not_exact(fight)
+            engine, note = "vector", "Monte Carlo: " + (
+                f"the exact engine does not cover this scenario ({'; '.join(beyond)})"
+                if beyond else declined)
     if engine in ("exact", "auto"):
         from balance.exact.run import exact_or_reason
 
