@@ -209,7 +209,7 @@ def _engine_for(plan: Plan, fights: Mapping[str, Any], engine: str) -> tuple[str
     when asked (``exact``) or allowed (``auto``) and the exact engine covers every cell; one
     engine for the whole table, so its cells compare alike."""
     from balance import rules
-    from balance.exact.run import auto_declines, why_not_exact
+    from balance.exact.run import auto_declines, coverage
 
     if engine not in ("auto", "exact", "vector"):
         raise OptionError(f"engine must be auto, exact or vector, got {engine!r}")
@@ -224,17 +224,9 @@ def _engine_for(plan: Plan, fights: Mapping[str, Any], engine: str) -> tuple[str
     for cell in plan.cells:
         if reason:
             break
-        fight = fights[cell.id]
-        why = why_not_exact(fight)
-        if not why:
-            from balance.exact.duel import Unsupported
-
-            try:
-                system.exact_duel(fight)
-            except Unsupported as err:
-                why = err.features
+        why = coverage(system, fights[cell.id])
         if why:
-            reason = f"cell {cell.id}: {'; '.join(why)}"
+            reason = f"cell {cell.id}: {why}"
     if reason:
         if engine == "exact":
             raise OptionError(f"the exact engine cannot play every cell: {reason} (use "
