@@ -32,8 +32,8 @@ from balance.engine.breakdown import (
 from balance.engine.prepared import prepared
 from balance.engine.run import BLOCK_TRIALS, block_rng, run_fight
 from balance.engine.status import STANDING
-from balance.rules.percentile.prepare import static_of
-from balance.rules.ymlad import kernel as ymlad_kernel
+from balance.rules.percentile.kernel.prepare import static_of
+from balance.rules.ymlad.kernel import fight as ymlad_kernel
 
 
 def compiled(path: str):
@@ -184,7 +184,7 @@ def yags_fighter(side: int, **changes):
 
 def yags_duel(a, b, max_rounds: int):
     from balance.rules import get
-    from balance.rules.yags.fighters import YagsFight, YagsRules
+    from balance.rules.yags.compile import YagsFight, YagsRules
 
     return get("yags"), YagsFight((a, b), ("s0", "s1"), YagsRules(), max_rounds)
 

@@ -102,7 +102,7 @@ def test_engine_imports_no_pandas_or_pydantic() -> None:
 
 
 def test_stun_example_vectorised() -> None:
-    from balance.rules.yags.tracks import apply_stuns
+    from balance.rules.yags.rules.tracks import apply_stuns
 
     stuns = np.zeros(3, dtype=np.int16)
     seen = []

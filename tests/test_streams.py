@@ -17,7 +17,7 @@ from balance import load_scenario
 from balance.engine import loop, run
 from balance.engine.streams import Streams
 from balance.rules import get
-from balance.rules.yags.fighters import YagsFight, YagsRules
+from balance.rules.yags.compile import YagsFight, YagsRules
 from tests.rules.test_yags_agreement import BASIC
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -41,7 +41,7 @@ def labels(ruleset: str) -> dict[str, tuple[str, ...]]:
     melee 4, close 4`` rather than ``weapon 0,2,4,4``."""
     if ruleset != "ymlad":
         return {}
-    from balance.rules.ymlad.tables import STYLE_NAMES
+    from balance.rules.ymlad.rules.tables import STYLE_NAMES
 
     return {"weapon": STYLE_NAMES, "skill": STYLE_NAMES, "effort_bonus": STYLE_NAMES,
             "resistance_bonus": STYLE_NAMES,
@@ -52,7 +52,7 @@ def codes(ruleset: str) -> dict[str, tuple[str, ...]]:
     """The names of coded numbers, by field (Ymlad: a style's code is its index)."""
     if ruleset != "ymlad":
         return {}
-    from balance.rules.ymlad.tables import STYLE_NAMES
+    from balance.rules.ymlad.rules.tables import STYLE_NAMES
 
     return {"style": STYLE_NAMES, "contact_style": STYLE_NAMES}
 

@@ -21,8 +21,8 @@ from typing import Any
 
 from balance.errors import OptionError, unknown_name
 from balance.io import jsonout
-from balance.rules.percentile import hazards as hz
-from balance.rules.percentile.tables import poison_damage
+from balance.rules.percentile.rules import hazards as hz
+from balance.rules.percentile.rules.tables import poison_damage
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -29,7 +29,7 @@ from balance.exact.compare import disagreements
 from balance.exact.duel import Unsupported
 from balance.exact.run import exact_tally
 from balance.rules.yags import YagsSystem
-from balance.rules.yags.fighters import YagsFight, YagsRules
+from balance.rules.yags.compile import YagsFight, YagsRules
 from tests.rules.test_yags_melee import veteran
 
 SUPPORTED = ["reference_duel", "stance_aggressive", "stance_defensive", "stance_normal",
@@ -193,8 +193,8 @@ def test_auto_samples_yags_duels_and_says_why() -> None:
 def test_stance_plans_and_growing_fatigue_penalties_are_named() -> None:
     """A stance plan (policy hurt_stance) makes a fight detailed; a fatigue penalty per
     level with no exhaustion never closes the chain: each is refused by name."""
-    from balance.rules.yags.tactics import Tactics
-    from balance.rules.yags.tracks import DEFENSIVE
+    from balance.rules.yags.rules.tactics import Tactics
+    from balance.rules.yags.rules.tracks import DEFENSIVE
 
     plan = veteran(0, tactics=Tactics(hurt_at=1, hurt_stance=DEFENSIVE))
     with pytest.raises(Unsupported, match="stance plans"):

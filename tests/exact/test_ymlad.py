@@ -15,7 +15,7 @@ import pytest
 
 import balance
 from balance.exact.compare import disagreements
-from balance.rules.ymlad.tables import p_success
+from balance.rules.ymlad.rules.tables import p_success
 from tests.rules.helpers import ymlad_duel
 
 SUPPORTED = ["duel_threshold_1", "duel_threshold_2", "duel_threshold_3",

@@ -3,12 +3,12 @@
 One melee attack and its defence, with the fumbles, the blow's damage against armour and
 what the damage does, is played on one trial per d100 pair (the attacker's die x the
 target's: 10,000 trials) by each kernel path and by the reference
-(``reference_strike.melee_attack``) on every trial with the same dice
+(``reference.strike.melee_attack``) on every trial with the same dice
 (``balance.engine.scripted``):
 
-* the general kernel, ``kernel_strike.melee_attack`` (the rolls passed in, as
-  ``kernel_duel`` sends it its rare blows), on a full state;
-* the plain duel's table path, ``kernel_duel.actions`` (the pair drawn as one number in
+* the general kernel, ``kernel.strike.melee_attack`` (the rolls passed in, as
+  ``kernel.duel`` sends it its rare blows), on a full state;
+* the plain duel's table path, ``kernel.duel.actions`` (the pair drawn as one number in
   0..9999, the outcome read off ``DuelTable``, damage from its exact count table), on the
   lean state the engine plays plain duels with.
 
@@ -50,10 +50,11 @@ import balance
 from balance.engine.scripted import LAST, Constant, ScriptedColumns, ScriptedDice, die
 from balance.engine.status import STATUS_NAMES
 from balance.rules import get
-from balance.rules.percentile import kernel_duel, kernel_state
-from balance.rules.percentile import reference_strike as ref
-from balance.rules.percentile.kernel_strike import STRIKE, Ctx, melee_attack, some
-from balance.rules.percentile.prepare import duel_table_of, static_of
+from balance.rules.percentile.kernel import duel as kernel_duel
+from balance.rules.percentile.kernel import state as kernel_state
+from balance.rules.percentile.kernel.prepare import duel_table_of, static_of
+from balance.rules.percentile.kernel.strike import STRIKE, Ctx, melee_attack, some
+from balance.rules.percentile.reference import strike as ref
 from tests.rules.helpers import percentile_member as member
 
 pytestmark = pytest.mark.slow
@@ -149,7 +150,7 @@ def play_general(fight, u: float, situation: dict) -> tuple[np.ndarray, dict]:
 
 
 def play_duel_table(fight, u: float, situation: dict) -> tuple[np.ndarray, dict, dict]:
-    """Place 0's action in every trial by the plain duel's tables (``kernel_duel.actions``),
+    """Place 0's action in every trial by the plain duel's tables (``kernel.duel.actions``),
     the pair of d100s drawn as one number (a d100 pair in the script). Returns (landed, the
     fields, each table blow's damage pmf by trial): the blows the table lands are seen as
     they go to ``raw_harm`` (with the pmf each was sampled from), the rarer blows it sends

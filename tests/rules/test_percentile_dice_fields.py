@@ -10,7 +10,7 @@ import balance
 from balance.dice import parse
 from balance.errors import ScenarioError
 from balance.rules import get
-from balance.rules.percentile import damage as dmg
+from balance.rules.percentile.rules import damage as dmg
 from tests.rules.helpers import percentile_member as member
 
 

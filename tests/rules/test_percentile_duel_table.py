@@ -1,4 +1,4 @@
-"""A plain duel played through its outcome table (``kernel_duel``) against the general blow.
+"""A plain duel played through its outcome table (``kernel.duel``) against the general blow.
 
 The table is the general blow's rules compiled for the fighters of one duel (issue 19:
 speed), so both ways of playing must give one distribution of winners, deciding rounds and
@@ -21,10 +21,10 @@ import pytest
 from balance.dice import parse
 from balance.engine.run import run_fight
 from balance.engine.status import STANDING
-from balance.rules.percentile import kernel
-from balance.rules.percentile.damage import CountTable, PmfTable
-from balance.rules.percentile.kernel_strike import Ctx
-from balance.rules.percentile.prepare import duel_table_of, static_of
+from balance.rules.percentile.kernel import fight as kernel
+from balance.rules.percentile.kernel.prepare import duel_table_of, static_of
+from balance.rules.percentile.kernel.strike import Ctx
+from balance.rules.percentile.rules.damage import CountTable, PmfTable
 from tests.rules.helpers import percentile_member as member
 from tests.rules.test_percentile_agreement import ALPHA, SCENARIOS, fight, load, pooled_p
 
@@ -73,8 +73,8 @@ def test_the_table_plays_the_general_blow(name: str) -> None:
 
 def declared_order(fight) -> np.ndarray:
     """The old way of learning a duel's order (before issue 28): the general steps
-    (``kernel.choose_targets``, ``declare``) played on one trial per ``order_case``, both
-    standing, read as ``kernel.act`` orders them."""
+    (``kernel.fight.choose_targets``, ``declare``) played on one trial per ``order_case``, both
+    standing, read as ``kernel.fight.act`` orders them."""
     case = np.arange(128)
     st = kernel.start(fight, case.size, np.random.default_rng(0))   # no dice
     st.status[:] = STANDING
@@ -108,7 +108,7 @@ ORDER_FIGHTS = {
 @pytest.mark.parametrize("name", sorted(ORDER_FIGHTS))
 def test_the_order_table_is_the_general_declaration(name: str) -> None:
     """``DuelTable.order``, built by evaluating the declaration's rule functions over the
-    128 cases (``tables.drawn_rank``, ``rank_key``, ``strikes_after``), equals what the
+    128 cases (``rules.tables.drawn_rank``, ``rank_key``, ``strikes_after``), equals what the
     general steps declare on one trial per case (issue 28: the table no longer runs the
     kernel to learn it)."""
     _, compiled = load(ORDER_FIGHTS[name])

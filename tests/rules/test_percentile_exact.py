@@ -18,7 +18,7 @@ import balance
 from balance.dice import Pmf
 from balance.engine.status import DEAD
 from balance.rules import get
-from balance.rules.percentile import damage as dmg
+from balance.rules.percentile.rules import damage as dmg
 from tests.rules.helpers import percentile_member as member
 
 N = 200_000

@@ -21,11 +21,12 @@ import balance
 from balance.engine.scripted import LAST, Constant, ScriptedColumns, ScriptedDice, die
 from balance.engine.status import UNCONSCIOUS
 from balance.rules import get
-from balance.rules.percentile import kernel, kernel_state
-from balance.rules.percentile import reference as ref
-from balance.rules.percentile.fighters import FIST, MAIN, SIDE
-from balance.rules.percentile.kernel_strike import Ctx
-from balance.rules.percentile.prepare import static_of
+from balance.rules.percentile.compile import FIST, MAIN, SIDE
+from balance.rules.percentile.kernel import fight as kernel
+from balance.rules.percentile.kernel import state as kernel_state
+from balance.rules.percentile.kernel.prepare import static_of
+from balance.rules.percentile.kernel.strike import Ctx
+from balance.rules.percentile.reference import fight as ref
 from tests.rules.helpers import percentile_member as member
 from tests.rules.test_percentile_exact import (
     PASSIVE,
@@ -131,7 +132,7 @@ def test_the_parry_matrix(matrix: str) -> None:
     of its own hurts it)
     parries with its broadsword (20 hit points) at 60: criticals 01-03, specials 04-12,
     successes 13-60, failures 61-00 (fumbles 99-00 among them). No armour, 40 hit points.
-    ``elric`` plays as a plain duel (``kernel_duel``'s table), ``brp`` by the general blow
+    ``elric`` plays as a plain duel (``kernel.duel``'s table), ``brp`` by the general blow
     (its parries wear weapons).
     elric: 8 lands on a special the parry misses (0.09 x 0.40) or a critical without a
     critical parry (0.03 x 0.97): 0.0651; 4 lands on a hit the parry misses: 0.48 x 0.40 =
@@ -191,8 +192,8 @@ def test_a_longer_weapon_holds_off_a_shorter_one_until_a_blow_fails() -> None:
 def one_blow(attacker: dict, target: dict, pairs: list[tuple[int, int]]):
     """Place 0's attack action on place 1 (touching, round 1) at each (attack, parry) d100
     pair, every later die at its highest face (``scripted.Constant(LAST)``), by the general
-    kernel (``kernel.attack_action``, one trial a pair) and by the reference
-    (``reference.attack_action``): ((item_ok, wield, inside) of the target by trial, the
+    kernel (``kernel.fight.attack_action``, one trial a pair) and by the reference
+    (``reference.fight.attack_action``): ((item_ok, wield, inside) of the target by trial, the
     reference's, as lists)."""
     loaded = balance.load_scenario({
         "name": "one blow", "ruleset": "percentile", "distance": 0,
@@ -220,8 +221,8 @@ def one_blow(attacker: dict, target: dict, pairs: list[tuple[int, int]]):
 
 def test_a_weapon_broken_by_a_blow_of_equal_length_lets_nobody_inside() -> None:
     """Seed 004: a longer weapon may "hold off a shorter-armed opponent entirely"; the
-    hold-off ends when a blow *of the longer weapon* fails (``tables.lets_inside``), the
-    lengths read as the blow is struck (``kernel_strike.lengths_at_blow``).
+    hold-off ends when a blow *of the longer weapon* fails (``rules.tables.lets_inside``), the
+    lengths read as the blow is struck (``kernel.strike.lengths_at_blow``).
 
     A great axe (long; STR 16: 2D6+2+1D4, at its highest faces 18) at 60 strikes a short
     spear (long, 15 hit points) parried at 60, d100 10 and 10: both succeed, the parry

@@ -19,12 +19,13 @@ from balance.engine.status import DEAD, FLED, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import NO_TARGET
 from balance.errors import ScenarioError
 from balance.rules import get
-from balance.rules.percentile import kernel, kernel_groups
-from balance.rules.percentile.kernel_strike import Ctx
-from balance.rules.percentile.prepare import static_of
-from balance.rules.percentile.reference import play_round as reference_round
-from balance.rules.percentile.reference_groups import choose_group_targets, side_attacks
-from balance.rules.percentile.reference_strike import Combat
+from balance.rules.percentile.kernel import fight as kernel
+from balance.rules.percentile.kernel import groups as kernel_groups
+from balance.rules.percentile.kernel.prepare import static_of
+from balance.rules.percentile.kernel.strike import Ctx
+from balance.rules.percentile.reference.fight import play_round as reference_round
+from balance.rules.percentile.reference.groups import choose_group_targets, side_attacks
+from balance.rules.percentile.reference.strike import Combat
 from tests.rules.helpers import percentile_member as member
 
 N = 20_000

@@ -12,7 +12,7 @@ from balance.commands import dice as dice_command
 from balance.commands import hazard as hazard_command
 from balance.dice import Pmf
 from balance.errors import OptionError
-from balance.rules.percentile import hazards as hz
+from balance.rules.percentile.rules import hazards as hz
 
 
 def run(module, capsys: pytest.CaptureFixture[str], *argv: str) -> str:

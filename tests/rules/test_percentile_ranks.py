@@ -11,9 +11,9 @@ import numpy as np
 import balance
 from balance.engine.status import UNCONSCIOUS
 from balance.rules import get
-from balance.rules.percentile import kernel
-from balance.rules.percentile.kernel_strike import Ctx
-from balance.rules.percentile.prepare import static_of
+from balance.rules.percentile.kernel import fight as kernel
+from balance.rules.percentile.kernel.prepare import static_of
+from balance.rules.percentile.kernel.strike import Ctx
 from tests.rules.helpers import percentile_member as member
 
 N = 4000
@@ -28,7 +28,7 @@ def duel(a: dict, b: dict, **kw) -> dict:
 
 def setup(scenario: dict, seed: int = 1, *, general: bool = False):
     """A fight's first-round state; ``general``: played by the general blow even if it is
-    a plain duel (``kernel_duel`` plays only the states such a duel can reach)."""
+    a plain duel (``kernel.duel`` plays only the states such a duel can reach)."""
     loaded = balance.load_scenario(scenario)
     fight = get("percentile").compile(loaded.model, loaded.tables)
     if general:

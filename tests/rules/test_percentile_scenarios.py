@@ -192,7 +192,7 @@ def test_when_down_reads_its_older_spelling(tmp_path) -> None:
     """Policy ``when_down`` (issue 26) reads the older ``stand_up`` (``true``: ``stand``,
     ``false``: ``fight_down``), so scenario files that set it keep their numbers; giving
     both is a located error, not a silent choice."""
-    from balance.rules.percentile.fighters import FIGHT_DOWN, STAND, STAND_AND_FIGHT
+    from balance.rules.percentile.compile import FIGHT_DOWN, STAND, STAND_AND_FIGHT
 
     def when_down(policy: str) -> int:
         text = GOOD.replace("        armour: leather_and_rings\n",

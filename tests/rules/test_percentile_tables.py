@@ -14,9 +14,9 @@ from scipy import stats
 from balance.dice import Pmf, resistance_chance, resistance_p, resistance_roll
 from balance.errors import OptionError
 from balance.io.tables import shipped_tables
-from balance.rules.percentile import damage as dmg
-from balance.rules.percentile import tables as tb
-from balance.rules.percentile.fighters import damage_bonus_text
+from balance.rules.percentile.compile import damage_bonus_text
+from balance.rules.percentile.rules import damage as dmg
+from balance.rules.percentile.rules import tables as tb
 
 # --- Resistance Table --------------------------------------------------------------------
 
@@ -85,7 +85,7 @@ def test_level_options_change_the_fractions() -> None:
 
 
 def test_kernel_level_table_matches_the_function() -> None:
-    from balance.rules.percentile.kernel_strike import level_table
+    from balance.rules.percentile.kernel.strike import level_table
 
     critical, special, success, fumble = level_table(tb.DEFAULT_LEVELS)
     for chance in (-40, 0, 7, 55, 120):

@@ -10,8 +10,7 @@ import dataclasses
 import numpy as np
 
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
-from balance.rules.yags.equipment import BARE, MAIN, SPARE
-from balance.rules.yags.fighters import MountStats, YagsRules
+from balance.rules.yags.compile import MountStats, YagsRules
 from balance.rules.yags.reference.blows import blow
 from balance.rules.yags.reference.declare import declare
 from balance.rules.yags.reference.fight import end_of_round, take_action
@@ -27,7 +26,8 @@ from balance.rules.yags.reference.state import (
     settle,
 )
 from balance.rules.yags.reference.strikes import attack_action, resolve_attack
-from balance.rules.yags.tactics import BREAK_LIMB, BREAK_NECK, MEET_DODGE, Tactics
+from balance.rules.yags.rules.equipment import BARE, MAIN, SPARE
+from balance.rules.yags.rules.tactics import BREAK_LIMB, BREAK_NECK, MEET_DODGE, Tactics
 from tests.rules.test_yags_melee import declared, fight_of, veteran
 from tests.rules.test_yags_reference import ScriptedDice
 
@@ -200,7 +200,7 @@ def test_exhaustion_makes_a_fighter_leave() -> None:
 
 
 def test_exhausted_at_health_is_one_level_more_than_health() -> None:
-    from balance.rules.yags.fighters import _exhausted_at
+    from balance.rules.yags.compile import _exhausted_at
 
     assert [_exhausted_at("health", h) for h in (2, 3, 5)] == [3, 4, 6]
     assert _exhausted_at(None, 3) == 99 and _exhausted_at(2, 3) == 2

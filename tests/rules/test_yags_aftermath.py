@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.rules.yags.aftermath import (
+from balance.rules.yags.rules.aftermath import (
     Healer,
     after_battle,
     first_aid_target,

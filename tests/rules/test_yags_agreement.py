@@ -23,9 +23,9 @@ import pytest
 import balance
 from balance.engine.run import run_fight, run_reference
 from balance.rules import get
-from balance.rules.yags.fighters import AUTO, Fighter, YagsFight, YagsRules
-from balance.rules.yags.tracks import AGGRESSIVE, DEFENSIVE, MIXED, NORMAL, STUNS, WOUNDS
-from balance.rules.yags.vector.prepare import static_of
+from balance.rules.yags.compile import AUTO, Fighter, YagsFight, YagsRules
+from balance.rules.yags.kernel.prepare import static_of
+from balance.rules.yags.rules.tracks import AGGRESSIVE, DEFENSIVE, MIXED, NORMAL, STUNS, WOUNDS
 from tests.rules.helpers import (
     assert_stated_power,
     assert_tallies_agree,

@@ -19,13 +19,13 @@ from balance.engine.run import run_fight
 from balance.engine.status import DEAD, STANDING
 from balance.errors import ScenarioError
 from balance.rules import get
-from balance.rules.yags.explosions import PlacedBlast
-from balance.rules.yags.fighters import YagsFight, YagsRules
+from balance.rules.yags.compile import YagsFight, YagsRules
+from balance.rules.yags.kernel import fight as kernel
+from balance.rules.yags.kernel.blasts import explode, rings
+from balance.rules.yags.kernel.prepare import static_of
 from balance.rules.yags.reference.blasts import ring
-from balance.rules.yags.tracks import MIXED, NO_DAMAGE, STUNS, WOUNDS
-from balance.rules.yags.vector import kernel
-from balance.rules.yags.vector.blasts import explode, rings
-from balance.rules.yags.vector.prepare import static_of
+from balance.rules.yags.rules.explosions import PlacedBlast
+from balance.rules.yags.rules.tracks import MIXED, NO_DAMAGE, STUNS, WOUNDS
 from tests.rules.test_yags_agreement import agree, fighter
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,8 +1,8 @@
 """Exact one-action conformance of the Yags kernel with its reference (issue 28).
 
 One basic attack and its defence, with damage, soak and the health checks the blow calls
-for, is played by the kernel (``vector.strikes.attack``, which a basic fight sends to
-``vector.basic.attack``: the attack/defence pair, the outcome tables, the fumbles' slow
+for, is played by the kernel (``kernel.strikes.attack``, which a basic fight sends to
+``kernel.basic.attack``: the attack/defence pair, the outcome tables, the fumbles' slow
 path, the tracks' lookup and the checks) on one trial per dice combination, and by the
 reference (``reference.strikes.resolve_attack``) on each trial with the same dice
 (``balance.engine.scripted``). The two must leave every trial in the same state: the
@@ -19,7 +19,7 @@ result), near exhaustion (a fumble's fatigue rests the fumbler at once), and giv
 mixed damage and a soak a blow can fail to pass (knockback).
 
 The detailed rules (``test_one_detailed_action_equals_reference``): fighter 0's whole
-declared action in round 1 after the declarations (``vector.strikes.act`` against
+declared action in round 1 after the declarations (``kernel.strikes.act`` against
 ``reference.fight.take_action``): the free strike a longer weapon makes as it closes, the
 attack, fumbles and their results picked by policy, damage by the armour's kind of blow and
 size, the health checks, the damage manoeuvres (vital strike, knockdown, improved damage,
@@ -42,13 +42,14 @@ from balance.engine.pick import Pick
 from balance.engine.scripted import ScriptedColumns, ScriptedDice, die
 from balance.engine.status import STATUS_NAMES
 from balance.rules import get
-from balance.rules.yags.fighters import AUTO, Fighter, YagsFight, YagsRules
+from balance.rules.yags.compile import AUTO, Fighter, YagsFight, YagsRules
+from balance.rules.yags.kernel import declare, gear, strikes
+from balance.rules.yags.kernel import fight as kernel
+from balance.rules.yags.kernel.prepare import static_of
 from balance.rules.yags.reference.declare import declare as declare_reference
 from balance.rules.yags.reference.fight import start_combat, take_action
 from balance.rules.yags.reference.strikes import resolve_attack
-from balance.rules.yags.tracks import MIXED, NORMAL, STUNS, TRACK_PENALTY, WOUNDS
-from balance.rules.yags.vector import declare, gear, kernel, strikes
-from balance.rules.yags.vector.prepare import static_of
+from balance.rules.yags.rules.tracks import MIXED, NORMAL, STUNS, TRACK_PENALTY, WOUNDS
 
 pytestmark = pytest.mark.slow
 

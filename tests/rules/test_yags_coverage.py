@@ -212,7 +212,7 @@ def _fight_of(case: str):
     functions run there)."""
     import balance
     from balance.rules import get
-    from balance.rules.yags.fighters import YagsFight, YagsRules
+    from balance.rules.yags.compile import YagsFight, YagsRules
     from tests.rules import test_yags_agreement, test_yags_groups, test_yags_missiles
 
     kind, name = case.split(":", 1)
@@ -282,7 +282,7 @@ def test_every_row_with_functions_has_a_fight_that_plays_its_rule() -> None:
 
 # The hours after a fight are played once, vectorised, after the kernel's fight (the
 # reference plays the fight only): a row's reference function there is checked on that path.
-AFTER_THE_FIGHT = "balance/rules/yags/aftermath.py"
+AFTER_THE_FIGHT = "balance/rules/yags/rules/aftermath.py"
 
 
 def _runs(named: tuple[str, str], called: set[tuple[str, str]]) -> bool:

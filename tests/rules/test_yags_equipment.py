@@ -9,10 +9,10 @@ import balance
 from balance.errors import ScenarioError
 from balance.io.tables import shipped_tables
 from balance.rules import get
-from balance.rules.yags.armour import suit_of
-from balance.rules.yags.equipment import BARE, MAIN, SPARE, choose_style, fits
-from balance.rules.yags.tracks import HEAVY, IMPALING, MIXED, STUNLIKE, STUNS, WOUNDS
-from balance.rules.yags.vector.prepare import static_of
+from balance.rules.yags.kernel.prepare import static_of
+from balance.rules.yags.rules.armour import suit_of
+from balance.rules.yags.rules.equipment import BARE, MAIN, SPARE, choose_style, fits
+from balance.rules.yags.rules.tracks import HEAVY, IMPALING, MIXED, STUNLIKE, STUNS, WOUNDS
 
 TABLES = shipped_tables("yags")
 ARMOUR, WEAPONS = TABLES.armour, TABLES.weapons

@@ -20,7 +20,7 @@ import pytest
 from balance.engine.distance import HOLD
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import FIXED
-from balance.rules.yags.fighters import (
+from balance.rules.yags.compile import (
     FOLLOW,
     FULL_DEFENCE,
     HALF_DEFENCE,
@@ -33,8 +33,11 @@ from balance.rules.yags.fighters import (
     YagsFight,
     YagsRules,
 )
-from balance.rules.yags.tactics import BEST, OVERWHELM, WORST, Tactics
-from balance.rules.yags.tracks import (
+from balance.rules.yags.kernel import fight as kernel
+from balance.rules.yags.kernel.gear import sync_penalty
+from balance.rules.yags.kernel.prepare import static_of
+from balance.rules.yags.rules.tactics import BEST, OVERWHELM, WORST, Tactics
+from balance.rules.yags.rules.tracks import (
     AGGRESSIVE,
     BREAK,
     DEFENSIVE,
@@ -45,9 +48,6 @@ from balance.rules.yags.tracks import (
     STUNS,
     WOUNDS,
 )
-from balance.rules.yags.vector import kernel
-from balance.rules.yags.vector.gear import sync_penalty
-from balance.rules.yags.vector.prepare import static_of
 from tests.rules.test_yags_melee import veteran
 
 N = 200_000

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from balance.rules.yags.explosions import NO_DAMAGE, ring_damage_type, tnt, vehicle_soak
-from balance.rules.yags.tracks import MIXED, STUNS, WOUNDS
+from balance.rules.yags.rules.explosions import NO_DAMAGE, ring_damage_type, tnt, vehicle_soak
+from balance.rules.yags.rules.tracks import MIXED, STUNS, WOUNDS
 
 TON, KILOTON, MEGATON = 2000, 2_000_000, 2_000_000_000  # short tons, in pounds
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import balance
-from balance.rules.yags.fatigue import after_rest, after_sleep, exhausted, gain, rest_minutes
+from balance.rules.yags.rules.fatigue import after_rest, after_sleep, exhausted, gain, rest_minutes
 
 
 def test_a_fighter_takes_health_levels_and_one_more_exhausts_it() -> None:

@@ -14,11 +14,12 @@ from balance.engine.status import FLED, STANDING
 from balance.engine.targeting import choose_targets
 from balance.errors import ScenarioError
 from balance.rules import get
+from balance.rules.yags.kernel import declare as kdeclare
+from balance.rules.yags.kernel import fight as kernel
+from balance.rules.yags.kernel import groups
+from balance.rules.yags.kernel.prepare import static_of
 from balance.rules.yags.reference.declare import declare
 from balance.rules.yags.reference.fight import start_combat
-from balance.rules.yags.vector import declare as kdeclare
-from balance.rules.yags.vector import groups, kernel
-from balance.rules.yags.vector.prepare import static_of
 from tests.rules.test_yags_agreement import agree
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,14 +12,14 @@ import dataclasses
 import pytest
 
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
-from balance.rules.yags.equipment import BARE, MAIN
-from balance.rules.yags.fighters import AUTO, Fighter, MountStats, YagsRules
+from balance.rules.yags.compile import AUTO, Fighter, MountStats, YagsRules
 from balance.rules.yags.reference.blows import apply_damage, blow, blow_type
 from balance.rules.yags.reference.fight import declare, take_action
 from balance.rules.yags.reference.moves import contest, land
 from balance.rules.yags.reference.state import Combat, FighterState, MountState, helpless
 from balance.rules.yags.reference.strikes import reach_bonus, resolve_attack
-from balance.rules.yags.tactics import (
+from balance.rules.yags.rules.equipment import BARE, MAIN
+from balance.rules.yags.rules.tactics import (
     DISARM_FOE,
     GRAPPLE,
     IMPROVE_HOLD,
@@ -30,7 +30,7 @@ from balance.rules.yags.tactics import (
     VITAL,
     Tactics,
 )
-from balance.rules.yags.tracks import (
+from balance.rules.yags.rules.tracks import (
     AGGRESSIVE,
     AUTOMATIC_STRIKE,
     BREAK,
@@ -222,7 +222,7 @@ def fight_of(*states: FighterState) -> Combat:
     ((FAIL_DEFENCE, FATIGUE), False, False, False, FATIGUE),
 ])
 def test_fumble_choices(prefs, weak, strong, defending, result) -> None:
-    from balance.rules.yags.tactics import fumble_choice
+    from balance.rules.yags.rules.tactics import fumble_choice
 
     assert fumble_choice(prefs, defending=defending, losable=True, weak=weak,
                          strong=strong) == result

@@ -15,7 +15,9 @@ import yaml
 import balance
 from balance.errors import ScenarioError
 from balance.rules import get
-from balance.rules.yags.ranged import (
+from balance.rules.yags.kernel.prepare import static_of
+from balance.rules.yags.reference import missiles as ref
+from balance.rules.yags.rules.ranged import (
     CLOSE_BAND,
     CRIPPLED,
     FULL_MOVE,
@@ -35,8 +37,6 @@ from balance.rules.yags.ranged import (
     keep_back,
     threat,
 )
-from balance.rules.yags.reference import missiles as ref
-from balance.rules.yags.vector.prepare import static_of
 from tests.rules.test_yags_agreement import agree, fight, m
 
 ROOT = Path(__file__).resolve().parents[2]

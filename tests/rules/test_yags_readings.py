@@ -8,9 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.rules.yags.equipment import BARE
 from balance.rules.yags.reference.strikes import attack_action, fumble_result
-from balance.rules.yags.tactics import (
+from balance.rules.yags.rules.equipment import BARE
+from balance.rules.yags.rules.tactics import (
     BEST,
     WORST,
     Tactics,
@@ -19,7 +19,7 @@ from balance.rules.yags.tactics import (
     fumble_harm_order,
     unarmed_against_martial,
 )
-from balance.rules.yags.tracks import BREAK, DISARM, FAIL_DEFENCE, FATIGUE
+from balance.rules.yags.rules.tracks import BREAK, DISARM, FAIL_DEFENCE, FATIGUE
 from tests.rules.test_yags_exact import FISTS, holding
 from tests.rules.test_yags_melee import declared
 from tests.rules.test_yags_reference import ScriptedDice
@@ -170,7 +170,7 @@ def test_the_three_readings_of_regaining_reach(regain, steps_back, inside_after_
     which attacked it that round, inside (it followed), under hold it reopens the distance."""
     import dataclasses
 
-    from balance.rules.yags.fighters import REGAIN_REACH, YagsRules
+    from balance.rules.yags.compile import REGAIN_REACH, YagsRules
     from balance.rules.yags.reference.fight import end_of_round
     from balance.rules.yags.reference.state import ATTACK, RETREAT
     from tests.rules.test_yags_melee import veteran
@@ -202,7 +202,7 @@ def test_a_stance_plan_in_the_reference() -> None:
     retreats (no attack) A, unopposed, declares aggressive; B declaring first never is."""
     from balance.rules.yags.reference.declare import declare
     from balance.rules.yags.reference.state import max_defences_now
-    from balance.rules.yags.tracks import AGGRESSIVE, DEFENSIVE, NORMAL
+    from balance.rules.yags.rules.tracks import AGGRESSIVE, DEFENSIVE, NORMAL
     from tests.rules.test_yags_melee import veteran
 
     plan = Tactics(hurt_at=3, hurt_stance=DEFENSIVE, unopposed_stance=AGGRESSIVE)

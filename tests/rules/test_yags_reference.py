@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from balance.engine.status import DEAD, DRAW, STANDING, UNCONSCIOUS, YIELDED
-from balance.rules.yags.fighters import AUTO, Fighter, YagsFight, YagsRules
+from balance.rules.yags.compile import AUTO, Fighter, YagsFight, YagsRules
 from balance.rules.yags.reference.blows import FAIL, GOOD, SUCCESS, apply_damage, health_check
 from balance.rules.yags.reference.fight import (
     declare,
@@ -33,8 +33,8 @@ from balance.rules.yags.reference.state import (
     round_penalty,
 )
 from balance.rules.yags.reference.strikes import resolve_attack
-from balance.rules.yags.tactics import WORST, Tactics
-from balance.rules.yags.tracks import (
+from balance.rules.yags.rules.tactics import WORST, Tactics
+from balance.rules.yags.rules.tracks import (
     AGGRESSIVE,
     BREAK,
     DISARM,

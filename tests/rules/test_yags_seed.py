@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
-from balance.rules.yags.fighters import (
+from balance.rules.yags.compile import (
     FULL_DEFENCE,
     HALF_DEFENCE,
     NEVER_EXHAUSTED,
@@ -16,15 +16,15 @@ from balance.rules.yags.fighters import (
     YagsRules,
     _exhausted_at,
 )
-from balance.rules.yags.ranged import CRIPPLED, IMPAIRED, UNAFFECTED, out_of_band
 from balance.rules.yags.reference.blows import apply_damage, blow, knockback_levels
 from balance.rules.yags.reference.declare import declare
 from balance.rules.yags.reference.fight import end_of_round
 from balance.rules.yags.reference.missiles import shot_defence
 from balance.rules.yags.reference.state import ATTACK, RETREAT, FighterState
 from balance.rules.yags.reference.strikes import attack_action, reach_bonus, resolve_attack
-from balance.rules.yags.tactics import VITAL, Tactics
-from balance.rules.yags.tracks import MIXED, STUNS, fatigue_penalty
+from balance.rules.yags.rules.ranged import CRIPPLED, IMPAIRED, UNAFFECTED, out_of_band
+from balance.rules.yags.rules.tactics import VITAL, Tactics
+from balance.rules.yags.rules.tracks import MIXED, STUNS, fatigue_penalty
 from tests.rules.test_yags_melee import declared, fight_of, veteran
 from tests.rules.test_yags_missiles import SE, archer_wins
 from tests.rules.test_yags_reference import ScriptedDice, state

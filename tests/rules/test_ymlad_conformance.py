@@ -3,8 +3,8 @@
 A duel's first round, both fighters in reach: initiative (a d20 each), then each fighter's
 attack, effort against resistance moved by a drift, and, if it succeeds, the harm margin
 moved by a second drift (or the engagement of a close-combat fighter), is played by the
-kernel (``kernel.play_round``) on one trial per combination of drift values and by the
-reference (``reference.play_round``) on every trial with the same dice
+kernel (``kernel.fight.play_round``) on one trial per combination of drift values and by the
+reference (``reference.fight.play_round``) on every trial with the same dice
 (``balance.engine.scripted``); after it, every fighter's body, brief and grappling harm,
 status and close-combat partner must be equal.
 
@@ -34,10 +34,10 @@ import pytest
 
 from balance.engine.scripted import ScriptedColumns, ScriptedDice, die
 from balance.engine.status import STATUS_NAMES
-from balance.rules.ymlad import kernel
-from balance.rules.ymlad import reference as ref
 from balance.rules.ymlad.examples import duel, member
-from balance.rules.ymlad.tables import CLOSE, FORMATION, MELEE
+from balance.rules.ymlad.kernel import fight as kernel
+from balance.rules.ymlad.reference import fight as ref
+from balance.rules.ymlad.rules.tables import CLOSE, FORMATION, MELEE
 from tests.rules.helpers import ymlad_fight
 
 pytestmark = pytest.mark.slow

@@ -14,8 +14,8 @@ import yaml
 import balance
 from balance.engine.status import DEAD
 from balance.rules import get
-from balance.rules.ymlad.fighters import harm_margin, resistance, subtype_margins
-from balance.rules.ymlad.tables import MELEE, MISSILE, p_success
+from balance.rules.ymlad.compile import harm_margin, resistance, subtype_margins
+from balance.rules.ymlad.rules.tables import MELEE, MISSILE, p_success
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios" / "ymlad"
 N = 40_000

@@ -8,8 +8,8 @@ import pytest
 from scipy.stats import chisquare
 
 from balance.dice import Pmf, drift
-from balance.rules.ymlad.reference import throw_drift
-from balance.rules.ymlad.tables import harm_done, margin, p_success, succeeds
+from balance.rules.ymlad.reference.fight import throw_drift
+from balance.rules.ymlad.rules.tables import harm_done, margin, p_success, succeeds
 
 ALPHA = 1e-6
 EXACT = Pmf.drift()

@@ -18,9 +18,10 @@ import pytest
 
 import balance
 from balance.engine.status import FLED, STANDING
-from balance.rules.ymlad import flight, kernel
-from balance.rules.ymlad.fighters import effort, harm_margin, resistance
-from balance.rules.ymlad.tables import CLOSE, FROM_REAR, MELEE, p_success
+from balance.rules.ymlad.compile import effort, harm_margin, resistance
+from balance.rules.ymlad.kernel import fight as kernel
+from balance.rules.ymlad.kernel import flight
+from balance.rules.ymlad.rules.tables import CLOSE, FROM_REAR, MELEE, p_success
 from tests.rules.helpers import ymlad_duel as duel
 from tests.rules.helpers import ymlad_fight
 
@@ -221,7 +222,7 @@ def test_the_charge_round_goes_by_reach_and_comes_once() -> None:
     poleaxe = {**ONE_HIT, "skills": {"melee": 4}, "weapon": "poleaxe", "speed": 0.0}
     a, b = fighters_of(duel(sword, poleaxe))
     assert (a.reach, b.reach) == (3, 4)
-    from balance.rules.ymlad.tables import MELEE
+    from balance.rules.ymlad.rules.tables import MELEE
     assert effort(a, MELEE) == resistance(b, MELEE) == effort(b, MELEE) == resistance(a, MELEE)
     result = balance.run(duel(sword, poleaxe, distance=8, max_rounds=2), trials=N, seed=9)
     assert close_to(result.outcomes["b"], 2 / 3 + 13 / 270)
@@ -356,7 +357,7 @@ def test_formation_against_melee_goes_by_secured_flanks(secured: bool, wants: st
         {"name": "a", "flanks_secured": secured, "members": [pike]},
         {"name": "b", "members": [sword]}]}
     a, b = fighters_of(scenario)
-    from balance.rules.ymlad.tables import FORMATION
+    from balance.rules.ymlad.rules.tables import FORMATION
     assert effort(b, FORMATION) - resistance(a, FORMATION) == 0
     assert effort(b, MELEE) - resistance(a, MELEE) == -1
     assert close_to(balance.run(scenario, trials=N, seed=21).outcomes["b"], exact)
@@ -453,7 +454,7 @@ def test_the_ring_geometry_places_the_fourth(ring: str, fourth: float) -> None:
                           {"name": "loner", "members": [loner]}]}
     fs = fighters_of(scenario)
     assert effort(fs[0], MELEE) - resistance(fs[4], MELEE) == -3
-    from balance.rules.ymlad.tables import RINGS, ring_angle
+    from balance.rules.ymlad.rules.tables import RINGS, ring_angle
     assert [int(ring_angle(k, RINGS[ring])) for k in range(7)] == {
         "flanks_and_rear": [0, 0, 0, 1, 1, 2, 2], "flanks": [0, 0, 0, 1, 1, 1, 1],
         "front": [0] * 7}[ring]

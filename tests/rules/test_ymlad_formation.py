@@ -14,9 +14,9 @@ import pytest
 
 import balance
 from balance.engine.status import STANDING
-from balance.rules.ymlad import kernel
-from balance.rules.ymlad import reference as ref
-from balance.rules.ymlad.tables import FROM_FRONT
+from balance.rules.ymlad.kernel import fight as kernel
+from balance.rules.ymlad.reference import fight as ref
+from balance.rules.ymlad.rules.tables import FROM_FRONT
 from tests.rules.helpers import ymlad_fight as compiled
 
 SWORD = {"talents": {"strength": 3, "dexterity": 3},

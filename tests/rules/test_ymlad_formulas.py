@@ -9,8 +9,7 @@ import balance
 from balance.errors import ScenarioError
 from balance.io.tables import shipped_tables
 from balance.rules import get
-from balance.rules.ymlad import tables as t
-from balance.rules.ymlad.fighters import (
+from balance.rules.ymlad.compile import (
     _armour,
     effort,
     harm_margin,
@@ -18,7 +17,8 @@ from balance.rules.ymlad.fighters import (
     subtype_margins,
     track_penalty,
 )
-from balance.rules.ymlad.tables import CLOSE, FORMATION, GRAPPLE, MELEE, MISSILE, STUN, WOUND
+from balance.rules.ymlad.rules import tables as t
+from balance.rules.ymlad.rules.tables import CLOSE, FORMATION, GRAPPLE, MELEE, MISSILE, STUN, WOUND
 
 TABLES = shipped_tables("ymlad")
 
@@ -141,7 +141,7 @@ def test_situational_modifiers():
 
 
 def test_height_and_mount():
-    from balance.rules.ymlad.fighters import height_bonus
+    from balance.rules.ymlad.compile import height_bonus
 
     rider, foot = compile_sides({"mounted": "fast", "missile": "cavalry_crossbow"}, {})
     assert height_bonus(rider, foot, MELEE) == 1 and height_bonus(foot, rider, MELEE) == -1

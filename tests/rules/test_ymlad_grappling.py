@@ -14,9 +14,10 @@ import numpy as np
 
 import balance
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
-from balance.rules.ymlad import harm, kernel
-from balance.rules.ymlad import reference as ref
-from balance.rules.ymlad.tables import GRAPPLE, WOUND
+from balance.rules.ymlad.kernel import fight as kernel
+from balance.rules.ymlad.kernel import harm
+from balance.rules.ymlad.reference import fight as ref
+from balance.rules.ymlad.rules.tables import GRAPPLE, WOUND
 from tests.rules.helpers import ymlad_duel, ymlad_fight
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,9 +17,10 @@ from balance.engine.status import FLED, STANDING, UNCONSCIOUS, YIELDED
 from balance.engine.targeting import choose_targets
 from balance.errors import ScenarioError
 from balance.rules import get
-from balance.rules.ymlad import flight, kernel
-from balance.rules.ymlad import reference as ref
-from balance.rules.ymlad.tables import FROM_REAR, GROUP_LIMIT, POLEARM_GROUP_LIMIT
+from balance.rules.ymlad.kernel import fight as kernel
+from balance.rules.ymlad.kernel import flight
+from balance.rules.ymlad.reference import fight as ref
+from balance.rules.ymlad.rules.tables import FROM_REAR, GROUP_LIMIT, POLEARM_GROUP_LIMIT
 
 
 def man(**kw) -> dict:

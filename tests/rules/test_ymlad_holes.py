@@ -5,10 +5,10 @@ in the enemy formation by making successful formation, not melee attacks. Once t
 man down they may move in and engage in melee combat as they prefer to, even when there is
 still formation style fighting going on left and right of them. If the formation has
 secondary, tertiary or other rows, they may continue to attack in formation style and in
-their turn may be able to close the gap." The lab's line (``tables.open_sides``): each man
+their turn may be able to close the gap." The lab's line (``rules.tables.open_sides``): each man
 of the first row holds a file between the walls; a man of a row behind takes the file of
 one who falls; an empty file is a hole, and the men beside it are fought in melee, with a
-place at the flank for each hole (``tables.attacker_places``).
+place at the flank for each hole (``rules.tables.attacker_places``).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ import pytest
 
 import balance
 from balance.engine.status import STANDING, UNCONSCIOUS
-from balance.rules.ymlad import kernel
-from balance.rules.ymlad import reference as ref
-from balance.rules.ymlad.tables import FROM_SIDE, attacker_places, open_sides, p_success
+from balance.rules.ymlad.kernel import fight as kernel
+from balance.rules.ymlad.reference import fight as ref
+from balance.rules.ymlad.rules.tables import FROM_SIDE, attacker_places, open_sides, p_success
 from tests.rules.helpers import ymlad_fight
 
 N = 200_000

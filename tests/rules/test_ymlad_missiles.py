@@ -8,9 +8,9 @@ import pytest
 
 import balance
 from balance.engine.status import STANDING
-from balance.rules.ymlad import kernel
-from balance.rules.ymlad import reference as ref
-from balance.rules.ymlad.tables import mounted_pace_penalty, shot_band
+from balance.rules.ymlad.kernel import fight as kernel
+from balance.rules.ymlad.reference import fight as ref
+from balance.rules.ymlad.rules.tables import mounted_pace_penalty, shot_band
 from tests.rules.helpers import ymlad_duel as duel
 from tests.rules.helpers import ymlad_fight as compiled
 

@@ -18,9 +18,10 @@ from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
 from balance.errors import ScenarioError
 from balance.io.tables import shipped_tables
 from balance.rules import get
-from balance.rules.ymlad import harm, kernel
-from balance.rules.ymlad import reference as ref
-from balance.rules.ymlad.tables import GRAPPLE, WOUND
+from balance.rules.ymlad.kernel import fight as kernel
+from balance.rules.ymlad.kernel import harm
+from balance.rules.ymlad.reference import fight as ref
+from balance.rules.ymlad.rules.tables import GRAPPLE, WOUND
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = sorted((ROOT / "scenarios" / "ymlad").glob("*.yaml")) + sorted(

@@ -5,7 +5,7 @@ Hand-derived exact cases on the vectorised kernel, like ``test_ymlad_exact.py`` 
 200,000 times at a fixed seed and held to 4 standard errors of the exact value; the
 derivation in each docstring), and the compile step's formulas against hand-worked numbers.
 The drift die gives P(success) = P(d) = 1 - (1/3)^(d+1) for a score difference d >= 0 and
-(1/3)^(-d) below (``tables.p_success``).
+(1/3)^(-d) below (``rules.tables.p_success``).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import pytest
 import balance
 from balance.engine.status import STANDING
 from balance.errors import ScenarioError
-from balance.rules.ymlad import kernel
-from balance.rules.ymlad.fighters import effort, harm_margin, resistance
-from balance.rules.ymlad.tables import (
+from balance.rules.ymlad.compile import effort, harm_margin, resistance
+from balance.rules.ymlad.kernel import fight as kernel
+from balance.rules.ymlad.rules.tables import (
     CLOSE,
     FORMATION,
     HELD,

@@ -9,8 +9,8 @@ import numpy as np
 
 from balance.engine.status import TrialOutcome
 from balance.rules.base import RuleSystem
-from balance.rules.percentile import counting
-from balance.rules.percentile.fighters import PercentileFight, compile_fight
+from balance.rules.percentile.compile import PercentileFight, compile_fight
+from balance.rules.percentile.kernel import counting
 
 
 class PercentileSystem(RuleSystem):
@@ -31,13 +31,13 @@ class PercentileSystem(RuleSystem):
         return compile_fight(scenario, tables)
 
     def start(self, fight: PercentileFight, n: int, rng: np.random.Generator) -> Any:
-        from balance.rules.percentile import kernel
+        from balance.rules.percentile.kernel import fight as kernel
 
         return kernel.start(fight, n, rng, lean=fight.plain_duel)
 
     def play_round(self, fight: PercentileFight, state: Any, rng: np.random.Generator,
                    round_no: int) -> None:
-        from balance.rules.percentile import kernel
+        from balance.rules.percentile.kernel import fight as kernel
 
         kernel.play_round(fight, state, rng, round_no)
 
@@ -53,6 +53,6 @@ class PercentileSystem(RuleSystem):
         return EXAMPLES
 
     def reference_trial(self, fight: PercentileFight, rng: np.random.Generator) -> TrialOutcome:
-        from balance.rules.percentile.reference import reference_trial
+        from balance.rules.percentile.reference.fight import reference_trial
 
         return reference_trial(fight, rng)

@@ -4,20 +4,20 @@ Between rounds a plain duel (``PercentileFight.plain_duel``: two fighters, none 
 optional rules) is each fighter's hit points and status and a few flags: down, stunned, the
 item in hand, the off hand (a shield) whole, no attack or no parry this round (a fumble's
 lost attack or dropped weapon), a sidearm's draw still owed, and inside the foe's longer
-weapon (seed 004's hold-off). One round, as the kernel plays it (``kernel.play_round`` with
-``kernel_duel.play_round``): stunned fighters roll CON x 5 to recover; the DEX ranks, a
+weapon (seed 004's hold-off). One round, as the kernel plays it (``kernel.fight.play_round`` with
+``kernel.duel.play_round``): stunned fighters roll CON x 5 to recover; the DEX ranks, a
 draw's five ranks, the shorter weapon first up close (``rules.up_close``) and a coin for
 equal ranks order the two actions (``DuelTable.order``); each action is one cell of the
 duel table's 10,000 (``DuelTable``: the attacker's d100 against the defender's), then its
 effects.
 
 Nothing here restates a rule. The chance of each outcome of an action is the share of its
-row of the duel table (built by ``kernel_duel.outcome_row`` from ``tables.success_level``
-and ``tables.blow_after_defence``); damage is the table's exact pmfs, and a broken parry's
-or a fumble's through ``kernel_duel.blow_pmfs`` and ``after_armour``, evaluated with
-``tables.broken_parry`` over the rolled damage's support. Every change of state is the
-kernel's own function (``kernel_strike.raw_harm``, ``fall``, ``fumble_effect``,
-``break_item``, ``kernel_duel.hold_off``, ``let_inside``, ``kernel.recover_from_stun``,
+row of the duel table (built by ``kernel.duel.outcome_row`` from ``rules.tables.success_level``
+and ``rules.tables.blow_after_defence``); damage is the table's exact pmfs, and a broken parry's
+or a fumble's through ``kernel.duel.blow_pmfs`` and ``after_armour``, evaluated with
+``rules.tables.broken_parry`` over the rolled damage's support. Every change of state is the
+kernel's own function (``kernel.strike.raw_harm``, ``fall``, ``fumble_effect``,
+``break_item``, ``kernel.duel.hold_off``, ``let_inside``, ``kernel.fight.recover_from_stun``,
 ``end_of_round``), played on the states as a batch of rows; where one of them rolls a
 percentile (a major wound's CON x 5, a fall's stun roll) it is played twice, the roll made
 and failed, and the two results weighted by the roll's exact chance (``_two_ways``).
@@ -42,10 +42,7 @@ from balance.engine.bits import Layout, width_for
 from balance.engine.status import STANDING
 from balance.exact.chain import Branches, mix, then
 from balance.exact.duel import DuelModel, Unsupported
-from balance.rules.percentile import kernel
-from balance.rules.percentile import kernel_duel as kd
-from balance.rules.percentile import tables as tb
-from balance.rules.percentile.fighters import (
+from balance.rules.percentile.compile import (
     FIST,
     HIT_SELF,
     MAIN,
@@ -54,7 +51,10 @@ from balance.rules.percentile.fighters import (
     STAND_AND_FIGHT,
     PercentileFight,
 )
-from balance.rules.percentile.kernel_strike import (
+from balance.rules.percentile.kernel import duel as kd
+from balance.rules.percentile.kernel import fight as kernel
+from balance.rules.percentile.kernel.prepare import duel_table_of, static_of
+from balance.rules.percentile.kernel.strike import (
     LEVEL_HI,
     LEVEL_LO,
     Ctx,
@@ -65,7 +65,7 @@ from balance.rules.percentile.kernel_strike import (
     level_table,
     raw_harm,
 )
-from balance.rules.percentile.prepare import duel_table_of, static_of
+from balance.rules.percentile.rules import tables as tb
 
 # What each optional rule of ``PercentileFight.uses`` is called in the message of a duel
 # the exact engine does not cover (each takes the duel off the duel table).
@@ -153,7 +153,7 @@ class PercentileDuel:
     def _outcomes(self) -> None:
         """Each row of the duel table as its distinct outcomes and their chances; a GENERAL
         cell (a parry the blow may break) also keeps the blow's level and the parry's item,
-        read off the row's situation by the table's own ``tables.success_level``."""
+        read off the row's situation by the table's own ``rules.tables.success_level``."""
         table, levels = self.table, self.fight.levels
         rows = table.outcomes.reshape(-1, kd.ROLLS).astype(np.int64)
         keys = {i: key for key, i in table._rows.items()}
@@ -195,7 +195,7 @@ class PercentileDuel:
 
     # --- codes <-> the kernel's state arrays ------------------------------------------------
     def state_of(self, v: dict[str, np.ndarray]) -> SimpleNamespace:
-        """The kernel's state (``kernel_state.PercentileState``'s plain-duel fields) of the
+        """The kernel's state (``kernel.state.PercentileState``'s plain-duel fields) of the
         rows ``v``: one trial a row."""
         m = v["hp0"].size
 
@@ -250,7 +250,7 @@ class PercentileDuel:
 
     def _p_success(self, chance: int) -> float:
         """The chance of a plain percentile roll against ``chance`` (``Ctx.succeeds``'s own
-        table, ``tables.success_range``)."""
+        table, ``rules.tables.success_range``)."""
         i = min(max(int(chance), LEVEL_LO), LEVEL_HI) - LEVEL_LO
         return float(level_table(self.fight.levels)[2][i]) / 100
 
@@ -301,7 +301,7 @@ class PercentileDuel:
 
     def _harm(self, src, v, p, t: int, pmfs: list[Pmf], which: np.ndarray) -> list:
         """Damage to fighter ``t`` in each row, pmf ``pmfs[which[row]]``: one row per amount,
-        the hit points lost by ``kernel_strike.raw_harm``. That reads and writes only the
+        the hit points lost by ``kernel.strike.raw_harm``. That reads and writes only the
         target's hit points, status and down (and its major wound, not kept: nothing in a
         plain duel reads it), so it is played once per distinct (those, amount) and the
         result copied to the rows (a table of the kernel's function)."""
@@ -334,7 +334,7 @@ class PercentileDuel:
     # --- the round ---------------------------------------------------------------------
     def recover(self, f: int):
         """Seed 004: "each round afterward, a roll of CON x5 or less ends the effect"
-        (``kernel.recover_from_stun``, fighter ``f``'s roll)."""
+        (``kernel.fight.recover_from_stun``, fighter ``f``'s roll)."""
 
         def step(codes: np.ndarray) -> Branches:
             v = self.layout.unpack(codes)
@@ -355,7 +355,7 @@ class PercentileDuel:
     def order(self, coin: int):
         """Who acts first and whether each acts (``DuelTable.order``, this round's coin for
         equal ranks ``coin``); a fighter who acts this round has drawn
-        (``kernel_duel.play_round``)."""
+        (``kernel.duel.play_round``)."""
 
         def step(codes: np.ndarray) -> Branches:
             v = self.layout.unpack(codes)
@@ -373,8 +373,8 @@ class PercentileDuel:
 
     def roll(self, k: int):
         """The round's ``k``-th action, up to its outcome: the hold-off decided
-        (``kernel_duel.hold_off``), then each cell of the duel table's row, as its share of
-        the 10,000 (``kernel_duel.actions``)."""
+        (``kernel.duel.hold_off``), then each cell of the duel table's row, as its share of
+        the 10,000 (``kernel.duel.actions``)."""
         rules = self.fight.rules
 
         def step(codes: np.ndarray) -> Branches:
@@ -418,7 +418,7 @@ class PercentileDuel:
         return step
 
     def effects(self, codes: np.ndarray) -> Branches:
-        """What an outcome does before its damage (``kernel_duel.before_damage``): a stand-up,
+        """What an outcome does before its damage (``kernel.duel.before_damage``): a stand-up,
         a fumble (each effect of the fumble table by its weight), a fumbled dodge's fall, or
         a parry the blow may break."""
         v = self.layout.unpack(codes)
@@ -458,8 +458,8 @@ class PercentileDuel:
 
     def _fumbles(self, src, v, f: int, slot: np.ndarray, chance: np.ndarray) -> list:
         """Fighter ``f`` fumbles with items ``slot``: each effect of the fumble table
-        (``kernel_strike.fumble_effect``); hitting itself rolls its own damage against its
-        own armour (``kernel_duel.blow_pmfs`` at ``tb.SUCCESS``)."""
+        (``kernel.strike.fumble_effect``); hitting itself rolls its own damage against its
+        own armour (``kernel.duel.blow_pmfs`` at ``tb.SUCCESS``)."""
         parts = []
         rows = np.arange(src.size)
         for code in np.flatnonzero(chance):
@@ -477,9 +477,9 @@ class PercentileDuel:
         return parts
 
     def _general(self, src, v, a: int) -> list:
-        """A blow of ``a`` parried, the parry item maybe broken (``kernel_strike.melee_attack``
+        """A blow of ``a`` parried, the parry item maybe broken (``kernel.strike.melee_attack``
         with ``parry_takes``): the damage rolled (``blow_pmfs``) against the item's hit
-        points (``tables.broken_parry``); broken, it is gone (``break_item``) and the excess
+        points (``rules.tables.broken_parry``); broken, it is gone (``break_item``) and the excess
         passes, less armour (``after_armour``), if ``rules.broken_parry_passes_excess``."""
         t, S, rules = 1 - a, self.S, self.fight.rules
         out = v["out"]
@@ -514,7 +514,7 @@ class PercentileDuel:
 
     def damage(self, codes: np.ndarray) -> Branches:
         """The damage of a blow that lands: the duel table's pmf of it after armour, on the
-        target (``kernel_duel.actions``: ``raw_harm``)."""
+        target (``kernel.duel.actions``: ``raw_harm``)."""
         v = self.layout.unpack(codes)
         out = v["out"]
         mixed = (out & MIXED) != 0
@@ -537,7 +537,7 @@ class PercentileDuel:
 
     def close(self, codes: np.ndarray) -> Branches:
         """After the action: a blow of the longer weapon that failed lets the foe inside
-        (``kernel_strike.let_inside``); the action's marks cleared; a decided duel keeps only
+        (``kernel.strike.let_inside``); the action's marks cleared; a decided duel keeps only
         the statuses (nothing else is read again)."""
         v = self.layout.unpack(codes)
         if self.fight.rules.hold_off and v["blow"].any():
@@ -560,7 +560,7 @@ class PercentileDuel:
         return Branches.stay(self.pack(_settled(v)))
 
     def end(self, codes: np.ndarray) -> Branches:
-        """End of the round (``kernel.end_of_round``): lost attacks and dropped weapons move
+        """End of the round (``kernel.fight.end_of_round``): lost attacks and dropped weapons move
         from next round to this one."""
         v = self.layout.unpack(codes)
         st = self.state_of(v)

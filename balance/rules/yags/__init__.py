@@ -8,10 +8,11 @@ import numpy as np
 
 from balance.engine.status import TrialOutcome
 from balance.rules.base import RuleSystem
-from balance.rules.yags.after import FightWithAftermath, alive_after, plan_of
-from balance.rules.yags.fighters import YagsFight, compile_fight
-from balance.rules.yags.vector import counting, kernel
-from balance.rules.yags.vector.prepare import static_of
+from balance.rules.yags.compile import YagsFight, compile_fight
+from balance.rules.yags.kernel import counting
+from balance.rules.yags.kernel import fight as kernel
+from balance.rules.yags.kernel.prepare import static_of
+from balance.rules.yags.rules.after import FightWithAftermath, alive_after, plan_of
 
 
 class YagsSystem(RuleSystem):

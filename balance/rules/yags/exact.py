@@ -1,11 +1,11 @@
 """A basic Yags duel as a Markov chain (balance.exact; docs/exact.md, "Yags").
 
-Between rounds a basic duel (no detailed rule can act: ``vector/flags.py``, ``s.on.any``
+Between rounds a basic duel (no detailed rule can act: ``kernel/flags.py``, ``s.on.any``
 false) is each fighter's wound and stun levels (0..6, held at 6 as the kernel holds them),
 fatigue and status, who acts first (initiative is rolled once for the fight: seed 000,
 "fixed for the entire combat") and, in round 1 only, who fumbled initiative ("you may not
-act for the first round"). One round, as the kernel plays it (``vector/kernel.py``,
-``vector/strikes.py``, ``vector/basic.py``): the first in order attacks (attack die against
+act for the first round"). One round, as the kernel plays it (``kernel/fight.py``,
+``kernel/strikes.py``, ``kernel/basic.py``): the first in order attacks (attack die against
 parry die, or the base difficulty where no defence was declared; natural 1s fumble and
 tire, or, chosen by a more skilled foe, fail the defence), its blow goes on the target's
 tracks with the health checks it calls for, an attack against a foe who declared no
@@ -14,9 +14,9 @@ end-of-round checks at 20 and yielding.
 
 Every number comes from the kernel's own compiled tables: the fighters' numbers from
 ``static_of`` and the blow's outcome from ``basic.tables_of`` (built by the rule functions
-``tracks.levels_caused`` and ``blows.tracks_after``: knockback and excess stuns included),
+``rules.tracks.levels_caused`` and ``blows.tracks_after``: knockback and excess stuns included),
 the health checks by ``blows.fatal_check`` and ``blows.beaten_check``, the declarations by
-``declare.declare_defences``, a fumbled defence's choice by ``tactics.defence_fail_effect``.
+``declare.declare_defences``, a fumbled defence's choice by ``rules.tactics.defence_fail_effect``.
 Dice are enumerated, never sampled: the 400 attack/parry pairs, the 400 damage/soak pairs
 (through the table's histogram), the d20 of a check.
 
@@ -38,10 +38,8 @@ from balance.engine.bits import Layout, width_for
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.exact.chain import Branches, then
 from balance.exact.duel import DuelModel, Unsupported
-from balance.rules.yags.fighters import NEVER_EXHAUSTED, YagsFight
-from balance.rules.yags.tactics import defence_fail_effect
-from balance.rules.yags.tracks import DEFENCE_PENALTY, FATAL, TRACK_PENALTY
-from balance.rules.yags.vector.basic import (
+from balance.rules.yags.compile import NEVER_EXHAUSTED, YagsFight
+from balance.rules.yags.kernel.basic import (
     CHECK_STUNS,
     CHECK_WOUNDS,
     LEVELS,
@@ -51,9 +49,11 @@ from balance.rules.yags.vector.basic import (
     SIDES,
     STUNS_AT,
 )
-from balance.rules.yags.vector.blows import beaten_check, fatal_check
-from balance.rules.yags.vector.declare import declare_defences
-from balance.rules.yags.vector.prepare import static_of
+from balance.rules.yags.kernel.blows import beaten_check, fatal_check
+from balance.rules.yags.kernel.declare import declare_defences
+from balance.rules.yags.kernel.prepare import static_of
+from balance.rules.yags.rules.tactics import defence_fail_effect
+from balance.rules.yags.rules.tracks import DEFENCE_PENALTY, FATAL, TRACK_PENALTY
 
 # The detailed rules' flags (``vector/flags.Flags``), each as the feature it names.
 DETAILED = {

@@ -9,8 +9,8 @@ import numpy as np
 
 from balance.engine.status import TrialOutcome
 from balance.rules.base import RuleSystem
-from balance.rules.ymlad import kernel
-from balance.rules.ymlad.fighters import YmladFight, compile_fight
+from balance.rules.ymlad.compile import YmladFight, compile_fight
+from balance.rules.ymlad.kernel import fight as kernel
 
 
 class YmladSystem(RuleSystem):
@@ -21,7 +21,7 @@ class YmladSystem(RuleSystem):
     has_exact_duels = True
     breakdown_metrics = frozenset({"attacks", "hits", "damage_dealt", "damage_soaked",
                                    "rounds_standing"})
-    """The breakdown (``kernel.act``, ``flight``): ``attacks``, every skirmish roll made
+    """The breakdown (``kernel.fight.act``, ``flight``): ``attacks``, every skirmish roll made
     (missile, melee, formation, close; closing and disengaging attempts too, seed 002:
     "he/she must first make a successful melee attack ... to close the distance");
     ``hits``, those won; ``damage_dealt``, the harm points of the harming ones, after
@@ -51,6 +51,6 @@ class YmladSystem(RuleSystem):
         return EXAMPLES
 
     def reference_trial(self, fight: YmladFight, rng: np.random.Generator) -> TrialOutcome:
-        from balance.rules.ymlad.reference import reference_trial
+        from balance.rules.ymlad.reference.fight import reference_trial
 
         return reference_trial(fight, rng)

@@ -2,15 +2,15 @@
 
 Between rounds a duel in contact is each fighter's harm (long-lasting, brief, grappling) and
 status, and whether the two are in close combat. One round, as the kernel plays it
-(``kernel.play_round``; seed 002): two fighters who both want close combat engage; the
+(``kernel.fight.play_round``; seed 002): two fighters who both want close combat engage; the
 initiative d20s order the two attacks (19/40 each way) or make them simultaneous (1/20:
 both strike at the state before either blow); each attack is effort against resistance
 moved by the drift die, and a success closes in, backs off, or does harm moved by a second
 drift; after each group of equal initiative a fighter at its ``yield_at`` gives up.
 
-Every number comes from the compiled fight's tables (``kernel.static_of``, built by the
-rule functions of ``fighters.py``): effort, resistance, harm margin and kind by style, the
-harm track's penalties and thresholds. The contest's chance is ``tables.p_success`` (exact),
+Every number comes from the compiled fight's tables (``kernel.fight.static_of``, built by the
+rule functions of ``compile.py``): effort, resistance, harm margin and kind by style, the
+harm track's penalties and thresholds. The contest's chance is ``rules.tables.p_success`` (exact),
 the harm's the drift pmf (``balance.dice.Pmf.drift``, its tail below 1e-16 dropped).
 
 Covered: a one-on-one fight starting in contact, in melee, formation or close combat (each
@@ -30,10 +30,10 @@ from balance.engine.bits import Layout, width_for
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.exact.chain import Branches, mix, then
 from balance.exact.duel import DuelModel, Unsupported
-from balance.rules.ymlad.fighters import NEVER, YmladFight
-from balance.rules.ymlad.groups import CONTACT_EPS
-from balance.rules.ymlad.kernel import static_of
-from balance.rules.ymlad.tables import (
+from balance.rules.ymlad.compile import NEVER, YmladFight
+from balance.rules.ymlad.kernel.fight import static_of
+from balance.rules.ymlad.kernel.groups import CONTACT_EPS
+from balance.rules.ymlad.rules.tables import (
     CLOSE,
     DISENGAGE_BONUS,
     FORMATION,
@@ -134,7 +134,7 @@ class YmladDuel:
 
     def _inflict(self, v: dict, t: int, kind: np.ndarray, harm: np.ndarray,
                  where: np.ndarray) -> None:
-        """Harm ``harm`` of ``kind`` on fighter ``t`` where ``where`` (``harm.inflict``)."""
+        """Harm ``harm`` of ``kind`` on fighter ``t`` where ``where`` (``kernel.harm.inflict``)."""
         s, f = self.s, 1 - t
         harm = np.where(where, harm, 0)
         brief, lasting = stun_split(harm)
@@ -160,7 +160,7 @@ class YmladDuel:
         self._let_go(v, fell & ~pinned)
 
     def _let_go(self, v: dict, where: np.ndarray) -> None:
-        """Who is out lets go: the hold ends and the partner is freed (``harm._let_go``)."""
+        """Who is out lets go: the hold ends and the partner is freed (``kernel.harm._let_go``)."""
         held = where & (v["engaged"] == 1)
         v["engaged"] = np.where(held, 0, v["engaged"])
         for f in range(2):   # (only the partner's release matters; the one out stays out)
@@ -195,7 +195,7 @@ class YmladDuel:
         return Branches.stay(self.pack(v))
 
     def attack(self, f: int):
-        """Fighter ``f``'s one attack of the round (``kernel.act`` in a duel in contact):
+        """Fighter ``f``'s one attack of the round (``kernel.fight.act`` in a duel in contact):
         on the snapshot when one was taken (simultaneous), else on the state as it is."""
         s, t = self.s, 1 - f
 
@@ -261,7 +261,7 @@ class YmladDuel:
 
     def react(self, codes: np.ndarray) -> Branches:
         """After a group of equal initiative: a standing fighter whose harm reached its
-        ``yield_at``, its foe standing, gives up and lets go (``flight.react``)."""
+        ``yield_at``, its foe standing, gives up and lets go (``kernel.flight.react``)."""
         s = self.s
         if not (s.yield_at < NEVER).any():
             return Branches.stay(codes)
@@ -289,7 +289,7 @@ class YmladDuel:
 
 
 def _p_success(difference: np.ndarray) -> np.ndarray:
-    """``tables.p_success`` of each score difference (evaluated once per distinct one)."""
+    """``rules.tables.p_success`` of each score difference (evaluated once per distinct one)."""
     values, where = np.unique(np.asarray(difference), return_inverse=True)
     p = np.array([p_success(int(d)) for d in values])
     return p[where].reshape(np.shape(difference))

@@ -4,5 +4,5 @@ against (seed 000).
 ``fight`` (a trial and its rounds), ``state`` (one fighter's changing state), ``declare``,
 ``strikes`` (an attack and the strikes it sets off), ``blows`` (damage), ``moves``
 (manoeuvres and grappling), ``missiles``, ``blasts``, ``groups``: each the counterpart of
-the module of the same name in :mod:`balance.rules.yags.vector`.
+the module of the same name in :mod:`balance.rules.yags.kernel`.
 """

@@ -16,7 +16,7 @@ import numpy as np
 from balance.engine.status import STANDING
 from balance.rules.yags.reference.blows import apply_damage, blow_kind, d20
 from balance.rules.yags.reference.state import Combat, FighterState, settle
-from balance.rules.yags.tracks import (
+from balance.rules.yags.rules.tracks import (
     MIXED,
     NO_DAMAGE,
     STUNS,

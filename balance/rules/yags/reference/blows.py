@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
-from balance.rules.yags.fighters import YagsRules
+from balance.rules.yags.compile import YagsRules
 from balance.rules.yags.reference.state import Combat, FighterState, knock_down
-from balance.rules.yags.tactics import (
+from balance.rules.yags.rules.tactics import (
     BREAK_LIMB,
     BREAK_LIMB_LEVELS,
     BREAK_NECK,
@@ -27,7 +27,7 @@ from balance.rules.yags.tactics import (
     KNOCKDOWN_STRENGTH,
     VITAL,
 )
-from balance.rules.yags.tracks import (
+from balance.rules.yags.rules.tracks import (
     EXTRA_LEVEL_STEP,
     FATAL,
     HEALTH_CHECK_BASE,

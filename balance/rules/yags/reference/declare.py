@@ -8,9 +8,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from balance.rules.yags.equipment import BARE, MAIN, SPARE
-from balance.rules.yags.fighters import AUTO, STEP_BACK
-from balance.rules.yags.ranged import FULL_MOVE, SHOOT
+from balance.rules.yags.compile import AUTO, STEP_BACK
 from balance.rules.yags.reference.blows import NATURAL_ONE, d20
 from balance.rules.yags.reference.groups import assign_targets, choosing
 from balance.rules.yags.reference.state import (
@@ -30,7 +28,9 @@ from balance.rules.yags.reference.state import (
     max_defences_now,
     threatened_inside,
 )
-from balance.rules.yags.tactics import (
+from balance.rules.yags.rules.equipment import BARE, MAIN, SPARE
+from balance.rules.yags.rules.ranged import FULL_MOVE, SHOOT
+from balance.rules.yags.rules.tactics import (
     BREAK_LIMB,
     BREAK_NECK,
     DISARM_FOE,
@@ -49,7 +49,7 @@ from balance.rules.yags.tactics import (
     declares_after,
     stance_this_round,
 )
-from balance.rules.yags.tracks import DRAW_STEP
+from balance.rules.yags.rules.tracks import DRAW_STEP
 
 SADDLELESS = 5   # seed 000: without saddle and stirrups riding checks are 5 harder
 
@@ -185,7 +185,7 @@ def choose_stance(state: FighterState, combat: Combat, round_no: int) -> int:
     declaring your action at the start of the round, you may declare a stance"): hurt, or
     unopposed: it declares after every foe able to act (seed 000: "Everybody declares their
     actions in increasing initiative order") and none of them declared an attack or a shot
-    on it (``tactics.stance_this_round``)."""
+    on it (``rules.tactics.stance_this_round``)."""
     t = state.tactics
     unopposed = can_act(state, round_no)
     for foe in combat.fighters:

@@ -17,8 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.status import DRAW, YIELDED, TrialOutcome
-from balance.rules.yags.equipment import MAIN, SPARE
-from balance.rules.yags.fighters import YagsFight
+from balance.rules.yags.compile import YagsFight
 from balance.rules.yags.reference import missiles as missiles
 from balance.rules.yags.reference.blasts import blasts_at_start
 from balance.rules.yags.reference.blows import NATURAL_ONE, d20, end_of_round_checks
@@ -42,7 +41,8 @@ from balance.rules.yags.reference.state import (
     settle,
 )
 from balance.rules.yags.reference.strikes import attack_action, strike
-from balance.rules.yags.tracks import SLOW, STANCE_SPEED
+from balance.rules.yags.rules.equipment import MAIN, SPARE
+from balance.rules.yags.rules.tracks import SLOW, STANCE_SPEED
 
 __all__ = ["Combat", "FighterState", "reference_run", "reference_trial", "round_penalty"]
 

@@ -21,9 +21,9 @@ from balance.engine.targeting import (
     WEAKEST,
 )
 from balance.engine.targeting_scalar import best, choosing_order, engage_key
-from balance.rules.yags.equipment import MAIN
-from balance.rules.yags.ranged import CONTACT, METRE_OVER_PLACES
 from balance.rules.yags.reference.state import ATTACK, Combat, FighterState, can_strike, settle
+from balance.rules.yags.rules.equipment import MAIN
+from balance.rules.yags.rules.ranged import CONTACT, METRE_OVER_PLACES
 
 RANK_REACH = 2    # seed 000, ranks: the second rank out-reaches its target by two levels
 

@@ -13,14 +13,27 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE
-from balance.rules.yags.fighters import (
-    AUTO_MOVE,
-    FULL_DEFENCE,
-    HALF_DEFENCE,
-    PLENTY,
-    MissileStats,
+from balance.rules.yags.compile import AUTO_MOVE, FULL_DEFENCE, HALF_DEFENCE, PLENTY, MissileStats
+from balance.rules.yags.reference.blasts import explode
+from balance.rules.yags.reference.blows import (
+    NATURAL_ONE,
+    apply_damage,
+    blow_kind,
+    blow_type,
+    d20,
+    roll_levels,
 )
-from balance.rules.yags.ranged import (
+from balance.rules.yags.reference.declare import riding_check
+from balance.rules.yags.reference.state import (
+    ATTACK,
+    Combat,
+    FighterState,
+    can_act,
+    knock_down,
+    round_penalty,
+    tire,
+)
+from balance.rules.yags.rules.ranged import (
     CLOSE_BAND,
     CONTACT,
     CRIPPLED,
@@ -49,27 +62,16 @@ from balance.rules.yags.ranged import (
     out_of_band,
     threat,
 )
-from balance.rules.yags.reference.blasts import explode
-from balance.rules.yags.reference.blows import (
-    NATURAL_ONE,
-    apply_damage,
-    blow_kind,
-    blow_type,
-    d20,
-    roll_levels,
+from balance.rules.yags.rules.tactics import fumble_choice, shot_fumble_case
+from balance.rules.yags.rules.tracks import (
+    BREAK,
+    DISARM,
+    DRAW_STEP,
+    FAST,
+    FATIGUE,
+    NORMAL_SPEED,
+    SLOW,
 )
-from balance.rules.yags.reference.declare import riding_check
-from balance.rules.yags.reference.state import (
-    ATTACK,
-    Combat,
-    FighterState,
-    can_act,
-    knock_down,
-    round_penalty,
-    tire,
-)
-from balance.rules.yags.tactics import fumble_choice, shot_fumble_case
-from balance.rules.yags.tracks import BREAK, DISARM, DRAW_STEP, FAST, FATIGUE, NORMAL_SPEED, SLOW
 
 SHOT_SPEED = {0: FAST, 1: NORMAL_SPEED, 2: SLOW}   # snap, normal, careful
 
@@ -320,7 +322,7 @@ def shot_fumble(state: FighterState, foe: FighterState) -> None:
     """A fumbled shot (seed 000: "When making an attack or defence roll, if you roll a natural
     '1', then a fumble occurs"; rules.missile_fumbles results): a miss, and the result chosen
     by the shooter, or by its target if more skilled, among those that make sense for a shot
-    (``tactics.shot_fumble_case``): a point of fatigue; the weapon dropped (a round to pick it
+    (``rules.tactics.shot_fumble_case``): a point of fatigue; the weapon dropped (a round to pick it
     up); a weak weapon broken (no more shots)."""
     gun = state.gun
     m = gun.stats

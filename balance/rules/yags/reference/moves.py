@@ -17,7 +17,7 @@ from balance.rules.yags.reference.state import (
     release,
     tire,
 )
-from balance.rules.yags.tactics import (
+from balance.rules.yags.rules.tactics import (
     DISARM_FOE,
     GRAPPLE,
     IMPROVE_HOLD,
@@ -27,7 +27,7 @@ from balance.rules.yags.tactics import (
     TIRING,
     TRIP,
 )
-from balance.rules.yags.tracks import OVERWHELM_STEP, STUNS, success_level
+from balance.rules.yags.rules.tracks import OVERWHELM_STEP, STUNS, success_level
 
 SUPERB = 4
 

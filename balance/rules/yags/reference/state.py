@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from balance.engine.status import STANDING, YIELDED
-from balance.rules.yags.equipment import BARE, MAIN, SPARE, Loadout
-from balance.rules.yags.fighters import FOLLOW, Fighter, MountStats, YagsRules
-from balance.rules.yags.tactics import (  # noqa: F401 (the action codes, re-exported)
+from balance.rules.yags.compile import FOLLOW, Fighter, MountStats, YagsRules
+from balance.rules.yags.rules.equipment import BARE, MAIN, SPARE, Loadout
+from balance.rules.yags.rules.tactics import (  # noqa: F401 (the action codes, re-exported)
     ATTACK,
     ESCAPE,
     NO_ACTION,
@@ -25,7 +25,7 @@ from balance.rules.yags.tactics import (  # noqa: F401 (the action codes, re-exp
     Tactics,
     regains_distance,
 )
-from balance.rules.yags.tracks import (
+from balance.rules.yags.rules.tracks import (
     BROKEN_LIMB_PENALTY,
     DEFENCE_PENALTY,
     DEFENSIVE,

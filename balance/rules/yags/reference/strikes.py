@@ -26,7 +26,7 @@ from balance.rules.yags.reference.state import (
     settle,
     tire,
 )
-from balance.rules.yags.tactics import (
+from balance.rules.yags.rules.tactics import (
     CHARGE_THROUGH,
     DISARM_FOE,
     FREE_STRIKE_FOR,
@@ -36,7 +36,7 @@ from balance.rules.yags.tactics import (
     required_level,
     unarmed_against_martial,
 )
-from balance.rules.yags.tracks import (
+from balance.rules.yags.rules.tracks import (
     AUTOMATIC_STRIKE,
     BREAK,
     DEFENCE_PENALTY,
@@ -233,7 +233,7 @@ def fumble_result(fumbler: FighterState, opponent: FighterState, *, defending: b
                   fail_effect: int = 0) -> int:
     """Seed 000: "You get to choose the fumble result unless your opponent has a higher skill,
     in which case they choose" (the skill in the style each is using). Each picks by its
-    policy (``tactics.fumble_choice``): a list's first possible result, or the result worst
+    policy (``rules.tactics.fumble_choice``): a list's first possible result, or the result worst
     (best) for the fumbler in its situation: would a level of fatigue exhaust it, and what
     would failing its defence do (``fail_effect``)."""
     g = fumbler.gear
