@@ -8,7 +8,7 @@ the stacked arrays belong to the blocks in order (segments), and every draw goes
 give it played alone: a draw over all columns takes each segment's part from its generator,
 and a draw for chosen columns (``at``) gives each segment's columns, in the order asked,
 the next numbers of its generator. Results are therefore the same bit for bit, stacked or
-not (``tests/test_streams.py``).
+not (``tests/engine/test_streams.py``).
 
 Two conditions fall on the rule system, which opts in per fight (``stackable``): every draw
 in such a fight goes through ``integers``/``random`` over all columns or names its columns

@@ -15,7 +15,7 @@ from balance.analysis.matrix import from_run
 from balance.cli import main
 from balance.errors import OptionError
 from balance.sweep import run_sweep
-from tests.analysis.test_metagame_cli import small_round_robin, strict_json
+from tests.analysis.helpers import small_round_robin, strict_json
 
 VARY = ["tables.weapons.long_sword.damage", "tables.weapons.mace.attack"]
 

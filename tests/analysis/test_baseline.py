@@ -17,7 +17,7 @@ from balance.engine.run import block_rng
 from balance.errors import OptionError, ScenarioError
 from balance.sweep import load_plan, run_sweep
 from balance.sweep.summary import cells_text
-from tests.sweep.conftest import GRID, duel
+from tests.sweep.helpers import GRID, duel
 
 DAMAGE = {"grid": {"tables.weapons.mace.damage": [4, 5, 6]}, "crn": True,
           "baseline": {"mace.damage": 5}}

@@ -10,7 +10,7 @@ from balance.analysis.exchange_rate import exchange, fieller
 from balance.analysis.sensitivities import sensitivity
 from balance.cli import main
 from balance.errors import OptionError
-from tests.analysis.conftest import GROUP, YAGS, YMLAD, percentile
+from tests.analysis.helpers import GROUP, YAGS, YMLAD, percentile
 
 SKILL = "sides.red.members.0.skills.single_weapon"
 

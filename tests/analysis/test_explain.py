@@ -9,7 +9,7 @@ import pytest
 
 from balance.analysis.explaining import explain, explain_text
 from balance.cli import main
-from tests.analysis.conftest import MIRRORS, YAGS, mirror
+from tests.analysis.helpers import MIRRORS, YAGS, mirror
 
 
 @pytest.mark.parametrize("name", list(MIRRORS))
@@ -69,7 +69,7 @@ def test_ymlad_numbers_are_labelled_and_show_encumbrance() -> None:
     encumbrance (seed 002: the load against the capacity, added to every effort and
     resistance) is a headline number: at strength 3, plate and closed helmet cost -1 where
     a mail hauberk costs 0 (the lab's encumbrance table), which is why plate can do worse."""
-    from tests.analysis.conftest import YMLAD
+    from tests.analysis.helpers import YMLAD
 
     plate = copy.deepcopy(YMLAD)
     plate["sides"][0]["members"][0]["armour"] = ["plate_harness", "closed_helmet"]

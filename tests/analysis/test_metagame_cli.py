@@ -3,42 +3,14 @@ strict JSON, the report, and the round-robin report's equilibrium mix."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import numpy as np
 import pytest
-import yaml
 
 from balance.analysis import games
 from balance.cli import main
 from balance.report.build import write_report
 from balance.sweep import run_sweep
-
-ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = {"yags": "weapon_round_robin.yaml", "ymlad": "ymlad_weapon_round_robin.yaml",
-           "percentile": "percentile_weapon_round_robin.yaml"}
-# three options of each shipped round robin: a small game that still has something to say
-THREE = {"yags": ["short_sword", "mace", "long_sword"],
-         "ymlad": ["short_sword", "battle_sword", "mace"],
-         "percentile": ["rapier", "mace", "hand_axe"]}
-
-
-def small_round_robin(ruleset: str, folder: Path, **changes) -> Path:
-    """The shipped round robin of a rule system, cut to three options (and ``changes``)."""
-    data = yaml.safe_load((ROOT / "scenarios" / "sweeps" / SHIPPED[ruleset]).read_text())
-    data["sweep"]["round_robin"]["values"] = THREE[ruleset]
-    data.update(changes)
-    path = folder / f"{ruleset}.yaml"
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
-    return path
-
-
-def strict_json(text: str) -> dict:
-    def refuse(name: str):
-        raise ValueError(f"not JSON: {name}")
-
-    return json.loads(text, parse_constant=refuse)
+from tests.analysis.helpers import ROOT, SHIPPED, THREE, small_round_robin, strict_json
 
 
 @pytest.mark.parametrize("ruleset", sorted(SHIPPED))

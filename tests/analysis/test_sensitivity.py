@@ -10,7 +10,7 @@ import pytest
 from balance.analysis.sensitivities import holm, sensitivity
 from balance.cli import main
 from balance.errors import OptionError
-from tests.analysis.conftest import MIRRORS, YAGS, mirror
+from tests.analysis.helpers import MIRRORS, YAGS, mirror
 
 UNUSED = {"yags": "weapons:mace", "ymlad": "hand_weapons:claws",
           "percentile": "weapons:knife", "yags-group": "weapons:mace"}
@@ -96,7 +96,7 @@ def test_a_process_pool_gives_the_same_numbers() -> None:
 
 def test_the_worker_task_is_light() -> None:
     """Workers import the question's block task: numpy, the rules and the engine only."""
-    from tests.sweep.test_imports import imported_after
+    from tests.sweep.helpers import imported_after
 
     heavy = {"pandas", "pydantic", "yaml", "matplotlib", "dask", "distributed", "scipy",
              "pyarrow", "tqdm"}

@@ -10,7 +10,7 @@ import pytest
 from balance.analysis.solving import solve
 from balance.cli import main
 from balance.errors import OptionError
-from tests.analysis.conftest import MIRRORS, YAGS, mirror
+from tests.analysis.helpers import MIRRORS, YAGS, mirror
 
 
 @pytest.mark.parametrize("name", list(MIRRORS))
@@ -95,7 +95,7 @@ def test_a_float_field_is_bisected_to_its_tolerance() -> None:
     to about 30% at 60 m and crosses 20% inside [10, 60]; the bracket ends up within the
     tolerance and straddles the target. (Farther out it falls again: long-range snap shots
     spend the quiver.)"""
-    from tests.analysis.conftest import SCENARIOS
+    from tests.analysis.helpers import SCENARIOS
 
     res = solve(str(SCENARIOS / "yags" / "archer_vs_charging_swordsman.yaml"), "distance", 0.2,
                 range=(10, 60), tolerance=8.0, trials=4096, block_trials=4096, seed=3)

@@ -13,7 +13,7 @@ from balance.analysis.sensitivities import sensitivity
 from balance.analysis.solving import solve
 from balance.cli import main
 from balance.errors import OptionError
-from tests.analysis.conftest import YAGS
+from tests.analysis.helpers import YAGS
 
 SKILL = "sides.red.members.0.skills.single_weapon"
 DAMAGE = "tables.weapons.long_sword.damage"

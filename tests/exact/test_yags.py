@@ -8,7 +8,7 @@ a shift of 0.2 points in a 50% outcome is detectable. Multiple comparisons: abou
 quantities a scenario at 4 SE (two-sided p = 6e-5 each) keep the family-wise false alarm
 per scenario below 0.4%, and the seeds are fixed, so a pass is reproducible.
 
-The closed forms are hand-written fighters (``tests/rules/test_yags_melee.veteran``:
+The closed forms are hand-written fighters (``tests/rules/yags/cases.veteran``:
 attack and defence 15, d20 rolls against fixed numbers; damage 1,000 where a hit must kill,
 since the fatal-wound check at 20 + 5 x ~190 always fails; attack -100 where a fighter must
 never hit), one round (``max_rounds`` 1) from the start, so initiative and its fumble are
@@ -30,7 +30,7 @@ from balance.exact.duel import Unsupported
 from balance.exact.run import exact_tally
 from balance.rules.yags import YagsSystem
 from balance.rules.yags.compile import YagsFight, YagsRules
-from tests.rules.test_yags_melee import veteran
+from tests.rules.yags.cases import veteran
 
 SUPPORTED = ["reference_duel", "stance_aggressive", "stance_defensive", "stance_normal",
              "stances"]
@@ -63,7 +63,7 @@ def test_exact_agrees_with_the_kernel_on_bundled_duels(name: str) -> None:
 def test_one_round_with_fatigue_and_a_fumbled_initiative() -> None:
     """A (initiative 100: first; attack 15, fatigue 2: -5; damage 1,000) against B (attack
     -100: never hits; defence 15). When both act, A hits where d1 - d2 >= 5 and d1 != 1:
-    1 + 2 + ... + 15 = 120 of 400 pairs (tests/rules/test_yags_exact.py, fatigue). When B
+    1 + 2 + ... + 15 = 120 of 400 pairs (tests/rules/yags/test_exact.py, fatigue). When B
     fumbled its initiative it does not act, so declares no defence: A's attack meets the
     base difficulty 15 only, 10 + d1 >= 15, 16 of 20. When A fumbled, nothing happens. So
 

@@ -35,7 +35,7 @@ def test_exact_agrees_with_the_kernel_on_bundled_duels(name: str) -> None:
 
 
 def test_one_round_of_grappling_matches_the_closed_form() -> None:
-    """The grappling case of tests/rules/test_ymlad_exact.py, solved exactly: both want
+    """The grappling case of tests/rules/ymlad/test_exact.py, solved exactly: both want
     close combat and engage at once; the wrestler's close contest has d = 9 and his
     grappling margin is 13 against a victim whose own attacks never succeed (d = -29);
     at threshold 2 the victim goes down past 7 grappling harm and is strangled ("wasted")

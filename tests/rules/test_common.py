@@ -2,7 +2,8 @@
 like scikit-learn's check_estimator): shapes and dtypes, determinism and split
 independence, no global random state, mirror duels even, more skill never hurts, swapped
 sides mirrored, the kernel against the reference by one pooled statistic, and the exact
-engine against the kernel where a system has exact duels. Each check is its own test."""
+engine against the kernel where a system has exact duels. Each check is its own test. And
+every system's coverage table names only real code and real tests (``balance.rules.coverage``)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,29 @@ def test_the_pooled_statistic_finds_a_shift_of_its_stated_size() -> None:
     p_far, cells = agreement(k, outcomes(0.56, REFERENCE_TRIALS), ("a", "b"), ("x", "y"))
     assert p_same > 0.5 and p_far < 1e-6
     assert "wins" in cells[0][1] or "ends" in cells[0][1]
+
+
+@pytest.mark.parametrize("ruleset", sorted(REGISTRY))
+def test_the_coverage_table_names_real_code_and_real_tests(ruleset: str) -> None:
+    """Every function and test docs/rules/<system>-coverage.md names exists (one checker for
+    every system's table: ``balance.rules.coverage``)."""
+    from balance.rules.coverage import check_coverage_table
+
+    assert check_coverage_table(ruleset) > 300
+
+
+def test_a_dangling_name_in_a_coverage_table_is_reported_with_its_row(tmp_path) -> None:
+    from balance.rules.coverage import problems
+
+    (tmp_path / "docs" / "rules").mkdir(parents=True)
+    tests = tmp_path / "tests" / "rules" / "ymlad"
+    tests.mkdir(parents=True)
+    (tests / "test_x.py").write_text("def test_here():\n    pass\n")
+    (tmp_path / "docs" / "rules" / "ymlad-coverage.md").write_text(
+        "## Modelled\n\n| rule | kernel | reference | test |\n|---|---|---|---|\n"
+        "| drift | `kernel.fight.act` | `reference.fight.no_such` | `test_x.py::test_here`,"
+        " `test_x.py::test_gone`, `test_y.py::test_here` |\n")
+    found = problems("ymlad", tmp_path)
+    assert found == ["drift: no code named reference.fight.no_such",
+                     "drift: test_x.py::test_gone: test_x.py has no test_gone",
+                     f"drift: test_y.py::test_here: no file {tests / 'test_y.py'}"], found

@@ -10,7 +10,7 @@ import pytest
 
 from balance.errors import OptionError
 from balance.sweep import run_sweep
-from tests.sweep.conftest import GRID, duel
+from tests.sweep.helpers import GRID, duel
 
 TRIALS = 600
 

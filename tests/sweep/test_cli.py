@@ -10,7 +10,7 @@ import yaml
 import balance
 from balance.cli import main
 from balance.sweep import load_plan
-from tests.sweep.conftest import GRID, duel
+from tests.sweep.helpers import GRID, duel
 
 ROOT = Path(__file__).resolve().parents[2]
 SWEEPS = sorted((ROOT / "scenarios" / "sweeps").glob("*.yaml"))

@@ -9,7 +9,7 @@ import pytest
 from balance.errors import ScenarioError
 from balance.sweep import load_plan
 from balance.sweep.paths import PathError, parse_path
-from tests.sweep.conftest import duel
+from tests.sweep.helpers import duel
 
 
 def test_grid_crosses_every_axis(grid_duel) -> None:

@@ -12,7 +12,7 @@ from balance.cli import main
 from balance.errors import ScenarioError
 from balance.gate import check_budget, load_budget
 from balance.gate.check import schedule, verdict
-from tests.sweep.conftest import duel
+from tests.sweep.helpers import duel
 
 MIRROR = duel(trials=1000)
 MIRROR["sides"][1]["members"][0]["armour"] = ["mail_hauberk"]   # red and blue identical

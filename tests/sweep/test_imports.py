@@ -2,15 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
-
-def imported_after(statement: str) -> set[str]:
-    code = f"import sys; {statement}; print(' '.join(sorted(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
-    return {name.split(".")[0] for name in out.split()}
+from tests.sweep.helpers import imported_after
 
 
 def test_the_worker_task_is_light() -> None:

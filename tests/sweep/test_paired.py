@@ -6,7 +6,7 @@ import pytest
 
 from balance.errors import OptionError
 from balance.sweep import compare
-from tests.sweep.conftest import duel
+from tests.sweep.helpers import duel
 
 
 def plated() -> dict:

@@ -13,7 +13,7 @@ from balance.cli import main
 from balance.report.build import write_report
 from balance.report.roundrobin import round_robin
 from balance.sweep import run_sweep
-from tests.sweep.conftest import GRID, duel
+from tests.sweep.helpers import GRID, duel
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -25,7 +25,7 @@ import pytest
 from balance.sweep import run as sweep_run
 from balance.sweep import run_sweep
 from balance.sweep.executors import SerialExecutor, as_finished, dask_executor, in_order
-from tests.sweep.conftest import GRID, duel
+from tests.sweep.helpers import GRID, duel
 
 TRIALS = 600
 CELLS = 6          # GRID: 3 weapons x 2 armours
@@ -109,7 +109,7 @@ def test_in_process_dask_interrupt_and_resume(tmp_path, uninterrupted) -> None:
 KILLER = textwrap.dedent("""
     import os, signal, sys
     from balance.sweep import run as sweep_run
-    from tests.sweep.conftest import GRID, duel
+    from tests.sweep.helpers import GRID, duel
 
     out, executor, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
     done, started = [], []

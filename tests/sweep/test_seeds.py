@@ -10,7 +10,7 @@ from balance.report.stats import wilson
 from balance.sweep import load_plan, run_sweep
 from balance.sweep.executors import dask_executor
 from balance.sweep.task import half_width
-from tests.sweep.conftest import GRID, duel
+from tests.sweep.helpers import GRID, duel
 
 NUMBERS = ["cell", "stream", "trials", "n_red", "n_blue", "n_draw", "rounds_mean", "p_red",
            "lo_red", "hi_red", "fallen_red", "dead_blue"]

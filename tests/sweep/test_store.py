@@ -11,7 +11,7 @@ import balance
 from balance.errors import BalanceError, OptionError
 from balance.io.store import load_tallies, read_manifest
 from balance.sweep import run_sweep
-from tests.sweep.conftest import GRID, duel
+from tests.sweep.helpers import GRID, duel
 
 
 class Stop(KeyboardInterrupt):

@@ -17,7 +17,7 @@ import yaml
 
 from balance.cli import main
 from balance.io.scenario import load_scenario
-from tests.sweep.conftest import duel
+from tests.sweep.helpers import duel
 from tests.ux.strictjson import loads_strict
 
 BUDGET = """\

@@ -4,25 +4,11 @@ inconclusive claims, strict JSON, and the output folder the help promises."""
 from __future__ import annotations
 
 import pytest
-import yaml
 
 from balance.cli import main
 from balance.gate import check_budget
-from tests.sweep.conftest import duel
+from tests.ux.helpers import WEAPONS, write_budget
 from tests.ux.strictjson import loads_strict
-
-MIRROR = duel(trials=1000)
-MIRROR["sides"][1]["members"][0]["armour"] = ["mail_hauberk"]   # red and blue identical
-WEAPONS = {"grid": {"sides.0.members.0.weapon": ["long_sword", "spear", "club"]}}
-
-
-def write_budget(tmp_path, claims: list[dict], **top) -> str:
-    (tmp_path / "duel.yaml").write_text(yaml.safe_dump(MIRROR))
-    budget = {"name": "ux budget", "trials": 2000, "max_trials": 16384, "seed": 3, **top,
-              "claims": claims}
-    path = tmp_path / "budget.yaml"
-    path.write_text(yaml.safe_dump(budget, sort_keys=False))
-    return str(path)
 
 
 def test_every_failing_cell_is_listed_with_set_overrides(tmp_path, capsys) -> None:

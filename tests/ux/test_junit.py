@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from balance.cli import main
-from tests.ux.test_gate_output import WEAPONS, write_budget
+from tests.ux.helpers import WEAPONS, write_budget
 
 SCHEMA = Path(__file__).resolve().parents[1] / "data" / "junit.xsd"
 

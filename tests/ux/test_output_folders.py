@@ -11,7 +11,7 @@ import yaml
 from balance.cli import main
 from balance.errors import OptionError
 from balance.io.atomic import MARKER, check_replaceable, new_directory
-from tests.sweep.conftest import duel
+from tests.sweep.helpers import duel
 
 RPS = ",rock,paper,scissors\nrock,,0,1\npaper,1,,0\nscissors,0,1,\n"
 

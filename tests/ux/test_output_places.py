@@ -20,7 +20,7 @@ import yaml
 
 from balance.cli import main
 from balance.io import atomic
-from tests.sweep.conftest import duel
+from tests.sweep.helpers import duel
 
 ROUND_ROBIN = {"round_robin": {"paths": ["sides.red.members.0.weapon",
                                          "sides.blue.members.0.weapon"],

@@ -10,7 +10,7 @@ from balance.cli import main
 from balance.progress import LineProgress, progress_bar
 from balance.sweep import run_sweep
 from balance.sweep.summary import timing
-from tests.sweep.conftest import GRID, duel
+from tests.sweep.helpers import GRID, duel
 
 
 class Clock:

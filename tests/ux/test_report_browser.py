@@ -12,7 +12,7 @@ import pytest
 from balance.report.browser import check_page, find_browser
 from balance.report.build import write_report
 from balance.sweep import run_sweep
-from tests.sweep.conftest import GRID, duel
+from tests.sweep.helpers import GRID, duel
 
 ROOT = Path(__file__).resolve().parents[2]
 BROWSER = find_browser()

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from balance.report import figures
 from balance.report.build import write_report
 from balance.sweep import run_sweep
-from tests.sweep.conftest import duel
+from tests.sweep.helpers import duel
 
 ZIP = {"zip": {"sides.0.members.0.weapon": ["long_sword", "spear", "mace"],
                "sides.1.members.0.weapon": ["spear", "long_sword", "club"]}}

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from balance.cli import main
-from tests.sweep.conftest import duel
+from tests.sweep.helpers import duel
 from tests.ux.strictjson import loads_strict
 
 

@@ -16,7 +16,7 @@ from balance.cli import main
 from balance.io import jsonout
 from balance.io.store import Partial
 from balance.sweep import run_sweep
-from tests.sweep.conftest import GRID, duel
+from tests.sweep.helpers import GRID, duel
 from tests.ux.strictjson import loads_strict
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,0 +1,1 @@
+"""The percentile rule system's tests (balance/rules/percentile)."""

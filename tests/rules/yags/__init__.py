@@ -1,0 +1,1 @@
+"""The yags rule system's tests (balance/rules/yags)."""

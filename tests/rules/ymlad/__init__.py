@@ -1,0 +1,1 @@
+"""The ymlad rule system's tests (balance/rules/ymlad)."""
