@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.engine.bits import Layout, LayoutError
+from balance.engine.bits import Layout
 from balance.engine.status import DEAD, STANDING
 from balance.exact.chain import Branches, ChainTooLarge, build, only, solve, then
 from balance.exact.duel import DuelModel, solve_duel
@@ -120,18 +120,6 @@ def test_solve_stops_when_no_mass_is_open():
     t = solve_duel(model, np.array([0, 1], dtype=np.int8), 2, 50)
     assert t.rounds_played == 1 and t.rounds[1] == 1.0 and t.wins[2] == 1.0
     assert t.first_down[0] == t.first_down[1] == 0.5
-
-
-def test_layout_checks_ranges_and_dtypes():
-    lay = Layout(a=2, b=3)
-    assert lay.bits == 5 and lay.dtype() == np.int8
-    codes = lay.pack(a=np.array([0, 3]), b=np.array([7, 1]))
-    assert lay.get(codes, "a").tolist() == [0, 3] and lay.get(codes, "b").tolist() == [7, 1]
-    with pytest.raises(LayoutError, match=r"field 'a' holds 0\.\.3"):
-        lay.pack(a=4, b=0)
-    with pytest.raises(LayoutError, match="int8 holds"):
-        Layout(x=8).check_fits(np.int8)
-    assert lay.replace(codes, b=2).tolist() == lay.pack(a=[0, 3], b=[2, 2]).tolist()
 
 
 def test_solution_masses_are_conserved():

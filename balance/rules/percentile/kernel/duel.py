@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from balance.dice import Pmf
+from balance.engine.bits import Layout, LayoutError
 from balance.engine.breakdown import ATTACKS, CRITICALS, FUMBLES, HITS
 from balance.engine.status import STANDING
 from balance.rules.percentile.compile import AUTO, DODGE, DRAW_RANKS, OFF, PARRY, PercentileFight
@@ -57,15 +58,60 @@ from balance.rules.percentile.rules.damage import CountTable, PmfTable, at_least
 if TYPE_CHECKING:
     from balance.rules.percentile.kernel.prepare import Static
 
-# An outcome (int16) is bits: the damage pmf of a blow that lands (0: none) and what else
-# happens first: the attacker stands up; fumbles its attack; the target fumbles its parry
-# (with the item in bits SLOT_AT..) or its dodge (falls); or the general blow plays the row
-# (a parry the blow may break).
-DAMAGE, STAND, FUMBLE, PARRY_FUMBLE, DODGE_FUMBLE, GENERAL = 63, 64, 128, 256, 512, 1024
-SLOT_AT = 11
-CODES = 64                  # a fighter's code: slot | down << 2 | off whole << 3 |
-#                             no parry << 4 | forfeit << 5
+# The table's packed numbers, each a declared layout (``balance.engine.bits``: the widths
+# named once, the shifts computed, every layout checked against the dtype it is stored in
+# here, at import, and every value against its field when a table is built).
+#
+# An outcome (int16, ``outcome_row``): the damage pmf of a blow that lands (its index in
+# ``pmfs``, 0: none) and what else happens first: the attacker stands up; fumbles its
+# attack; the target fumbles its parry (with the item ``slot``) or its dodge (falls); or the
+# general blow plays the row (a parry the blow may break).
+OUTCOME = Layout(damage=6, stand=1, fumble=1, parry_fumble=1, dodge_fumble=1, general=1,
+                 slot=2)
+DAMAGE, STAND, FUMBLE, PARRY_FUMBLE, DODGE_FUMBLE, GENERAL = (
+    OUTCOME.fields[f].mask
+    for f in ("damage", "stand", "fumble", "parry_fumble", "dodge_fumble", "general"))
+SLOT_AT = OUTCOME.fields["slot"].shift
+# A fighter's code (int8, ``codes``): the item in hand, down, the off-hand item whole, unable
+# to parry this round, no attack this round (forfeit or stunned). What the attacker's row
+# reads of it is its role (slot, down, forfeit); the target's (slot, down, off whole, no
+# parry).
+CODE = Layout(slot=2, down=1, off_whole=1, no_parry=1, forfeit=1)
+CODES = CODE.size
+DOWN, OFF_WHOLE, NO_PARRY, FORFEIT = (
+    CODE.fields[f].mask for f in ("down", "off_whole", "no_parry", "forfeit"))
+ATTACKER = Layout(slot=2, down=1, forfeit=1)
+TARGET = Layout(slot=2, down=1, off_whole=1, no_parry=1)
+# An action's situation (int16, ``actions``): the target's code, no action (the idle row),
+# the attacker's code, and whether place 1 is the attacker: the row's start in ``base``.
+SITUATION = Layout(target=CODE.bits, idle=1, attacker=CODE.bits, by_1=1)
+# ``order_case`` (int8): the draws pending, the items in hand, this round's coin for equal
+# ranks; ``DuelTable.order`` (int8): place 0 first (or place 1 not at all), one acts, both.
+ORDER_CASE = Layout(draw_0=1, draw_1=1, wield_0=2, wield_1=2, coin=1)
+ORDER = Layout(first=1, one=1, both=1)
+for _layout, _dtype in ((OUTCOME, np.int16), (CODE, np.int8), (SITUATION, np.int16),
+                        (ORDER_CASE, np.int8), (ORDER, np.int8), (ATTACKER, np.int8),
+                        (TARGET, np.int8)):
+    _layout.check_fits(_dtype)
+ORDER_FIRST, ORDER_ONE, ORDER_BOTH = (ORDER.fields[f].mask for f in ORDER.fields)
 ROLLS = 10_000              # (attack d100 - 1) * 100 + (defence d100 - 1)
+
+
+def attacker_role(code):
+    """The attacker's role (``ATTACKER``: slot, down, forfeit) in its code (``CODE``), by
+    shifts alone (it runs in the round too, where ``Layout.pack``'s checks would cost)."""
+    low = code & (CODE.fields["slot"].mask | DOWN)
+    return low | ((code >> CODE.fields["forfeit"].shift) << ATTACKER.fields["forfeit"].shift)
+
+
+def target_role(code):
+    """The target's role (``TARGET``: slot, down, off whole, no parry): the code's low bits."""
+    return code & (TARGET.size - 1)
+
+
+# (the roles keep the code's own bit places for what they share)
+assert all(ATTACKER.fields[f].shift == CODE.fields[f].shift for f in ("slot", "down"))
+assert all(TARGET.fields[f].shift == CODE.fields[f].shift for f in TARGET.fields)
 
 
 class DuelTable:
@@ -80,25 +126,28 @@ class DuelTable:
         self._vectors: list[np.ndarray] = []
         self._final: dict[tuple, tuple[int, int]] = {}
         idle = self._row(("none",))
-        by_role = np.zeros((2, 16, 32), dtype=np.int32)    # place, attacker role, target role
+        by_role = np.zeros((2, ATTACKER.size, TARGET.size), dtype=np.int32)
         for p in (0, 1):
-            for ar in range(16):
-                for dr in range(32):
+            for ar in range(ATTACKER.size):
+                for dr in range(TARGET.size):
                     by_role[p, ar, dr] = self._row(self._key(p, ar, dr))
-        # situation (place 1 attacks << 13) | (code of place 0 << 7) | (no action << 6) |
-        # code of place 1: the attacker's and the target's roles read off their codes
+        # each situation (``SITUATION``): the attacker's and the target's roles read off
+        # their codes
         code = np.arange(CODES)
-        a_role = (code & 7) | ((code >> 5) << 3)            # slot, down, forfeit
-        t_role = code & 31                                   # slot, down, off whole, no parry
+        a_role, t_role = attacker_role(code), target_role(code)
         by_0 = by_role[0][a_role[:, None], t_role[None, :]]         # [code 0, code 1]
         by_1 = by_role[1][a_role[None, :], t_role[:, None]]
         idle = np.full((CODES, CODES), idle)
         base = np.stack([np.concatenate([by_0, idle], axis=1),
                          np.concatenate([by_1, idle], axis=1)])      # (2, 64, 128)
+        assert base.size == SITUATION.size
         self.base = base.reshape(-1).astype(np.int32) * ROLLS
         # does a fighter of each code strike a blow (rather than stand up or do nothing)?
         self.blows = np.stack([
             np.array([self._key(p, int(r), 0)[0] == "blow" for r in a_role]) for p in (0, 1)])
+        if len(self.pmfs) > DAMAGE + 1:
+            raise LayoutError(f"{len(self.pmfs)} damage distributions: the outcome's damage "
+                              f"field holds {DAMAGE + 1}")
         self.outcomes = np.concatenate(self._vectors)
         self.order = self._order()
         # the landed damage by one integer draw and one lookup (exact), where the dice allow
@@ -124,10 +173,10 @@ class DuelTable:
         ``kernel.fight.act`` orders them, the higher key first, the round's coin (bit 6) between
         equal keys, and a key under 2 not acting."""
         S = self.S
-        case = np.arange(128)
-        drawing = (case & 1, (case >> 1) & 1)
-        wield = ((case >> 2) & 3, (case >> 4) & 3)
-        coin = (case >> 6, 1 - (case >> 6))
+        case = ORDER_CASE.unpack(np.arange(ORDER_CASE.size))
+        drawing = (case["draw_0"], case["draw_1"])
+        wield = (case["wield_0"], case["wield_1"])
+        coin = (case["coin"], 1 - case["coin"])
         key = [tb.rank_key(tb.drawn_rank(int(S.DEX[p]), drawing[p], DRAW_RANKS), True)
                for p in (0, 1)]
         if self.fight.rules.up_close:   # a plain duel: nobody moves, both in reach
@@ -139,7 +188,8 @@ class DuelTable:
         acts = [k >= 2 for k in key]
         slot_key = [np.where(acts[p], key[p] * 2 + coin[p], -1) for p in (0, 1)]
         first = slot_key[0] > slot_key[1]
-        return (first | (acts[0] | acts[1]) << 1 | (acts[0] & acts[1]) << 2).astype(np.int8)
+        return ORDER.pack(first=first, one=acts[0] | acts[1],
+                          both=acts[0] & acts[1]).astype(np.int8)
 
     def _row(self, key: tuple) -> int:
         if key not in self._rows:
@@ -151,8 +201,10 @@ class DuelTable:
         """What decides the outcomes of place ``p``'s action against the other (see
         ``kernel.fight.take_action``, ``attack_action`` and ``kernel.strike.melee_attack``)."""
         S, rules, t = self.S, self.fight.rules, 1 - p
-        slot, down, forfeit = ar & 3, bool(ar & 4), bool(ar & 8)
-        t_slot, t_down, off_whole, no_parry = dr & 3, bool(dr & 4), bool(dr & 8), bool(dr & 16)
+        slot, down, forfeit = (int(ATTACKER.get(ar, f)) for f in ("slot", "down", "forfeit"))
+        t_slot, t_down, off_whole, no_parry = (int(TARGET.get(dr, f)) for f in TARGET.fields)
+        down, forfeit, t_down, off_whole, no_parry = map(
+            bool, (down, forfeit, t_down, off_whole, no_parry))
         if down and S.when_down[p] == STAND_POLICY:     # its action is to get up: a Dodge roll
             return ("stand", int(tb.success_range(S.dodge[p], self.fight.levels)))
         # (a fighter getting up by ``stand_and_fight`` plays its round by the general steps,
@@ -311,11 +363,11 @@ def count_actions(st, by_1: np.ndarray, at: np.ndarray, table: DuelTable) -> Non
 def codes(st) -> np.ndarray:
     """(2, n) int8: each fighter's code (see ``CODES``). (Multiplications: numpy's int8
     shifts and masked ``where=`` adds cost ten to a hundred times as much here.)"""
-    code = st.down.view(np.int8) * np.int8(4)
+    code = st.down.view(np.int8) * np.int8(DOWN)
     code += st.wield
-    code += st.item_ok[OFF].view(np.int8) * np.int8(8)
-    code += st.no_parry.view(np.int8) * np.int8(16)
-    code += (st.forfeit | st.stunned).view(np.int8) * np.int8(32)   # (no attack either way)
+    code += st.item_ok[OFF].view(np.int8) * np.int8(OFF_WHOLE)
+    code += st.no_parry.view(np.int8) * np.int8(NO_PARRY)
+    code += (st.forfeit | st.stunned).view(np.int8) * np.int8(FORFEIT)   # (no attack either way)
     return code
 
 
@@ -327,20 +379,22 @@ def play_round(cx: Ctx, take_action: Callable | None = None) -> None:
     both = (st.status[0] == STANDING) & (st.status[1] == STANDING)
     order = table.order.take(order_case(st, cx.rng))
     st.draw_pending &= ~both          # a fighter who acts this round has drawn
-    first = (order & 1).view(bool)    # place 0 acts first (or place 1 not at all)
-    actions(cx, ~first, ((order & 2) != 0) & both, take_action)
+    first = (order & ORDER_FIRST).view(bool)    # place 0 acts first (or place 1 not at all)
+    actions(cx, ~first, ((order & ORDER_ONE) != 0) & both, take_action)
     standing = st.status == STANDING
-    actions(cx, first, ((order & 4) != 0) & standing[0] & standing[1], take_action)
+    actions(cx, first, ((order & ORDER_BOTH) != 0) & standing[0] & standing[1], take_action)
 
 
 def order_case(st, rng: np.random.Generator) -> np.ndarray:
     """(n,) int8: each trial's case of ``DuelTable.order``: the draws pending (bits 0-1),
     the items in hand (2-3, 4-5) and this round's coin for equal ranks (6)."""
-    case = st.wield[0] * np.int8(4)
-    case += st.wield[1] * np.int8(16)
+    f = ORDER_CASE.fields
+    case = st.wield[0] * np.int8(1 << f["wield_0"].shift)
+    case += st.wield[1] * np.int8(1 << f["wield_1"].shift)
     case += st.draw_pending[0].view(np.int8)
-    case += st.draw_pending[1].view(np.int8) * np.int8(2)
-    case += rng.integers(0, 2, size=case.size, dtype=bool).view(np.int8) * np.int8(64)
+    case += st.draw_pending[1].view(np.int8) * np.int8(1 << f["draw_1"].shift)
+    case += rng.integers(0, 2, size=case.size, dtype=bool).view(np.int8) \
+        * np.int8(1 << f["coin"].shift)
     return case
 
 
@@ -357,11 +411,11 @@ def actions(cx: Ctx, by_1: np.ndarray, go: np.ndarray,
     blowers = None
     if cx.fight.rules.hold_off:
         go, blowers = hold_off(cx, by_1, go, code)
-    row = by_1.view(np.int8) * np.int8(CODES)
-    row += code[0]
+    row = by_1.view(np.int8) * np.int8(CODES)         # (SITUATION: by_1, attacker, then
+    row += code[0]                                    # idle and target in the low byte)
     sit = row.astype(np.int16)
-    sit *= np.int16(2 * CODES)
-    row = (~go).view(np.int8) * np.int8(CODES)
+    sit *= np.int16(1 << SITUATION.fields["attacker"].shift)
+    row = (~go).view(np.int8) * np.int8(1 << SITUATION.fields["idle"].shift)
     row += code[1]
     sit += row
     rolls = cx.rng.integers(0, ROLLS, size=sit.size, dtype=np.int32)
@@ -437,7 +491,7 @@ def hold_off(cx: Ctx, by_1: np.ndarray, go: np.ndarray, code: np.ndarray
         [x.take(two) for x in length]
     actor = by_1.take(cols)
     a_code = np.where(actor, code[1].take(cols), code[0].take(cols))
-    blows = table.blows[actor.view(np.int8), (a_code & 7) | ((a_code >> 5) << 3)]
+    blows = table.blows[actor.view(np.int8), attacker_role(a_code)]
     go = go.copy()
     blowers = []
     for p in (0, 1):

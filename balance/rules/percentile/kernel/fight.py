@@ -378,8 +378,8 @@ def declare(cx: Ctx) -> None:
         rank = np.empty((c, n), dtype=np.int16)
         rank[:] = S.DEX[:, None]
     draw = acting & st.draw_pending
-    if some(draw):      # tb.drawn_rank, in place (int16)
-        np.subtract(rank, DRAW_RANKS, out=rank, where=draw)
+    if some(draw):
+        tb.drawn_rank(rank, draw, DRAW_RANKS, out=rank)
         st.draw_pending &= ~acting
     if cx.uses("mounts"):
         # Seed 004: "a charge is made at the end of a full movement": the charge strikes
@@ -396,8 +396,7 @@ def declare(cx: Ctx) -> None:
             steps = np.where(aims, tb.aim_steps(S.aim_steps[p], rank[p]), 0)
             st.aim[p] = steps
             rank[p] -= 5 * steps
-    key = rank * 4      # tb.rank_key, in place (int16)
-    key *= acting
+    key = tb.rank_key(rank, acting, out=np.empty_like(rank))
     if cx.uses("distance"):
         kind = S.item_kind[st.wield, places]
         length = S.item_length[st.wield, places]

@@ -392,15 +392,23 @@ def missile_blockable(level, impales):
 # --- DEX ranks (seed 004) ---------------------------------------------------------------------
 
 
-def drawn_rank(rank, drawing, draw_ranks):
+def drawn_rank(rank, drawing, draw_ranks, out=None):
     """Seed 004: drawing a weapon costs ``draw_ranks`` DEX ranks (five): the rank of a
-    fighter ``drawing`` this round."""
+    fighter ``drawing`` this round. With ``out`` (the kernel's int16 ranks, ``rank`` itself),
+    the same numbers written in place, only where ``drawing`` holds."""
+    if out is not None:
+        return np.subtract(rank, draw_ranks, out=out, where=drawing)
     return np.asarray(rank) - np.asarray(drawing) * draw_ranks
 
 
-def rank_key(rank, acting):
+def rank_key(rank, acting, out=None):
     """The key a fighter acts by (four per DEX rank; 0 for one that does not act): keys a
-    step of 2 apart leave room for ``strikes_after`` below any foe's key."""
+    step of 2 apart leave room for ``strikes_after`` below any foe's key. With ``out``, the
+    same numbers written into it (in ``rank``'s dtype)."""
+    if out is not None:
+        np.multiply(rank, 4, out=out)
+        out *= acting
+        return out
     return np.asarray(rank) * 4 * np.asarray(acting)
 
 

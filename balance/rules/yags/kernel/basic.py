@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.engine.bits import Layout
 from balance.engine.pick import Pick
 from balance.engine.sparse import padded, true_indices
 from balance.engine.status import STANDING, UNCONSCIOUS
@@ -32,11 +33,18 @@ from balance.rules.yags.rules.tracks import FATAL, STUNS, TRACK_PENALTY, levels_
 SIDES = 20
 PAIRS = SIDES * SIDES        # one draw of 0..399: two d20s
 LEVELS = FATAL + 1           # track levels 0..6
-# ``tracks`` codes: the tracks held at 6, the checks due, the uncapped tracks the checks'
-# targets grow with, and the track penalty the blow adds (<= 0, stored negated). The low byte
-# holds the capped tracks and the two check flags as its top bits (``apply`` reads it alone).
-WOUNDS_AT, STUNS_AT, CHECK_WOUNDS, CHECK_STUNS = 0, 3, 6, 7
-RAW_WOUNDS_AT, RAW_STUNS_AT, PENALTY_AT = 8, 16, 24
+# ``tracks`` codes (int32), a declared layout (``balance.engine.bits``: widths named once,
+# the code checked against int32 here and every value against its field when the table is
+# built): the tracks held at 6, the checks due, the uncapped tracks the checks' targets grow
+# with (held at 255), and the track penalty the blow adds (<= 0, stored negated). The low
+# byte holds the capped tracks and the two check flags as its top bits (``apply`` reads it
+# alone).
+TRACK_CODE = Layout(wounds=3, stuns=3, check_wounds=1, check_stuns=1, raw_wounds=8,
+                    raw_stuns=8, penalty=7)
+TRACK_CODE.check_fits(np.int32)
+WOUNDS_AT, STUNS_AT, CHECK_WOUNDS, CHECK_STUNS, RAW_WOUNDS_AT, RAW_STUNS_AT, PENALTY_AT = (
+    f.shift for f in TRACK_CODE.fields.values())
+assert TRACK_CODE.fields["wounds"].limit > FATAL and TRACK_CODE.fields["check_stuns"].shift == 7
 CHECKS = (1 << CHECK_WOUNDS) | (1 << CHECK_STUNS)
 MISS = PAIRS                 # ``Tables.duel``'s column of no blow
 
@@ -99,10 +107,9 @@ def tables_of(s) -> Tables:
                - TRACK_PENALTY[w0] - TRACK_PENALTY[s0]).astype(np.int64)
     check_wounds = ((added > 0) & (w1 >= FATAL)).astype(np.int64)
     check_stuns = ((s1 > s0) & (s1 >= FATAL)).astype(np.int64)
-    code = (w1c << WOUNDS_AT | s1c << STUNS_AT
-            | check_wounds << CHECK_WOUNDS | check_stuns << CHECK_STUNS
-            | np.minimum(w1, 255) << RAW_WOUNDS_AT | np.minimum(s1, 255) << RAW_STUNS_AT
-            | -penalty << PENALTY_AT)
+    code = TRACK_CODE.pack(wounds=w1c, stuns=s1c, check_wounds=check_wounds,
+                           check_stuns=check_stuns, raw_wounds=np.minimum(w1, 255),
+                           raw_stuns=np.minimum(s1, 255), penalty=-penalty)
     tracks = code.astype(np.int32).ravel()
     duel, pairs = (_duel_table(damage, tracks, n_codes) if n == 2 else (None, 0))
     # Every fighter's blow on every other (never on itself) the same: the first one serves.
