@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.morale import flee, routing_sides
+from balance.engine.sparse import flat_true
 from balance.engine.status import STANDING
 from balance.engine.targeting import (
     DANGEROUS,
@@ -23,6 +24,7 @@ from balance.engine.targeting import (
     turn_order,
 )
 from balance.rules.percentile.compile import MELEE
+from balance.rules.percentile.kernel.rows import some
 from balance.rules.percentile.kernel.strike import Ctx, can_strike, free_blow, in_reach
 from balance.rules.percentile.rules import tables as tb
 
@@ -41,42 +43,91 @@ def choose_group_targets(cx: Ctx) -> None:
     choose by their policy, melee fighters grouped by their weapon's limits row (the
     smallest row first, then in a random order) among the foes still under their own limit,
     then shooters (never limited, and never counted as engaging). No foe left: it waits.
+
+    The fixed tables are read through flat indices with ``take`` (docs/engine-tricks.md,
+    flat indices and ``np.take``): each place's item cell ``wield * c + place`` once, each
+    target's cell ``target * n + trial`` once.
     """
     st, S = cx.st, cx.S
     c, n = st.status.shape
+    g = group_tables(S)
     standing = st.status == STANDING
-    places = np.arange(c)[:, None]
-    melee = S.item_kind[st.wield, places] == MELEE
+    cell = st.wield.astype(np.intp)          # each place's (item slot, place) cell
+    cell *= c
+    cell += g.places
+    melee = g.melee.take(cell)
     cur = st.target
     tgt = np.maximum(cur, 0).astype(np.intp)
-    keep = standing & (cur != NO_TARGET) & np.take_along_axis(standing, tgt, axis=0)
+    cols = np.arange(n)
+    flat = tgt * n + cols                     # each place's target's cell
+    keep = standing & (cur != NO_TARGET)
+    keep &= standing.ravel().take(flat).reshape(c, n)
     if S.limits_bind:
         # who keeps a target that more keepers engage than a limit allows (a foe now in a
         # corridor, a longer weapon drawn): the seed leaves it open; a random order in each
         # trial (``turn_order``), never scenario order
-        limit = S.limits[st.wield, places, S.space_class[tgt]].reshape(-1)
+        limit = g.limits.take(cell * 3 + S.space_class.take(tgt)).reshape(-1)
         engaged = np.zeros(c * n, dtype=np.int16)
-        keeps, hand, aim = keep.reshape(-1), melee.reshape(-1), tgt.reshape(-1)
-        cols = np.arange(n)
+        keeps, hand, aim = keep.reshape(-1), melee.reshape(-1), flat.reshape(-1)
         for p in turn_order(c, n, cx.rng):        # the k-th keeper of every trial
             at = p * n + cols
-            m = keeps[at] & hand[at]
-            cell = aim[at] * n + cols
-            ok = engaged[cell] < limit[at]
-            keeps[at] &= ok | ~hand[at]
-            engaged[cell] += m & ok
-    target = np.where(keep, cur, NO_TARGET).astype(np.int8)
+            h = hand.take(at)
+            cell_t = aim.take(at)
+            ok = engaged.take(cell_t) < limit.take(at)
+            k = keeps.take(at)
+            keeps.put(at, k & (ok | ~h))
+            engaged[cell_t] += k & h & ok         # (one keeper a trial: no repeats)
+    target = (cur + 1) * keep                  # cur where kept, else NO_TARGET (-1)
+    target -= 1
     free = standing & ~keep
-    if free.any():
-        cols = np.flatnonzero(free.any(axis=0))
-        target[:, cols] = _choose(cx, cols, target[:, cols], free[:, cols], melee[:, cols],
-                                  standing[:, cols])
+    if some(free):
+        on = free.any(axis=0)
+        if on.all():                           # every trial: views, no gathers
+            target = _choose(cx, None, target, free, melee, standing, cell)
+        else:
+            cols = flat_true(on)
+            target[:, cols] = _choose(cx, cols, target[:, cols], free[:, cols],
+                                      melee[:, cols], standing[:, cols], cell[:, cols])
     st.target[:] = target
 
 
-def _choose(cx: Ctx, cols: np.ndarray, target: np.ndarray, free: np.ndarray,
-            melee: np.ndarray, standing: np.ndarray) -> np.ndarray:
-    """The choices of the ``free`` places on trials ``cols`` (arrays here are (c, len(cols))).
+class GroupTables:
+    """A fight's fixed numbers as the group choice reads them (built once per fight from
+    ``Static``): flat (item slot, place) tables, and which places' policies count the
+    attackers already on each foe (``balance.engine.targeting.counting``, asked place by
+    place)."""
+
+    def __init__(self, S) -> None:
+        c = S.c
+        self.places = np.arange(c, dtype=np.intp)[:, None]
+        self.melee = (S.item_kind == MELEE).ravel()   # [slot * c + place]
+        self.limits = S.limits.ravel()              # [(slot * c + place) * 3 + space]
+        self.limit_class = S.item_limit_class.astype(np.int8).ravel()
+        self.counting = np.array([counting(S.target[p:p + 1]) for p in range(c)], dtype=bool)
+        self.weakest = bool((S.target == WEAKEST).any())
+        self.dangerous = bool((S.target == DANGEROUS).any())
+        self.threat = S.item_threat.ravel()
+        self.policy = S.target[:, None]
+        self.side = S.side[:, None]
+        self.who = np.arange(c, dtype=np.int8)[:, None]
+
+
+def group_tables(S) -> GroupTables:
+    """``GroupTables`` of a fight's ``Static``, built at first use."""
+    g = getattr(S, "_group_tables", None)
+    if g is None:
+        g = S._group_tables = GroupTables(S)
+    return g
+
+
+def _col(a: np.ndarray, cols: np.ndarray | None) -> np.ndarray:
+    return a if cols is None else a[:, cols]
+
+
+def _choose(cx: Ctx, cols: np.ndarray | None, target: np.ndarray, free: np.ndarray,
+            melee: np.ndarray, standing: np.ndarray, cell: np.ndarray) -> np.ndarray:
+    """The choices of the ``free`` places on trials ``cols`` (arrays here are (c, len(cols));
+    ``cols`` None: every trial, the arrays the state's own).
 
     A newcomer must join a foe exactly while fewer than its *own* limit engage it, and
     ``spread`` must count the fighters who keep their targets. So with ``spread`` among the
@@ -86,38 +137,49 @@ def _choose(cx: Ctx, cols: np.ndarray, target: np.ndarray, free: np.ndarray,
     without the engine's pass over every holder).
     """
     st, S = cx.st, cx.S
+    g = group_tables(S)
     c = target.shape[0]
-    places = np.arange(c)[:, None]
-    policy = S.target[:, None]
-    side = S.side[:, None]
-    who = places.astype(np.int8)
-    kw = {"position": st.pos[:, cols], "priority": S.priority, "rng": cx.rng}
-    if (S.target == WEAKEST).any():
-        kw["weakness"] = -st.hp[:, cols].astype(np.float64)      # fewest hit points left
-    if (S.target == DANGEROUS).any():
-        kw["danger"] = S.item_threat[st.wield[:, cols], places]
+    kw = {"position": _col(st.pos, cols), "priority": S.priority, "rng": cx.rng}
+    if g.weakest:
+        kw["weakness"] = -_col(st.hp, cols).astype(np.float64)      # fewest hit points left
+    if g.dangerous:
+        kw["danger"] = g.threat.take(cell)
 
     def choose(holders, movers, limit):
-        spread = counting(S.target[movers.any(axis=1)])   # spread, engage: see all holders
+        spread = some(g.counting & movers.any(axis=1))   # spread, engage: see all holders
         cap = None
         if limit is not None:
-            on = np.stack([(holders & (target == j)).sum(axis=0) for j in range(c)])
-            cap = (np.maximum(limit[:, None], on) - (0 if spread else on)).astype(np.int16)
+            # the holders on each foe, by c comparisons in a narrow dtype (docs/engine-tricks.md,
+            # narrow counts)
+            held = (target + 1) * holders
+            held -= 1
+            on = np.empty(target.shape, dtype=np.int16)
+            for j in range(c):
+                (held == j).view(np.int8).sum(axis=0, dtype=np.int16, out=on[j])
+            cap = np.maximum(limit[:, None], on)
+            if not spread:
+                cap -= on
         if spread:
-            got = choose_targets(policy, side, who, standing, holders | movers,
+            got = choose_targets(g.policy, g.side, g.who, standing, holders | movers,
                                  current=target, cap=cap, **kw)
         else:
-            got = choose_targets(policy, side, who, standing, movers, cap=cap, **kw)
-        return np.where(movers, got, target).astype(np.int8)
+            got = choose_targets(g.policy, g.side, g.who, standing, movers, cap=cap, **kw)
+        got -= target                              # target where not moving, by arithmetic
+        got *= movers                              # (docs/engine-tricks.md, arithmetic)
+        got += target
+        return got
 
     free_melee = free & melee
-    if free_melee.any():
-        cls = S.item_limit_class[st.wield[:, cols], places]
-        for k in np.unique(cls[free_melee]):
+    if some(free_melee):
+        cls = g.limit_class.take(cell)
+        for k in range(len(S.limit_classes)):          # smallest row first
+            movers = free_melee & (cls == k)
+            if not some(movers):
+                continue
             limit = S.limit_classes[k][S.space_class] if S.limits_bind else None
-            target = choose((target != NO_TARGET) & melee, free_melee & (cls == k), limit)
+            target = choose((target != NO_TARGET) & melee, movers, limit)
     shooters = free & ~melee
-    if shooters.any():
+    if some(shooters):
         target = choose(target != NO_TARGET, shooters, None)
     return target
 
