@@ -110,6 +110,7 @@ class GroupTables:
         self.policy = S.target[:, None]
         self.side = S.side[:, None]
         self.who = np.arange(c, dtype=np.int8)[:, None]
+        self.corridor = S.space_class == tb.CORRIDOR
 
 
 def group_tables(S) -> GroupTables:
@@ -197,21 +198,30 @@ def side_attacks(cx: Ctx) -> None:
     choke point shields the defender's flanks).
     """
     st, S = cx.st, cx.S
-    places = np.arange(st.status.shape[0])[:, None]
+    c, n = st.status.shape
+    g = group_tables(S)
+    who = g.who                                # place numbers in the targets' dtype
+    # each place's target's cell, read with ``take`` (docs/engine-tricks.md, flat indices)
     tgt = np.maximum(st.target, 0).astype(np.intp)
-    att = ((st.status == STANDING) & (st.target != NO_TARGET)
-           & (S.item_kind[st.wield, places] == MELEE))
-    att &= np.abs(st.pos - np.take_along_axis(st.pos, tgt, axis=0)) <= (
-        cx.fight.rules.reach + REACH_EPS)
-    back = np.take_along_axis(st.target, tgt, axis=0)          # my target's target
-    mutual = att & (back == places)                             # I am the one it faces
+    flat = tgt * n + np.arange(n)
+    cell = st.wield.astype(np.intp)
+    cell *= c
+    cell += g.places
+    att = (st.status == STANDING) & (st.target != NO_TARGET)
+    att &= g.melee.take(cell)
+    att &= np.abs(st.pos - st.pos.ravel().take(flat)) <= (cx.fight.rules.reach + REACH_EPS)
+    back = st.target.ravel().take(flat)        # my target's target
+    facing_me = back == who
+    mutual = att & facing_me                   # I am the one it faces
     # does each fighter's own target attack it? (then that one is faced first)
-    faced_first = ((st.target != NO_TARGET) & np.take_along_axis(att, tgt, axis=0)
-                   & (np.take_along_axis(st.target, tgt, axis=0) == places))
+    faced_first = (st.target != NO_TARGET) & att.ravel().take(flat)
+    faced_first &= facing_me
     others = att & ~mutual
-    rank = attacker_rank(st.target, others, cx.rng) + np.take_along_axis(faced_first, tgt, axis=0)
-    sheltered = (S.space_class == tb.CORRIDOR)[tgt]
-    st.flank[:] = others & (rank >= cx.fight.rules.faces) & ~sheltered
+    rank = attacker_rank(st.target, others, cx.rng) + faced_first.ravel().take(flat)
+    sheltered = g.corridor.take(tgt)
+    others &= rank >= cx.fight.rules.faces
+    others &= ~sheltered
+    st.flank[:] = others
 
 
 # --- morale ------------------------------------------------------------------------------------
