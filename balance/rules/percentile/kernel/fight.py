@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, step
+from balance.engine.places import ascending
 from balance.engine.status import FLED, STANDING, UNCONSCIOUS
 from balance.engine.targeting import NO_TARGET
 from balance.rules.percentile.compile import (
@@ -125,8 +126,10 @@ def draw_order(cx: Ctx) -> None:
         return
     u = cx.rng.random((c, n))
     # The sorting permutation of iid uniforms is itself a uniform random permutation: one
-    # argsort gives each place a uniformly random rank (no need to invert it).
-    st.order[:] = np.argsort(u, axis=0)
+    # argsort gives each place a uniformly random rank (no need to invert it); the argsort
+    # by pairwise comparisons (``engine.places.ascending``: a sort along the short axis costs
+    # more; the same permutation)
+    st.order[:] = ascending(u, np.int8)
 
 
 def poisons_take_hold(cx: Ctx) -> None:
@@ -484,7 +487,11 @@ def act(cx: Ctx) -> None:
                 take_action(cx, p, rows)
         return
     slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, -1)
-    ranked = np.argsort(-slot_key, axis=0, kind="stable")
+    # a stable argsort of the negated keys, by pairwise comparisons (``engine.places.
+    # ascending`` ranks equal keys in place order, as a stable sort does)
+    np.negative(slot_key, out=slot_key)
+    ranked = ascending(slot_key)
+    np.negative(slot_key, out=slot_key)
     cols = np.arange(n)
     for k in range(c):
         p = ranked[k]
