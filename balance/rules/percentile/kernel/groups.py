@@ -66,17 +66,36 @@ def choose_group_targets(cx: Ctx) -> None:
         # who keeps a target that more keepers engage than a limit allows (a foe now in a
         # corridor, a longer weapon drawn): the seed leaves it open; a random order in each
         # trial (``turn_order``), never scenario order
-        limit = g.limits.take(cell * 3 + S.space_class.take(tgt)).reshape(-1)
-        engaged = np.zeros(c * n, dtype=np.int16)
-        keeps, hand, aim = keep.reshape(-1), melee.reshape(-1), flat.reshape(-1)
-        for p in turn_order(c, n, cx.rng):        # the k-th keeper of every trial
-            at = p * n + cols
-            h = hand.take(at)
-            cell_t = aim.take(at)
-            ok = engaged.take(cell_t) < limit.take(at)
-            k = keeps.take(at)
-            keeps.put(at, k & (ok | ~h))
-            engaged[cell_t] += k & h & ok         # (one keeper a trial: no repeats)
+        limit = g.limits.take(cell * 3 + S.space_class.take(tgt))
+        order = turn_order(c, n, cx.rng)          # (drawn for every trial: the stream)
+        # Where no melee keeper's target has more melee keepers than that keeper's limit,
+        # each keeps whatever the order (the k-th has fewer than the limit before it); the
+        # one-at-a-time pass runs on the other trials only.
+        hold = keep & melee
+        held = (cur + 1) * hold
+        held -= 1
+        on = np.empty((c, n), dtype=np.int16)     # (docs/engine-tricks.md, narrow counts)
+        for j in range(c):
+            (held == j).view(np.int8).sum(axis=0, dtype=np.int16, out=on[j])
+        hold &= on.ravel().take(flat) > limit
+        over = flat_true(hold.any(axis=0))
+        if over.size:
+            m = over.size
+            sub = np.arange(m)
+            keeps = keep[:, over].reshape(-1)
+            hand = melee[:, over].reshape(-1)
+            aim = (tgt[:, over] * m + sub).reshape(-1)
+            limit = limit[:, over].reshape(-1)
+            engaged = np.zeros(c * m, dtype=np.int16)
+            for p in order[:, over]:              # the k-th keeper of every trial
+                at = p * m + sub
+                h = hand.take(at)
+                cell_t = aim.take(at)
+                ok = engaged.take(cell_t) < limit.take(at)
+                k = keeps.take(at)
+                keeps.put(at, k & (ok | ~h))
+                engaged[cell_t] += k & h & ok     # (one keeper a trial: no repeats)
+            keep[:, over] = keeps.reshape(c, m)
     target = (cur + 1) * keep                  # cur where kept, else NO_TARGET (-1)
     target -= 1
     free = standing & ~keep
