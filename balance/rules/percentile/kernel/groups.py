@@ -29,6 +29,13 @@ from balance.rules.percentile.kernel.strike import Ctx, can_strike, free_blow, i
 from balance.rules.percentile.rules import tables as tb
 
 REACH_EPS = 1e-6        # as ``kernel.strike.in_reach``: positions are float32
+# Where at least this share of the trials has a fighter without a target, the choice is
+# made over every trial (views) rather than on the gathered trials with one: the same
+# choices and draws, because in a trial where every standing fighter keeps its target
+# nobody chooses in ``choose_targets`` (each holder keeps under a cap of at least its
+# foe's count of holders) and nothing is drawn for it; gathering and scattering a dozen
+# (c, n) arrays costs more than the extra columns (P6 in docs/speed-log.md).
+CHOOSE_ALL_AT = 0.5
 
 
 # --- who attacks whom ----------------------------------------------------------------------
@@ -101,7 +108,7 @@ def choose_group_targets(cx: Ctx) -> None:
     free = standing & ~keep
     if some(free):
         on = free.any(axis=0)
-        if on.all():                           # every trial: views, no gathers
+        if np.count_nonzero(on) >= n * CHOOSE_ALL_AT:   # views, no gathers
             target = _choose(cx, None, target, free, melee, standing, cell)
         else:
             cols = flat_true(on)
