@@ -16,6 +16,7 @@ import numpy as np
 
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, step
 from balance.engine.places import ascending
+from balance.engine.sparse import flat_true
 from balance.engine.status import FLED, STANDING, UNCONSCIOUS
 from balance.engine.targeting import NO_TARGET
 from balance.rules.percentile.compile import (
@@ -494,13 +495,18 @@ def act(cx: Ctx) -> None:
     np.negative(slot_key, out=slot_key)
     cols = np.arange(n)
     for k in range(c):
-        p = ranked[k]
-        go = slot_key[p, cols] >= 2 * c
+        at = ranked[k] * n + cols           # (docs/engine-tricks.md, flat indices)
+        go = slot_key.ravel().take(at) >= 2 * c
         if not some(go):
             break
-        rows = np.flatnonzero(go & (st.status[p, cols] == STANDING))
+        go &= st.status.ravel().take(at) == STANDING
+        rows = flat_true(go)
         if rows.size:
-            take_action(cx, p[rows], rows)
+            p = ranked[k].take(rows)
+            # one place in every row (a group's fastest, say) is passed as one number: the
+            # same rows in the same order, read by rows rather than by flat cells
+            # (docs/engine-tricks.md, one row's take)
+            take_action(cx, int(p[0]) if (p == p[0]).all() else p, rows)
 
 
 def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
