@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.morale import flee, routing_sides
+from balance.engine.places import ascending
 from balance.engine.sparse import flat_true
 from balance.engine.status import STANDING
 from balance.engine.targeting import (
@@ -21,7 +22,6 @@ from balance.engine.targeting import (
     attacker_rank,
     choose_targets,
     counting,
-    turn_order,
 )
 from balance.rules.percentile.compile import MELEE
 from balance.rules.percentile.kernel.rows import some
@@ -74,7 +74,9 @@ def choose_group_targets(cx: Ctx) -> None:
         # corridor, a longer weapon drawn): the seed leaves it open; a random order in each
         # trial (``turn_order``), never scenario order
         limit = g.limits.take(cell * 3 + S.space_class.take(tgt))
-        order = turn_order(c, n, cx.rng)          # (drawn for every trial: the stream)
+        # ``turn_order(c, n, rng)``'s draw, for every trial (the stream), its argsort only
+        # where it is used (``engine.places.ascending``: the same permutation as argsort)
+        keys = cx.rng.random((c, n))
         # Where no melee keeper's target has more melee keepers than that keeper's limit,
         # each keeps whatever the order (the k-th has fewer than the limit before it); the
         # one-at-a-time pass runs on the other trials only.
@@ -94,7 +96,7 @@ def choose_group_targets(cx: Ctx) -> None:
             aim = (tgt[:, over] * m + sub).reshape(-1)
             limit = limit[:, over].reshape(-1)
             engaged = np.zeros(c * m, dtype=np.int16)
-            for p in order[:, over]:              # the k-th keeper of every trial
+            for p in ascending(keys[:, over]):    # the k-th keeper of every trial
                 at = p * m + sub
                 h = hand.take(at)
                 cell_t = aim.take(at)
