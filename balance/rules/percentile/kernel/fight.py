@@ -140,7 +140,7 @@ def poisons_take_hold(cx: Ctx) -> None:
     for p in range(cx.S.c):
         rows = np.flatnonzero(st.poison_at[p] == cx.round_no)
         if rows.size:
-            lost = st.poison_hp[p, rows]
+            lost = get(st.poison_hp, p, rows)
             st.poison_hp[p, rows] = 0
             st.poison_at[p, rows] = 0
             raw_harm(cx, p, rows, lost)
@@ -204,7 +204,7 @@ def step_apart(cx: Ctx) -> None:
     if not some(inside):
         return
     who, rows = inside.nonzero()
-    apart = ~in_reach(cx, who, st.inside[who, rows].astype(np.intp), rows)
+    apart = ~in_reach(cx, who, get(st.inside, who, rows).astype(np.intp), rows)
     st.inside[who[apart], rows[apart]] = -1
 
 
@@ -246,8 +246,8 @@ def brace(cx: Ctx) -> None:
                 near |= standing[q] & in_reach(cx, p, q, rows)
         slot = st.wield[p]
         shield = st.item_ok[OFF, p] & S.item_shield[OFF, p]
-        spear = ((S.item_kind[slot, p] == MELEE) & S.item_thrusting[slot, p]
-                 & (S.item_length[slot, p] == tb.LONG))
+        spear = ((item(S.item_kind, slot, p) == MELEE) & item(S.item_thrusting, slot, p)
+                 & (item(S.item_length, slot, p) == tb.LONG))
         st.bracing[p] = standing[p] & ~st.down[p] & ~near & (shield | spear)
 
 
@@ -258,10 +258,10 @@ def movement_wish(cx: Ctx) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     places = np.arange(c)[:, None]
     reach = np.float32(cx.fight.rules.reach)
     slot = st.wield
-    kind = S.item_kind[slot, places]
+    kind = item(S.item_kind, slot, places)
     policy = np.broadcast_to(S.movement[:, None], (c, n))
     policy = np.where(policy == MOVE_AUTO, np.where(kind == MELEE, CLOSE, HOLD), policy)
-    rng_ = S.item_range[slot, places].astype(np.float32)
+    rng_ = item(S.item_range, slot, places).astype(np.float32)
     missile_near = np.where(policy == CLOSE,
                             np.maximum(reach, (S.DEX / 3).astype(np.float32)[:, None]),
                             rng_ / np.float32(2))
@@ -319,9 +319,9 @@ def move(cx: Ctx) -> None:
         if not some(m):
             continue
         p, r = p[m], rows[m]
-        foe = st.target[p, r]
-        old = st.pos[p, r]
-        there = st.pos[foe, r]
+        foe = get(st.target, p, r)
+        old = get(st.pos, p, r)
+        there = get(st.pos, foe, r)
         new = step(old, there, policy[p, r], speed[p, r], near[p, r], far[p, r])
         st.moved[p, r] = np.abs(new - old)
         st.backed[p, r] = np.abs(new - there) > np.abs(old - there)
@@ -333,9 +333,9 @@ def move(cx: Ctx) -> None:
         for p in range(c):
             if S.mount_move[p] == 0:
                 continue
-            charge = (st.mounted[p, r] & (st.moved[p, r] >= cx.fight.rules.charge_run)
-                      & (st.moved[p, r] > 0) & (st.target[p, r] != NO_TARGET))
-            charge &= in_reach(cx, p, np.maximum(st.target[p, r], 0), r)
+            charge = (get(st.mounted, p, r) & (get(st.moved, p, r) >= cx.fight.rules.charge_run)
+                      & (get(st.moved, p, r) > 0) & (get(st.target, p, r) != NO_TARGET))
+            charge &= in_reach(cx, p, np.maximum(get(st.target, p, r), 0), r)
             st.charging[p, r] = charge
 
 
@@ -395,8 +395,8 @@ def declare(cx: Ctx) -> None:
             if not S.aim_steps[p] or S.volley[p]:
                 continue
             slot = st.wield[p]
-            aims = acting[p] & (S.item_kind[slot, p] != MELEE)
-            aims &= gap(cx, p, tgt[p], rows) <= 2 * S.item_range[slot, p]
+            aims = acting[p] & (item(S.item_kind, slot, p) != MELEE)
+            aims &= gap(cx, p, tgt[p], rows) <= 2 * item(S.item_range, slot, p)
             steps = np.where(aims, tb.aim_steps(S.aim_steps[p], rank[p]), 0)
             st.aim[p] = steps
             rank[p] -= 5 * steps
@@ -453,9 +453,9 @@ def up_close(cx: Ctx, key: np.ndarray, tgt: np.ndarray | None) -> None:
         if not r.size:
             continue
         t = 1 - p if c == 2 else tgt[p, r]     # a duel: the one foe, a scalar place
-        ok = (key[t, r] >= 4) & (S.melee_length[st.wield[t, r], t] >= 0)
+        ok = (key[t, r] >= 4) & (S.melee_length[get(st.wield, t, r), t] >= 0)
         if moving:
-            ok &= (st.moved[t, r] == 0) & in_reach(cx, p, t, r)
+            ok &= (get(st.moved, t, r) == 0) & in_reach(cx, p, t, r)
         key[p, r] = np.where(ok, tb.strikes_after(key[p, r], key[t, r]), key[p, r])
 
 
@@ -517,20 +517,23 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
         rested = ~np.broadcast_to(cx.exhausted(p), rows.shape)
         p, rows = at_rows(p, rested), rows[rested]
     if cx.round_no == 1 and cx.uses("ambush"):
-        aware = ~st.surprised[p, rows]
+        aware = ~get(st.surprised, p, rows)
         p, rows = at_rows(p, aware), rows[aware]
     if cx.uses("entangle"):
-        ent = st.entangled[p, rows]
+        ent = get(st.entangled, p, rows)
         if some(ent):
             ep, er = at_rows(p, ent), rows[ent]
-            tries = cx.round_no > st.held_until[ep, er]
+            tries = cx.round_no > get(st.held_until, ep, er)
             ep, er = at_rows(ep, tries), er[tries]
             if er.size:
-                slot = st.wield[ep, er]
-                knife = ((S.item_kind[slot, ep] == MELEE) & S.item_thrusting[slot, ep]
-                         & (S.item_length[slot, ep] == tb.SHORT) & ~S.item_is_fist[slot, ep])
+                slot = get(st.wield, ep, er)
+                knife = ((item(S.item_kind, slot, ep) == MELEE)
+                         & item(S.item_thrusting, slot, ep)
+                         & (item(S.item_length, slot, ep) == tb.SHORT)
+                         & ~item(S.item_is_fist, slot, ep))
                 chance = tb.free_from_entangle_chance(
-                    S.DEX[ep], np.where(knife, S.item_attack[slot, ep], 0), st.netted[ep, er])
+                    S.DEX[ep], np.where(knife, item(S.item_attack, slot, ep), 0),
+                    get(st.netted, ep, er))
                 freed = cx.succeeds(chance, er.size)
                 st.entangled[at_rows(ep, freed), er[freed]] = False
             p, rows = at_rows(p, ~ent), rows[~ent]
@@ -560,7 +563,7 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
             break_off(cx, at_rows(p, leaving), rows[leaving])
             p, rows = at_rows(p, ~leaving), rows[~leaving]
     if cx.uses("loose") and rows.size:
-        grab = ((st.wield[p, rows] == FIST) & st.item_loose[:, p, rows].any(axis=0)
+        grab = ((get(st.wield, p, rows) == FIST) & st.item_loose[:, p, rows].any(axis=0)
                 & S.retrieve[p])
         if some(grab):
             gp, gr = at_rows(p, grab), rows[grab]
@@ -585,10 +588,10 @@ def rearm_chance(cx: Ctx, p, rows: np.ndarray) -> np.ndarray:
         foe = S.side[q] != S.side[p]
         if not some(foe):
             continue
-        presses = (foe & (st.status[q, rows] == STANDING) & (st.target[q, rows] == p)
-                   & ~st.down[q, rows] & ~st.stunned[q, rows] & in_reach(cx, q, p, rows))
+        presses = (foe & (get(st.status, q, rows) == STANDING) & (get(st.target, q, rows) == p)
+                   & ~get(st.down, q, rows) & ~get(st.stunned, q, rows) & in_reach(cx, q, p, rows))
         if cx.uses("entangle"):
-            presses &= ~st.entangled[q, rows]
+            presses &= ~get(st.entangled, q, rows)
         best = np.where(presses, np.maximum(best, S.DEX[q]), best)
     return tb.rearm_chance(S.DEX[p], best, best > 0, cx.fight.rules.rearm_when_pressed,
                            **resistance_table(cx.fight.rules))
@@ -621,8 +624,8 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
     shoving = np.broadcast_to(S.break_off_knockback[p], rows.shape)
     if some(shoving):
         kp, kr = at_rows(p, shoving), rows[shoving]
-        t = np.maximum(st.target[kp, kr], 0).astype(np.intp)
-        near = ((st.target[kp, kr] != NO_TARGET) & (st.status[t, kr] == STANDING)
+        t = np.maximum(get(st.target, kp, kr), 0).astype(np.intp)
+        near = ((get(st.target, kp, kr) != NO_TARGET) & (get(st.status, t, kr) == STANDING)
                 & in_reach(cx, kp, t, kr))
         gone = ~near
         if some(near):
@@ -631,7 +634,7 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
                            & ~S.underwater[np_])
             gone[near] = melee_attack(cx, np_, t[near], nr, np.where(with_shield, OFF, FIST),
                                       KNOCKBACK, parriable=False)
-        gone &= st.status[kp, kr] == STANDING
+        gone &= get(st.status, kp, kr) == STANDING
         st.status[at_rows(kp, gone), kr[gone]] = FLED
         p, rows = at_rows(p, ~shoving), rows[~shoving]
     if not rows.size:
@@ -640,11 +643,11 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
         foe = S.side[q] != S.side[p]
         if not some(foe):
             continue
-        m = (foe & (st.status[q, rows] == STANDING) & in_reach(cx, q, p, rows)
-             & (st.status[p, rows] == STANDING) & can_strike(cx, q, rows))
+        m = (foe & (get(st.status, q, rows) == STANDING) & in_reach(cx, q, p, rows)
+             & (get(st.status, p, rows) == STANDING) & can_strike(cx, q, rows))
         if some(m):
             free_blow(cx, q, at_rows(p, m), rows[m])
-    left = st.status[p, rows] == STANDING
+    left = get(st.status, p, rows) == STANDING
     st.status[at_rows(p, left), rows[left]] = FLED
 
 
@@ -656,14 +659,14 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
         # the attacker stands, so it has a target while the foe does
         p, rows = at_each(st.status[t].take(rows) == STANDING, p, rows)
     else:
-        t = st.target[p, rows].astype(np.intp)
+        t = get(st.target, p, rows).astype(np.intp)
         p, rows, t = at_each(t != NO_TARGET, p, rows, t)
-        p, rows, t = at_each(st.status[t, rows] == STANDING, p, rows, t)
+        p, rows, t = at_each(get(st.status, t, rows) == STANDING, p, rows, t)
     if not rows.size:
         return
     slot = get(st.wield, p, rows).astype(np.intp)
     if cx.uses("missiles"):
-        shot = S.item_kind[slot, p] != MELEE
+        shot = item(S.item_kind, slot, p) != MELEE
         if some(shot):
             sp, r = at_rows(p, shot), rows[shot]
             fired = missile_volley(cx, sp, at_rows(t, shot), r)
@@ -671,17 +674,17 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
             keep = ~shot
             p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
     if cx.uses("pounce") and rows.size:
-        dive = st.airborne[p, rows] & (slot == MAIN) & st.item_ok[MAIN, p, rows]
+        dive = get(st.airborne, p, rows) & (slot == MAIN) & st.item_ok[MAIN, p, rows]
         if some(dive):
             pounce(cx, at_rows(p, dive), at_rows(t, dive), rows[dive])
             keep = ~dive
             p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
-        aloft = st.airborne[t, rows]     # nobody reaches a flyer still aloft hand to hand
+        aloft = get(st.airborne, t, rows)     # nobody reaches a flyer still aloft hand to hand
         if some(aloft):
             p, rows, t, slot = at_rows(p, ~aloft), rows[~aloft], at_rows(t, ~aloft), slot[~aloft]
     if cx.uses("entangle") and rows.size and some(S.entangle[p]):
         tangler = entangle_slot(cx, p, rows)
-        use = (tangler != NONE) & ~st.entangled[t, rows]
+        use = (tangler != NONE) & ~get(st.entangled, t, rows)
         use &= gap(cx, p, t, rows) <= S.item_range[np.maximum(tangler, 0), p]
         if some(use):
             up = at_rows(p, use)
@@ -716,10 +719,10 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
         return
     mode = np.full(rows.size, STRIKE)
     if some(knockback):
-        mode = np.where(knockback & ~st.down[t, rows], KNOCKBACK, mode)
+        mode = np.where(knockback & ~get(st.down, t, rows), KNOCKBACK, mode)
     if some(disarm):
-        held = st.wield[t, rows]
-        armed = ~S.item_is_fist[held, t] & (held != FIST)
+        held = get(st.wield, t, rows)
+        armed = ~item(S.item_is_fist, held, t) & (held != FIST)
         mode = np.where(disarm & (mode == STRIKE) & armed, DISARM, mode)
     for code in (KNOCKBACK, DISARM, STRIKE):
         m = mode == code
@@ -748,7 +751,7 @@ def pounce(cx: Ctx, p, t, rows: np.ndarray) -> None:
     failure collapses near the foe for 1D6 (a fumble 2D6), down (see reference ``pounce``)."""
     st, S = cx.st, cx.S
     st.airborne[p, rows] = False
-    st.pos[p, rows] = st.pos[t, rows]
+    st.pos[p, rows] = get(st.pos, t, rows)
     melee_attack(cx, p, t, rows, np.full(rows.size, MAIN), STRIKE, pounce=True)
     st.item_ok[MAIN, p, rows] = False
     fall_back(cx, p, rows)
@@ -769,8 +772,8 @@ def giant_blow(cx: Ctx, p, rows: np.ndarray) -> None:
     one attack roll per foe, each defending on its own; see reference ``giant_blow``)."""
     st, S = cx.st, cx.S
     for q in range(st.status.shape[0]):
-        m = (S.side[p] != S.side[q]) & (st.status[q, rows] == STANDING)
-        m &= (st.status[p, rows] == STANDING) & in_reach(cx, p, q, rows)
+        m = (S.side[p] != S.side[q]) & (get(st.status, q, rows) == STANDING)
+        m &= (get(st.status, p, rows) == STANDING) & in_reach(cx, p, q, rows)
         if some(m):
             melee_attack(cx, at_rows(p, m), q, rows[m], np.full(int(m.sum()), MAIN), STRIKE)
 
@@ -791,9 +794,9 @@ def extra_attacks(cx: Ctx) -> None:
                               & (st.order[p] == rank))
         if not rows.size:
             continue
-        t = st.target[p, rows].astype(np.intp)
-        slot = st.wield[p, rows].astype(np.intp)
-        ok = ((st.status[t, rows] == STANDING) & (S.item_kind[slot, p] == MELEE)
+        t = get(st.target, p, rows).astype(np.intp)
+        slot = get(st.wield, p, rows).astype(np.intp)
+        ok = ((get(st.status, t, rows) == STANDING) & (item(S.item_kind, slot, p) == MELEE)
               & in_reach(cx, p, t, rows) & can_strike(cx, p, rows))
         rows, t, slot = rows[ok], t[ok], slot[ok]
         if not rows.size:
