@@ -434,29 +434,38 @@ def up_close(cx: Ctx, key: np.ndarray, tgt: np.ndarray | None) -> None:
         cols = (other[0] | other[1] if c == 2 else other.any(axis=0)).nonzero()[0]
         if not cols.size:
             return
+        wield = st.wield.take(cols, axis=1)
     else:
-        cols = np.arange(key.shape[1])
-    wield = st.wield.take(cols, axis=1)
+        cols, wield = None, st.wield         # every trial: no gathers
     length = np.stack([S.melee_length[:, p].take(wield[p]) for p in range(c)])
-    foe = length[::-1] if c == 2 else np.take_along_axis(length, tgt[:, cols], axis=0)
+    if c == 2:
+        foe = length[::-1]
+    else:       # each place's target's length, by flat cells (docs/engine-tricks.md)
+        m = length.shape[1]
+        aim = tgt if cols is None else tgt.take(cols, axis=1)
+        foe = length.ravel().take(aim * m + np.arange(m))
     longer = length > foe
-    keep = longer.any(axis=0)
-    cols, longer = cols[keep], longer[:, keep]
-    if not cols.size:
+    keep = flat_true(longer[0] | longer[1] if c == 2 else longer.any(axis=0))
+    if not keep.size:
         return
+    # columns by index, not by a boolean column mask (docs/engine-tricks.md, flat indices)
+    cols = keep if cols is None else cols.take(keep)
+    longer = longer.take(keep, axis=1)
     # key >= 4: acting (a key is 0 for a fighter that does not act)
     longer &= key.take(cols, axis=1) >= 4
     if moving:
         longer &= st.moved.take(cols, axis=1) == 0
     for p in range(c):
-        r = cols[longer[p]]
+        r = cols.take(flat_true(longer[p]))
         if not r.size:
             continue
-        t = 1 - p if c == 2 else tgt[p, r]     # a duel: the one foe, a scalar place
-        ok = (key[t, r] >= 4) & (S.melee_length[get(st.wield, t, r), t] >= 0)
+        t = 1 - p if c == 2 else tgt[p].take(r)     # a duel: the one foe, a scalar place
+        key_t = get(key, t, r)
+        ok = (key_t >= 4) & (S.melee_length[get(st.wield, t, r), t] >= 0)
         if moving:
             ok &= (get(st.moved, t, r) == 0) & in_reach(cx, p, t, r)
-        key[p, r] = np.where(ok, tb.strikes_after(key[p, r], key[t, r]), key[p, r])
+        mine = key[p].take(r)
+        key[p][r] = np.where(ok, tb.strikes_after(mine, key_t), mine)
 
 
 # --- 5. actions ----------------------------------------------------------------------------
