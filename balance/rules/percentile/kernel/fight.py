@@ -303,15 +303,17 @@ def move(cx: Ctx) -> None:
     if not some(movers):
         return
     policy, near, far = movement_wish(cx)
+    n = st.status.shape[1]
     tgt = np.maximum(st.target, 0).astype(np.intp)
-    dist = np.abs(st.pos - np.take_along_axis(st.pos, tgt, axis=0))
+    dist = np.abs(st.pos - st.pos.ravel().take(tgt * n + np.arange(n)))   # (flat cells)
     wants = movers & np.where(policy == CLOSE, dist > near,
                               np.where(policy == KEEP_DISTANCE, (dist < near) | (dist > far),
                                        policy != HOLD))
     rows = np.flatnonzero(wants.any(axis=0))
     if not rows.size:
         return
-    order = np.argsort(-(S.DEX[:, None] * c + st.order[:, rows]), axis=0, kind="stable")
+    # a stable argsort by pairwise comparisons (``engine.places.ascending``, as in ``act``)
+    order = ascending(-(S.DEX[:, None] * c + st.order.take(rows, axis=1)))
     speed = np.where(st.mounted, S.mount_move[:, None], S.move[:, None]).astype(np.float32)
     for k in range(c):
         p = order[k]

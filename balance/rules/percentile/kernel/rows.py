@@ -75,8 +75,10 @@ def item(table: np.ndarray, slot, who):
         return table[:, who].take(slot) if rows_of_slot else table[slot, who]
     if not rows_of_slot:
         return table[slot].take(who)
-    if slot.shape != who.shape or not table.flags.c_contiguous:
+    if not table.flags.c_contiguous:
         return table[slot, who]
+    if slot.shape != who.shape:     # e.g. (c, n) slots of (c, 1) places
+        return table.ravel().take(slot.astype(np.intp) * table.shape[1] + who)
     flat = slot.astype(np.intp)
     flat *= table.shape[1]
     flat += who
