@@ -405,16 +405,17 @@ def declare(cx: Ctx) -> None:
     key = rank * 4      # tb.rank_key, in place (int16)
     key *= acting
     if cx.uses("distance"):
-        kind = S.item_kind[st.wield, places]
-        length = S.item_length[st.wield, places]
+        kind = item(S.item_kind, st.wield, places)
+        length = item(S.item_length, st.wield, places)
         for p in range(c):
             cand = (key[p] >= 4) & acting[p] & (st.moved[p] > 0)
             if not some(cand):
                 continue
             t = tgt[p]
-            key_t = key[t, rows]
+            key_t = get(key, t, rows)
             cand &= (key_t >= 4) & in_reach(cx, p, t, rows)
-            longer = (kind[t, rows] == MELEE) & (kind[p] == MELEE) & (length[t, rows] > length[p])
+            longer = ((get(kind, t, rows) == MELEE) & (kind[p] == MELEE)
+                      & (get(length, t, rows) > length[p]))
             set_spear = spear_set(cx, t, rows) & st.charging[p] if cx.uses("brace") else False
             key[p] = np.where(cand & (longer | set_spear), tb.strikes_after(key[p], key_t), key[p])
     if cx.fight.rules.up_close:

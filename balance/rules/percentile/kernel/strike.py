@@ -111,7 +111,7 @@ class Ctx:
 
 def gap(cx: Ctx, a, b, rows) -> np.ndarray:
     pos = cx.st.pos
-    return np.abs(pos[a, rows] - pos[b, rows])
+    return np.abs(get(pos, a, rows) - get(pos, b, rows))   # (rows.get: row or flat takes)
 
 
 def in_reach(cx: Ctx, a, b, rows) -> np.ndarray:
