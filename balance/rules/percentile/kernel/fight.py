@@ -128,8 +128,8 @@ def draw_order(cx: Ctx) -> None:
     u = cx.rng.random((c, n))
     # The sorting permutation of iid uniforms is itself a uniform random permutation: one
     # argsort gives each place a uniformly random rank (no need to invert it); the argsort
-    # by pairwise comparisons (``engine.places.ascending``: a sort along the short axis costs
-    # more; the same permutation)
+    # by pairwise comparisons (``engine.places.ascending``, the same permutation:
+    # docs/engine-tricks.md, ranks by pairwise comparisons)
     st.order[:] = ascending(u, np.int8)
 
 
@@ -312,7 +312,8 @@ def move(cx: Ctx) -> None:
     rows = np.flatnonzero(wants.any(axis=0))
     if not rows.size:
         return
-    # a stable argsort by pairwise comparisons (``engine.places.ascending``, as in ``act``)
+    # a stable argsort by pairwise comparisons (docs/engine-tricks.md, ranks by pairwise
+    # comparisons; as in ``act``)
     order = ascending(-(S.DEX[:, None] * c + st.order.take(rows, axis=1)))
     speed = np.where(st.mounted, S.mount_move[:, None], S.move[:, None]).astype(np.float32)
     for k in range(c):
@@ -501,7 +502,8 @@ def act(cx: Ctx) -> None:
         return
     slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, -1)
     # a stable argsort of the negated keys, by pairwise comparisons (``engine.places.
-    # ascending`` ranks equal keys in place order, as a stable sort does)
+    # ascending`` ranks equal keys in place order, as a stable sort does: docs/engine-tricks.md,
+    # ranks by pairwise comparisons)
     np.negative(slot_key, out=slot_key)
     ranked = ascending(slot_key)
     np.negative(slot_key, out=slot_key)

@@ -34,7 +34,8 @@ REACH_EPS = 1e-6        # as ``kernel.strike.in_reach``: positions are float32
 # choices and draws, because in a trial where every standing fighter keeps its target
 # nobody chooses in ``choose_targets`` (each holder keeps under a cap of at least its
 # foe's count of holders) and nothing is drawn for it; gathering and scattering a dozen
-# (c, n) arrays costs more than the extra columns (P6 in docs/speed-log.md).
+# (c, n) arrays costs more than the extra columns (docs/engine-tricks.md, asking a shared
+# helper about the trials that draw; P6 in docs/speed-log.md).
 CHOOSE_ALL_AT = 0.5
 
 
@@ -79,7 +80,8 @@ def choose_group_targets(cx: Ctx) -> None:
         keys = cx.rng.random((c, n))
         # Where no melee keeper's target has more melee keepers than that keeper's limit,
         # each keeps whatever the order (the k-th has fewer than the limit before it); the
-        # one-at-a-time pass runs on the other trials only.
+        # one-at-a-time pass runs on the other trials only (docs/engine-tricks.md, asking a
+        # shared helper about the trials that draw; ranks by pairwise comparisons).
         hold = keep & melee
         held = (cur + 1) * hold
         held -= 1
@@ -249,6 +251,7 @@ def side_attacks(cx: Ctx) -> None:
     # ``attacker_rank`` orders (and draws for) only the trials where two or more place
     # attack from the side: asked about those trials alone (counted in bytes), it draws
     # the same numbers, and the rest (most trials of a fight of pairs) costs nothing
+    # (docs/engine-tricks.md, asking a shared helper about the trials that draw)
     two = others.view(np.int8).sum(axis=0, dtype=np.int8) >= 2
     if some(two):
         sub = flat_true(two)
