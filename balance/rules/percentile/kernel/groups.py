@@ -281,14 +281,15 @@ def rout(cx: Ctx) -> None:
         return
     running = standing & broken[S.side]
     for p in np.flatnonzero(running.any(axis=1)):
+        runs = flat_true(running[p])            # (the same rows, found once for every foe)
         for q in range(c):
             if S.side[q] == S.side[p]:
                 continue
-            rows = np.flatnonzero(running[p] & ~running[q])
+            rows = runs.take(flat_true(~running[q].take(runs)))
             if not rows.size:
                 continue
-            m = ((st.status[p, rows] == STANDING) & (st.status[q, rows] == STANDING)
+            m = ((st.status[p].take(rows) == STANDING) & (st.status[q].take(rows) == STANDING)
                  & in_reach(cx, q, p, rows) & can_strike(cx, q, rows))
-            if m.any():
-                free_blow(cx, q, p, rows[m])
+            if some(m):
+                free_blow(cx, q, p, rows.take(flat_true(m)))
     flee(st.status, st.side, broken)
