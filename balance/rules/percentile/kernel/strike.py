@@ -333,7 +333,8 @@ def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
     S, st = cx.S, cx.st
     off = (get(st.item_ok[OFF], t, rows) & S.item_can_parry[OFF, t]
            & ~(S.item_shield[OFF, t] & S.underwater[t]))
-    if off.all() and S.off_first[:, t].all():   # e.g. whole shields, preferred to all
+    if off.all() and (S.off_first_all.take(t).all() if per_row(t) else S.off_first_all[t]):
+        # e.g. whole shields, preferred to all
         return np.full(rows.size, OFF, dtype=np.int8)
     held = get(st.wield, t, rows)
     own = get_item(st.item_ok, held, t, rows) & item(S.item_can_parry, held, t)
@@ -403,7 +404,8 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
     if np.ndim(excess):
         chance = chance - excess[idx]
     if counted:
-        st.defences[tt, rr] += 1
+        cells = Cells(tt, rr, st.defences.shape[1])      # (no repeated cell: one a row)
+        cells.put(st.defences, cells.get(st.defences) + 1)
     got = roll_level(cx, tt, chance, None if roll is None else roll.take(idx))
     fumbled = got == tb.FUMBLE
     if some(fumbled):
