@@ -52,29 +52,24 @@ def choose_group_targets(cx: Ctx) -> None:
     smallest row first, then in a random order) among the foes still under their own limit,
     then shooters (never limited, and never counted as engaging). No foe left: it waits.
 
-    The fixed tables are read through flat indices with ``take`` (docs/engine-tricks.md,
-    flat indices and ``np.take``): each place's item cell ``wield * c + place`` once, each
-    target's cell ``target * n + trial`` once.
+    The fixed tables are read a place's row at a time (``by_slot``) and each target's
+    numbers by c comparisons in the arrays' own narrow dtypes (``of_target``): no (c, n)
+    intp index arrays (docs/engine-tricks.md, narrow reads of a few places).
     """
     st, S = cx.st, cx.S
     c, n = st.status.shape
     g = group_tables(S)
     standing = st.status == STANDING
-    cell = st.wield.astype(np.intp)          # each place's (item slot, place) cell
-    cell *= c
-    cell += g.places
-    melee = g.melee.take(cell)
+    melee = by_slot(g.melee, st.wield)
     cur = st.target
-    tgt = np.maximum(cur, 0).astype(np.intp)
-    cols = np.arange(n)
-    flat = tgt * n + cols                     # each place's target's cell
+    aim = np.maximum(cur, 0)                  # (int8: -1 reads as place 0, masked below)
     keep = standing & (cur != NO_TARGET)
-    keep &= standing.ravel().take(flat).reshape(c, n)
+    keep &= of_target(standing, aim)
     if S.limits_bind:
         # who keeps a target that more keepers engage than a limit allows (a foe now in a
         # corridor, a longer weapon drawn): the seed leaves it open; a random order in each
         # trial (``turn_order``), never scenario order
-        limit = g.limits.take(cell * 3 + S.space_class.take(tgt))
+        limit = _limit(g, st.wield, aim)
         # ``turn_order(c, n, rng)``'s draw, for every trial (the stream), its argsort only
         # where it is used (``engine.places.ascending``: the same permutation as argsort)
         keys = cx.rng.random((c, n))
@@ -88,20 +83,20 @@ def choose_group_targets(cx: Ctx) -> None:
         on = np.empty((c, n), dtype=np.int16)     # (docs/engine-tricks.md, narrow counts)
         for j in range(c):
             (held == j).view(np.int8).sum(axis=0, dtype=np.int16, out=on[j])
-        hold &= on.ravel().take(flat) > limit
+        hold &= of_target(on, aim) > limit
         over = flat_true(hold.any(axis=0))
         if over.size:
             m = over.size
             sub = np.arange(m)
             keeps = keep[:, over].reshape(-1)
             hand = melee[:, over].reshape(-1)
-            aim = (tgt[:, over] * m + sub).reshape(-1)
+            cells = (aim[:, over].astype(np.intp) * m + sub).reshape(-1)
             limit = limit[:, over].reshape(-1)
             engaged = np.zeros(c * m, dtype=np.int16)
             for p in ascending(keys[:, over]):    # the k-th keeper of every trial
                 at = p * m + sub
                 h = hand.take(at)
-                cell_t = aim.take(at)
+                cell_t = cells.take(at)
                 ok = engaged.take(cell_t) < limit.take(at)
                 k = keeps.take(at)
                 keeps.put(at, k & (ok | ~h))
@@ -113,11 +108,11 @@ def choose_group_targets(cx: Ctx) -> None:
     if some(free):
         on = free.any(axis=0)
         if np.count_nonzero(on) >= n * CHOOSE_ALL_AT:   # views, no gathers
-            target = _choose(cx, None, target, free, melee, standing, cell)
+            target = _choose(cx, None, target, free, melee, standing, st.wield)
         else:
             cols = flat_true(on)
             target[:, cols] = _choose(cx, cols, target[:, cols], free[:, cols],
-                                      melee[:, cols], standing[:, cols], cell[:, cols])
+                                      melee[:, cols], standing[:, cols], st.wield[:, cols])
     st.target[:] = target
 
 
@@ -129,14 +124,15 @@ class GroupTables:
 
     def __init__(self, S) -> None:
         c = S.c
-        self.places = np.arange(c, dtype=np.intp)[:, None]
-        self.melee = (S.item_kind == MELEE).ravel()   # [slot * c + place]
-        self.limits = S.limits.ravel()              # [(slot * c + place) * 3 + space]
-        self.limit_class = S.item_limit_class.astype(np.int8).ravel()
+        self.melee = S.item_kind == MELEE                            # (4, c)
+        self.space_class = S.space_class
+        self.spaces = sorted({int(x) for x in S.space_class})
+        self.limits_in = {sp: np.ascontiguousarray(S.limits[:, :, sp]) for sp in self.spaces}
+        self.limit_class_by_slot = S.item_limit_class.astype(np.int8)   # (4, c)
         self.counting = np.array([counting(S.target[p:p + 1]) for p in range(c)], dtype=bool)
         self.weakest = bool((S.target == WEAKEST).any())
         self.dangerous = bool((S.target == DANGEROUS).any())
-        self.threat = S.item_threat.ravel()
+        self.threat = np.ascontiguousarray(S.item_threat)            # (4, c)
         self.policy = S.target[:, None]
         self.side = S.side[:, None]
         self.who = np.arange(c, dtype=np.int8)[:, None]
@@ -151,12 +147,51 @@ def group_tables(S) -> GroupTables:
     return g
 
 
+def by_slot(table: np.ndarray, wield: np.ndarray) -> np.ndarray:
+    """(c, n) ``table[wield[p, k], p]`` of a (4, c) item table: one row's ``take`` a place
+    (docs/engine-tricks.md, narrow reads of a few places)."""
+    c, n = wield.shape
+    out = np.empty((c, n), dtype=table.dtype)
+    for p in range(c):
+        table[:, p].take(wield[p], out=out[p])
+    return out
+
+
+def of_target(x: np.ndarray, aim: np.ndarray) -> np.ndarray:
+    """(c, n) ``x[aim[i, k], k]``: each place's target's number (``aim`` int8 places 0..c-1)
+    by c comparisons in the arrays' own dtypes, no intp cells (docs/engine-tricks.md, narrow
+    reads of a few places)."""
+    c = x.shape[0]
+    out = np.zeros(aim.shape, dtype=x.dtype)
+    for j in range(c):
+        if x.dtype == np.bool_:
+            out |= (aim == j) & x[j]
+        else:
+            out += (aim == j) * x[j]
+    return out
+
+
+def _limit(g: GroupTables, wield: np.ndarray, aim: np.ndarray) -> np.ndarray:
+    """(c, n) each place's limit for its weapon in its target's space (``Static.limits``
+    read as ``limits[wield, place, space_class[target]]``), a space at a time."""
+    limit = None
+    for sp in g.spaces:
+        mine = by_slot(g.limits_in[sp], wield)
+        if len(g.spaces) == 1:
+            return mine
+        there = np.zeros(aim.shape, dtype=bool)
+        for j in np.flatnonzero(g.space_class == sp):
+            there |= aim == j
+        limit = mine * there if limit is None else limit + mine * there
+    return limit
+
+
 def _col(a: np.ndarray, cols: np.ndarray | None) -> np.ndarray:
     return a if cols is None else a[:, cols]
 
 
 def _choose(cx: Ctx, cols: np.ndarray | None, target: np.ndarray, free: np.ndarray,
-            melee: np.ndarray, standing: np.ndarray, cell: np.ndarray) -> np.ndarray:
+            melee: np.ndarray, standing: np.ndarray, wield: np.ndarray) -> np.ndarray:
     """The choices of the ``free`` places on trials ``cols`` (arrays here are (c, len(cols));
     ``cols`` None: every trial, the arrays the state's own).
 
@@ -174,7 +209,7 @@ def _choose(cx: Ctx, cols: np.ndarray | None, target: np.ndarray, free: np.ndarr
     if g.weakest:
         kw["weakness"] = -_col(st.hp, cols).astype(np.float64)      # fewest hit points left
     if g.dangerous:
-        kw["danger"] = g.threat.take(cell)
+        kw["danger"] = by_slot(g.threat, wield)
 
     def choose(holders, movers, limit):
         spread = some(g.counting & movers.any(axis=1))   # spread, engage: see all holders
@@ -202,7 +237,7 @@ def _choose(cx: Ctx, cols: np.ndarray | None, target: np.ndarray, free: np.ndarr
 
     free_melee = free & melee
     if some(free_melee):
-        cls = g.limit_class.take(cell)
+        cls = by_slot(g.limit_class_by_slot, wield)
         for k in range(len(S.limit_classes)):          # smallest row first
             movers = free_melee & (cls == k)
             if not some(movers):
@@ -228,26 +263,22 @@ def side_attacks(cx: Ctx) -> None:
     choke point shields the defender's flanks).
     """
     st, S = cx.st, cx.S
-    c, n = st.status.shape
     g = group_tables(S)
     who = g.who                                # place numbers in the targets' dtype
-    # each place's target's cell, read with ``take`` (docs/engine-tricks.md, flat indices)
-    tgt = np.maximum(st.target, 0).astype(np.intp)
-    flat = tgt * n + np.arange(n)
-    cell = st.wield.astype(np.intp)
-    cell *= c
-    cell += g.places
+    # each place's target's numbers by comparisons (docs/engine-tricks.md, narrow reads of
+    # a few places)
+    aim = np.maximum(st.target, 0)
     att = (st.status == STANDING) & (st.target != NO_TARGET)
-    att &= g.melee.take(cell)
-    att &= np.abs(st.pos - st.pos.ravel().take(flat)) <= (cx.fight.rules.reach + REACH_EPS)
-    back = st.target.ravel().take(flat)        # my target's target
+    att &= by_slot(g.melee, st.wield)
+    att &= np.abs(st.pos - of_target(st.pos, aim)) <= (cx.fight.rules.reach + REACH_EPS)
+    back = of_target(st.target, aim)           # my target's target
     facing_me = back == who
     mutual = att & facing_me                   # I am the one it faces
     # does each fighter's own target attack it? (then that one is faced first)
-    faced_first = (st.target != NO_TARGET) & att.ravel().take(flat)
+    faced_first = (st.target != NO_TARGET) & of_target(att, aim)
     faced_first &= facing_me
     others = att & ~mutual
-    rank = faced_first.ravel().take(flat).view(np.int8).astype(np.int16)
+    rank = of_target(faced_first, aim).view(np.int8).astype(np.int16)
     # ``attacker_rank`` orders (and draws for) only the trials where two or more place
     # attack from the side: asked about those trials alone (counted in bytes), it draws
     # the same numbers, and the rest (most trials of a fight of pairs) costs nothing
@@ -256,9 +287,10 @@ def side_attacks(cx: Ctx) -> None:
     if some(two):
         sub = flat_true(two)
         rank[:, sub] += attacker_rank(st.target[:, sub], others[:, sub], cx.rng)
-    sheltered = g.corridor.take(tgt)
+    sheltered = of_target(g.corridor[:, None], aim) if g.corridor.any() else None
     others &= rank >= cx.fight.rules.faces
-    others &= ~sheltered
+    if sheltered is not None:
+        others &= ~sheltered
     st.flank[:] = others
 
 
