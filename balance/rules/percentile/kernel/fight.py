@@ -32,7 +32,13 @@ from balance.rules.percentile.compile import (
     resistance_table,
 )
 from balance.rules.percentile.kernel import duel as kernel_duel
-from balance.rules.percentile.kernel.groups import choose_group_targets, rout, side_attacks
+from balance.rules.percentile.kernel.groups import (
+    by_slot,
+    choose_group_targets,
+    of_target,
+    rout,
+    side_attacks,
+)
 from balance.rules.percentile.kernel.prepare import duel_table_of, static_of
 from balance.rules.percentile.kernel.state import PercentileState, start  # noqa: F401 (API)
 from balance.rules.percentile.kernel.strike import (
@@ -258,10 +264,10 @@ def movement_wish(cx: Ctx) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     places = np.arange(c)[:, None]
     reach = np.float32(cx.fight.rules.reach)
     slot = st.wield
-    kind = item(S.item_kind, slot, places)
+    kind = by_slot(S.item_kind, slot)      # (docs/engine-tricks.md, narrow reads of a few places)
     policy = np.broadcast_to(S.movement[:, None], (c, n))
     policy = np.where(policy == MOVE_AUTO, np.where(kind == MELEE, CLOSE, HOLD), policy)
-    rng_ = item(S.item_range, slot, places).astype(np.float32)
+    rng_ = by_slot(S.item_range, slot).astype(np.float32)
     missile_near = np.where(policy == CLOSE,
                             np.maximum(reach, (S.DEX / 3).astype(np.float32)[:, None]),
                             rng_ / np.float32(2))
@@ -303,9 +309,9 @@ def move(cx: Ctx) -> None:
     if not some(movers):
         return
     policy, near, far = movement_wish(cx)
-    n = st.status.shape[1]
-    tgt = np.maximum(st.target, 0).astype(np.intp)
-    dist = np.abs(st.pos - st.pos.ravel().take(tgt * n + np.arange(n)))   # (flat cells)
+    # the targets' positions by comparisons (docs/engine-tricks.md, narrow reads of a few
+    # places)
+    dist = np.abs(st.pos - of_target(st.pos, np.maximum(st.target, 0)))
     wants = movers & np.where(policy == CLOSE, dist > near,
                               np.where(policy == KEEP_DISTANCE, (dist < near) | (dist > far),
                                        policy != HOLD))
@@ -367,12 +373,11 @@ def declare(cx: Ctx) -> None:
     c, n = st.status.shape
     rows = np.arange(n)
     acting = (st.status == STANDING) & (st.target != NO_TARGET)
-    places = np.arange(c)[:, None]
     # (c, n) int16 arithmetic throughout: wider or mixed dtypes cost several times as much
     tgt = np.maximum(st.target, 0).astype(np.intp) if c > 2 or cx.uses("missiles") \
         or cx.uses("distance") else None
     if cx.uses("missiles"):
-        shooter = acting & (S.item_kind[st.wield, places] != MELEE)
+        shooter = acting & (by_slot(S.item_kind, st.wield) != MELEE)
         for p in range(c):
             if shooter[p].any():
                 r = np.flatnonzero(shooter[p])
@@ -406,8 +411,8 @@ def declare(cx: Ctx) -> None:
     key = rank * 4      # tb.rank_key, in place (int16)
     key *= acting
     if cx.uses("distance"):
-        kind = item(S.item_kind, st.wield, places)
-        length = item(S.item_length, st.wield, places)
+        kind = by_slot(S.item_kind, st.wield)
+        length = by_slot(S.item_length, st.wield)
         for p in range(c):
             cand = (key[p] >= 4) & acting[p] & (st.moved[p] > 0)
             if not some(cand):
@@ -444,10 +449,9 @@ def up_close(cx: Ctx, key: np.ndarray, tgt: np.ndarray | None) -> None:
     length = np.stack([S.melee_length[:, p].take(wield[p]) for p in range(c)])
     if c == 2:
         foe = length[::-1]
-    else:       # each place's target's length, by flat cells (docs/engine-tricks.md)
-        m = length.shape[1]
-        aim = tgt if cols is None else tgt.take(cols, axis=1)
-        foe = length.ravel().take(aim * m + np.arange(m))
+    else:       # each place's target's length (docs/engine-tricks.md, narrow reads)
+        aim = np.maximum(st.target, 0)
+        foe = of_target(length, aim if cols is None else aim.take(cols, axis=1))
     longer = length > foe
     keep = flat_true(longer[0] | longer[1] if c == 2 else longer.any(axis=0))
     if not keep.size:
