@@ -322,19 +322,24 @@ def move(cx: Ctx) -> None:
     # comparisons; as in ``act``)
     order = ascending(-(S.DEX[:, None] * c + st.order.take(rows, axis=1)))
     speed = np.where(st.mounted, S.mount_move[:, None], S.move[:, None]).astype(np.float32)
+    n = st.status.shape[1]
     for k in range(c):
-        p = order[k]
-        m = movers[p, rows]
+        # the k-th mover's cells, read and written through flat indices once
+        # (docs/engine-tricks.md, flat indices and ``np.take``)
+        flat = order[k] * n + rows
+        m = movers.take(flat)
         if not some(m):
             continue
-        p, r = p[m], rows[m]
-        foe = get(st.target, p, r)
-        old = get(st.pos, p, r)
+        idx = flat_true(m)
+        flat, r = flat.take(idx), rows.take(idx)
+        foe = st.target.take(flat)
+        old = st.pos.take(flat)
         there = get(st.pos, foe, r)
-        new = step(old, there, policy[p, r], speed[p, r], near[p, r], far[p, r])
-        st.moved[p, r] = np.abs(new - old)
-        st.backed[p, r] = np.abs(new - there) > np.abs(old - there)
-        st.pos[p, r] = new
+        new = step(old, there, policy.take(flat), speed.take(flat), near.take(flat),
+                   far.take(flat))
+        st.moved.put(flat, np.abs(new - old))
+        st.backed.put(flat, np.abs(new - there) > np.abs(old - there))
+        st.pos.put(flat, new)
     if cx.uses("slick"):
         slip(cx, rows)
     if cx.uses("mounts"):
