@@ -211,7 +211,7 @@ def _choose(cx: Ctx, cols: np.ndarray | None, target: np.ndarray, free: np.ndarr
     if g.dangerous:
         kw["danger"] = by_slot(g.threat, wield)
 
-    def choose(holders, movers, limit):
+    def pick(target, holders, movers, standing, limit, kw):
         spread = some(g.counting & movers.any(axis=1))   # spread, engage: see all holders
         cap = None
         if limit is not None:
@@ -234,6 +234,21 @@ def _choose(cx: Ctx, cols: np.ndarray | None, target: np.ndarray, free: np.ndarr
         got *= movers                              # (docs/engine-tricks.md, arithmetic)
         got += target
         return got
+
+    def choose(holders, movers, limit):
+        # On the trials where these movers are, gathered, when they are few; else on every
+        # trial: the same choices and draws (``CHOOSE_ALL_AT``; docs/engine-tricks.md, asking
+        # a shared helper about the trials that draw)
+        mv = movers.any(axis=0)
+        if np.count_nonzero(mv) >= mv.size * CHOOSE_ALL_AT:
+            return pick(target, holders, movers, standing, limit, kw)
+        sub = flat_true(mv)
+        part = pick(target[:, sub], holders[:, sub], movers[:, sub], standing[:, sub], limit,
+                    {k: v[:, sub] if isinstance(v, np.ndarray) and k != "priority" else v
+                     for k, v in kw.items()})
+        out = target.copy()
+        out[:, sub] = part
+        return out
 
     free_melee = free & melee
     if some(free_melee):
