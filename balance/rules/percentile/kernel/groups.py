@@ -63,13 +63,14 @@ def choose_group_targets(cx: Ctx) -> None:
     melee = by_slot(g.melee, st.wield)
     cur = st.target
     aim = np.maximum(cur, 0)                  # (int8: -1 reads as place 0, masked below)
+    eq = aims(aim)
     keep = standing & (cur != NO_TARGET)
-    keep &= of_target(standing, aim)
+    keep &= of_target(standing, eq)
     if S.limits_bind:
         # who keeps a target that more keepers engage than a limit allows (a foe now in a
         # corridor, a longer weapon drawn): the seed leaves it open; a random order in each
         # trial (``turn_order``), never scenario order
-        limit = _limit(g, st.wield, aim)
+        limit = _limit(g, st.wield, eq)
         # ``turn_order(c, n, rng)``'s draw, for every trial (the stream), its argsort only
         # where it is used (``engine.places.ascending``: the same permutation as argsort)
         keys = cx.rng.random((c, n))
@@ -83,7 +84,7 @@ def choose_group_targets(cx: Ctx) -> None:
         on = np.empty((c, n), dtype=np.int16)     # (docs/engine-tricks.md, narrow counts)
         for j in range(c):
             (held == j).view(np.int8).sum(axis=0, dtype=np.int16, out=on[j])
-        hold &= of_target(on, aim) > limit
+        hold &= of_target(on, eq) > limit
         over = flat_true(hold.any(axis=0))
         if over.size:
             m = over.size
@@ -157,31 +158,38 @@ def by_slot(table: np.ndarray, wield: np.ndarray) -> np.ndarray:
     return out
 
 
-def of_target(x: np.ndarray, aim: np.ndarray) -> np.ndarray:
-    """(c, n) ``x[aim[i, k], k]``: each place's target's number (``aim`` int8 places 0..c-1)
-    by c comparisons in the arrays' own dtypes, no intp cells (docs/engine-tricks.md, narrow
-    reads of a few places)."""
-    c = x.shape[0]
-    out = np.zeros(aim.shape, dtype=x.dtype)
-    for j in range(c):
+def of_target(x: np.ndarray, aim: np.ndarray | list) -> np.ndarray:
+    """(c, n) ``x[aim[i, k], k]``: each place's target's number (``aim`` int8 places 0..c-1,
+    or its ``aims`` masks) by c comparisons in the arrays' own dtypes, no intp cells
+    (docs/engine-tricks.md, narrow reads of a few places)."""
+    eq = aims(aim) if isinstance(aim, np.ndarray) else aim
+    out = np.zeros(eq[0].shape, dtype=x.dtype)
+    for j, at in enumerate(eq):
         if x.dtype == np.bool_:
-            out |= (aim == j) & x[j]
+            out |= at & x[j]
         else:
-            out += (aim == j) * x[j]
+            out += at * x[j]
     return out
 
 
-def _limit(g: GroupTables, wield: np.ndarray, aim: np.ndarray) -> np.ndarray:
+def aims(aim: np.ndarray) -> list[np.ndarray]:
+    """``[aim == j for each place j]``: the masks ``of_target`` reads, made once for several
+    reads through the same targets."""
+    return [aim == j for j in range(aim.shape[0])]
+
+
+def _limit(g: GroupTables, wield: np.ndarray, aim: list) -> np.ndarray:
     """(c, n) each place's limit for its weapon in its target's space (``Static.limits``
-    read as ``limits[wield, place, space_class[target]]``), a space at a time."""
+    read as ``limits[wield, place, space_class[target]]``), a space at a time (``aim``: the
+    targets' ``aims`` masks)."""
     limit = None
     for sp in g.spaces:
         mine = by_slot(g.limits_in[sp], wield)
         if len(g.spaces) == 1:
             return mine
-        there = np.zeros(aim.shape, dtype=bool)
+        there = np.zeros(aim[0].shape, dtype=bool)
         for j in np.flatnonzero(g.space_class == sp):
-            there |= aim == j
+            there |= aim[j]
         limit = mine * there if limit is None else limit + mine * there
     return limit
 
@@ -282,7 +290,7 @@ def side_attacks(cx: Ctx) -> None:
     who = g.who                                # place numbers in the targets' dtype
     # each place's target's numbers by comparisons (docs/engine-tricks.md, narrow reads of
     # a few places)
-    aim = np.maximum(st.target, 0)
+    aim = aims(np.maximum(st.target, 0))
     att = (st.status == STANDING) & (st.target != NO_TARGET)
     att &= by_slot(g.melee, st.wield)
     att &= np.abs(st.pos - of_target(st.pos, aim)) <= (cx.fight.rules.reach + REACH_EPS)
@@ -302,7 +310,9 @@ def side_attacks(cx: Ctx) -> None:
     if some(two):
         sub = flat_true(two)
         rank[:, sub] += attacker_rank(st.target[:, sub], others[:, sub], cx.rng)
-    sheltered = of_target(g.corridor[:, None], aim) if g.corridor.any() else None
+    sheltered = None
+    for j in np.flatnonzero(g.corridor):
+        sheltered = aim[j] if sheltered is None else sheltered | aim[j]
     others &= rank >= cx.fight.rules.faces
     if sheltered is not None:
         others &= ~sheltered
