@@ -331,15 +331,21 @@ def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
     """The item each target parries with: of the off hand and the item in hand, those that
     can parry, the one its policy ``parry_with`` prefers (``compile.off_hand_parries``)."""
     S, st = cx.S, cx.st
-    off = (get(st.item_ok[OFF], t, rows) & S.item_can_parry[OFF, t]
-           & ~(S.item_shield[OFF, t] & S.underwater[t]))
+    off = get(st.item_ok[OFF], t, rows)
+    off &= S.off_can_parry.take(t) if per_row(t) else S.off_can_parry[t]
     if off.all() and (S.off_first_all.take(t).all() if per_row(t) else S.off_first_all[t]):
         # e.g. whole shields, preferred to all
         return np.full(rows.size, OFF, dtype=np.int8)
     held = get(st.wield, t, rows)
     own = get_item(st.item_ok, held, t, rows) & item(S.item_can_parry, held, t)
     off &= ~own | item(S.off_first, held, t)
-    return np.where(off, OFF, np.where(own, held, NONE))
+    # OFF where ``off``, else the item in hand where ``own``, else NONE, by arithmetic
+    # (docs/engine-tricks.md, arithmetic, not ``np.where``, on random masks)
+    slot = held - np.int8(NONE)
+    slot *= own
+    slot += np.int8(NONE)
+    slot += (np.int8(OFF) - slot) * off
+    return slot
 
 
 def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
