@@ -147,8 +147,8 @@ def poisons_take_hold(cx: Ctx) -> None:
         rows = np.flatnonzero(st.poison_at[p] == cx.round_no)
         if rows.size:
             lost = get(st.poison_hp, p, rows)
-            st.poison_hp[p, rows] = 0
-            st.poison_at[p, rows] = 0
+            put(st.poison_hp, p, rows, 0)
+            put(st.poison_at, p, rows, 0)
             raw_harm(cx, p, rows, lost)
 
 
@@ -211,7 +211,7 @@ def step_apart(cx: Ctx) -> None:
         return
     who, rows = inside.nonzero()
     apart = ~in_reach(cx, who, get(st.inside, who, rows).astype(np.intp), rows)
-    st.inside[who[apart], rows[apart]] = -1
+    put(st.inside, who[apart], rows[apart], -1)
 
 
 def recover_from_stun(cx: Ctx) -> None:
@@ -219,7 +219,7 @@ def recover_from_stun(cx: Ctx) -> None:
     who, rows = np.nonzero((st.status == STANDING) & st.stunned)
     if rows.size:
         ok = cx.succeeds(5 * cx.S.CON[who], rows.size)
-        st.stunned[who[ok], rows[ok]] = False
+        put(st.stunned, who[ok], rows[ok], False)
 
 
 def choose_targets(cx: Ctx) -> None:
@@ -350,7 +350,7 @@ def move(cx: Ctx) -> None:
             charge = (get(st.mounted, p, r) & (get(st.moved, p, r) >= cx.fight.rules.charge_run)
                       & (get(st.moved, p, r) > 0) & (get(st.target, p, r) != NO_TARGET))
             charge &= in_reach(cx, p, np.maximum(get(st.target, p, r), 0), r)
-            st.charging[p, r] = charge
+            put(st.charging, p, r, charge)
 
 
 def slip(cx: Ctx, rows) -> None:
@@ -558,7 +558,7 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
                     S.DEX[ep], np.where(knife, item(S.item_attack, slot, ep), 0),
                     get(st.netted, ep, er))
                 freed = cx.succeeds(chance, er.size)
-                st.entangled[at_rows(ep, freed), er[freed]] = False
+                put(st.entangled, at_rows(ep, freed), er[freed], False)
             p, rows = at_rows(p, ~ent), rows[~ent]
     if cx.any_down:
         down = get(st.down, p, rows)
@@ -630,8 +630,8 @@ def retrieve(cx: Ctx, p, rows: np.ndarray, chance: np.ndarray) -> None:
     slot = np.argmax(st.item_loose[:, p, rows], axis=0)
     st.item_loose[slot, p, rows] = False
     st.item_ok[slot, p, rows] = True
-    st.wield[p, rows] = slot
-    st.mounted[p, rows] = False
+    put(st.wield, p, rows, slot)
+    put(st.mounted, p, rows, False)
 
 
 def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
@@ -642,7 +642,7 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
     if some(dodging):
         dp, dr = at_rows(p, dodging), rows[dodging]
         ok = cx.succeeds(S.dodge[dp], dr.size)
-        st.status[at_rows(dp, ok), dr[ok]] = FLED
+        put(st.status, at_rows(dp, ok), dr[ok], FLED)
         p, rows = at_rows(p, ~dodging), rows[~dodging]
     shoving = np.broadcast_to(S.break_off_knockback[p], rows.shape)
     if some(shoving):
@@ -658,7 +658,7 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
             gone[near] = melee_attack(cx, np_, t[near], nr, np.where(with_shield, OFF, FIST),
                                       KNOCKBACK, parriable=False)
         gone &= get(st.status, kp, kr) == STANDING
-        st.status[at_rows(kp, gone), kr[gone]] = FLED
+        put(st.status, at_rows(kp, gone), kr[gone], FLED)
         p, rows = at_rows(p, ~shoving), rows[~shoving]
     if not rows.size:
         return
@@ -671,7 +671,7 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
         if some(m):
             free_blow(cx, q, at_rows(p, m), rows[m])
     left = get(st.status, p, rows) == STANDING
-    st.status[at_rows(p, left), rows[left]] = FLED
+    put(st.status, at_rows(p, left), rows[left], FLED)
 
 
 def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
@@ -693,7 +693,7 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
         if some(shot):
             sp, r = at_rows(p, shot), rows[shot]
             fired = missile_volley(cx, sp, at_rows(t, shot), r)
-            st.attacked[at_rows(sp, fired), r[fired]] = True
+            put(st.attacked, at_rows(sp, fired), r[fired], True)
             keep = ~shot
             p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
     if cx.uses("pounce") and rows.size:
@@ -712,7 +712,7 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
         if some(use):
             up = at_rows(p, use)
             melee_attack(cx, up, at_rows(t, use), rows[use], tangler[use], ENTANGLE)
-            st.attacked[up, rows[use]] = True
+            put(st.attacked, up, rows[use], True)
             keep = ~use
             p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
     fight_now = in_reach(cx, p, t, rows)
@@ -773,8 +773,8 @@ def pounce(cx: Ctx, p, t, rows: np.ndarray) -> None:
     aloft again, but with no stick to pounce with) lands clear without a weapon in hand; a
     failure collapses near the foe for 1D6 (a fumble 2D6), down (see reference ``pounce``)."""
     st, S = cx.st, cx.S
-    st.airborne[p, rows] = False
-    st.pos[p, rows] = get(st.pos, t, rows)
+    put(st.airborne, p, rows, False)
+    put(st.pos, p, rows, get(st.pos, t, rows))
     melee_attack(cx, p, t, rows, np.full(rows.size, MAIN), STRIKE, pounce=True)
     st.item_ok[MAIN, p, rows] = False
     fall_back(cx, p, rows)
@@ -827,7 +827,7 @@ def extra_attacks(cx: Ctx) -> None:
         won = cx.succeeds(3 * S.DEX[p], rows.size)
         if some(won):
             melee_attack(cx, p, t[won], rows[won], slot[won], STRIKE, extra=True)
-            st.forfeit_next[p, rows[won]] = True
+            put(st.forfeit_next, p, rows[won], True)
 
 
 def end_of_round(st: PercentileState, uses: frozenset[str] | None = None) -> None:

@@ -185,7 +185,7 @@ def disarm(cx: Ctx, who, rows) -> None:
     """Seed 004: disarming takes the weapon from the hand and keeps the foe from drawing a
     second one: it fights on with an off-hand weapon already in hand, else bare-handed,
     and may pick the weapon up (see reference ``disarm``)."""
-    cx.st.no_draw[who, rows] = True
+    put(cx.st.no_draw, who, rows, True)
     lose_weapon(cx, who, get(cx.st.wield, who, rows), rows)
 
 
@@ -504,11 +504,11 @@ def raw_harm(cx: Ctx, t, rows, amount) -> None:
         mult = cx.fight.rules.major_wound_roll
         out = np.ones(mr.size, dtype=bool) if mult == 0 else \
             ~cx.succeeds(mult * S.CON[mt], mr.size)
-        st.status[at_rows(mt, out), mr[out]] = UNCONSCIOUS
+        put(st.status, at_rows(mt, out), mr[out], UNCONSCIOUS)
     if cx.uses("yield"):
         gives_up = (get(st.status, t, rows) == STANDING) & (
             (hp <= S.yield_at[t]) | (get(st.major, t, rows) & S.yield_major[t]))
-        st.status[at_rows(t, gives_up), rows[gives_up]] = YIELDED
+        put(st.status, at_rows(t, gives_up), rows[gives_up], YIELDED)
 
 
 def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
@@ -519,7 +519,7 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
     armour = cx.fight.pmfs.sample(np.where(ignores, 0, armour_index(cx, t, rows)), cx.rng)
     final = np.maximum(rolled - armour, 0)
     if cx.fight.rules.critical_damages_armour:
-        st.armour_damaged[at_rows(t, ignores), rows[ignores]] = True
+        put(st.armour_damaged, at_rows(t, ignores), rows[ignores], True)
     dosed = poison_dose(cx, a, t, rows, slot, final) if cx.uses("poison") else None
     if not missile and cx.uses("knockout"):
         ko = np.broadcast_to(S.knockout[a] & S.humanoid[t], rows.shape)
@@ -528,9 +528,9 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
             out = major & (get(st.status, t, rows) == STANDING)
             if out.any():
                 ot, orows = at_rows(t, out), rows[out]
-                st.status[ot, orows] = UNCONSCIOUS
-                st.wake_at[ot, orows] = cx.round_no + 1 + tb.knockout_rounds(
-                    cx.rng.integers(1, 11, size=orows.size))
+                put(st.status, ot, orows, UNCONSCIOUS)
+                put(st.wake_at, ot, orows, cx.round_no + 1 + tb.knockout_rounds(
+                    cx.rng.integers(1, 11, size=orows.size)))
             minor = ko & ~major & (final > 0)      # a blow armour stops does nothing
             if minor.any():
                 kt, kr = at_rows(t, minor), rows[minor]
@@ -567,9 +567,10 @@ def poison_dose(cx: Ctx, a, t, rows, slot, final) -> tuple | None:
             lt, lr = at_rows(t, later), rows[later]
             due = cx.round_no + S.poison_onset[at_rows(a, later)]
             now = get(st.poison_at, lt, lr)
-            st.poison_at[lt, lr] = np.where(now > 0, np.minimum(now, due), due)
+            put(st.poison_at, lt, lr, np.where(now > 0, np.minimum(now, due), due))
             # held within int16: any loss past 30,000 kills (hit points are at most 500)
-            st.poison_hp[lt, lr] = np.minimum(get(st.poison_hp, lt, lr) + lost[later], 30_000)
+            put(st.poison_hp, lt, lr,
+                np.minimum(get(st.poison_hp, lt, lr) + lost[later], 30_000))
             t, rows, lost = at_rows(t, ~later), rows[~later], lost[~later]
     return t, rows, lost
 
@@ -587,7 +588,7 @@ def stun_check(cx: Ctx, t, rows) -> None:
     if some(up):
         t, rows = at_rows(t, up), rows[up]
         stunned = ~cx.succeeds(5 * cx.S.CON[t], rows.size)
-        st.stunned[at_rows(t, stunned), rows[stunned]] = True
+        put(st.stunned, at_rows(t, stunned), rows[stunned], True)
         cx.any_stunned = True
 
 
@@ -700,10 +701,10 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         return landed_rows
     if mode == ENTANGLE:
         go = ~stopped
-        st.entangled[at_rows(t, go), rows[go]] = True
-        st.held_until[at_rows(t, go), rows[go]] = cx.round_no + 1
-        st.netted[at_rows(t, go), rows[go]] = np.broadcast_to(
-            item(S.item_kind, slot, a) != MELEE, go.shape)[go]
+        put(st.entangled, at_rows(t, go), rows[go], True)
+        put(st.held_until, at_rows(t, go), rows[go], cx.round_no + 1)
+        put(st.netted, at_rows(t, go), rows[go], np.broadcast_to(
+            item(S.item_kind, slot, a) != MELEE, go.shape)[go])
         wrench = parried != NONE
         if some(wrench):
             wrench[wrench] = ~S.item_shield[parried[wrench], at_rows(t, wrench)]
@@ -900,7 +901,7 @@ def knock_back(cx: Ctx, a, t, rows) -> None:
     yards = tb.knockback_yards(S.STR[a], S.SIZ[t])
     away = np.sign(get(st.pos, t, rows) - get(st.pos, a, rows))
     away = np.where(away == 0, np.where(t > a, 1.0, -1.0), away)
-    st.pos[t, rows] = (get(st.pos, t, rows) + away * yards).astype(np.float32)
+    put(st.pos, t, rows, (get(st.pos, t, rows) + away * yards).astype(np.float32))
     rider = get(st.mounted, t, rows)
     if some(rider):
         fall(cx, at_rows(t, rider), rows[rider], jolt=False)
@@ -979,7 +980,7 @@ def missile_volley(cx: Ctx, a, t, rows) -> np.ndarray:
         st.ammo[at_rows(a, go), rows[go]] -= 1
     st.volleyed[a, rows] += S.volley[a]
     reload = item(S.item_reload, slot, a)
-    st.reload[a, rows] = np.where(reload > 0, reload + 1, 0)
+    put(st.reload, a, rows, np.where(reload > 0, reload + 1, 0))
     empty = (get(st.ammo, a, rows) <= 0) & (S.item_kind[get(st.wield, a, rows), a] != MELEE)
     if some(empty):
         switch_to_melee(cx, at_rows(a, empty), rows[empty])
