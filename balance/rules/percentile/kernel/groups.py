@@ -119,9 +119,9 @@ def choose_group_targets(cx: Ctx) -> None:
 
 class GroupTables:
     """A fight's fixed numbers as the group choice reads them (built once per fight from
-    ``Static``): flat (item slot, place) tables, and which places' policies count the
-    attackers already on each foe (``balance.engine.targeting.counting``, asked place by
-    place)."""
+    ``Static``): (item slot, place) tables for ``by_slot``, the limits a space at a time,
+    and which places' policies count the attackers already on each foe
+    (``balance.engine.targeting.counting``, asked place by place)."""
 
     def __init__(self, S) -> None:
         c = S.c
