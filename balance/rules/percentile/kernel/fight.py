@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.distance import CLOSE, HOLD, KEEP_DISTANCE, step
+from balance.engine.places import ascending
+from balance.engine.sparse import flat_true
 from balance.engine.status import FLED, STANDING, UNCONSCIOUS
 from balance.engine.targeting import NO_TARGET
 from balance.rules.percentile.compile import (
@@ -30,7 +32,13 @@ from balance.rules.percentile.compile import (
     resistance_table,
 )
 from balance.rules.percentile.kernel import duel as kernel_duel
-from balance.rules.percentile.kernel.groups import choose_group_targets, rout, side_attacks
+from balance.rules.percentile.kernel.groups import (
+    by_slot,
+    choose_group_targets,
+    of_target,
+    rout,
+    side_attacks,
+)
 from balance.rules.percentile.kernel.prepare import duel_table_of, static_of
 from balance.rules.percentile.kernel.state import PercentileState, start  # noqa: F401 (API)
 from balance.rules.percentile.kernel.strike import (
@@ -125,8 +133,10 @@ def draw_order(cx: Ctx) -> None:
         return
     u = cx.rng.random((c, n))
     # The sorting permutation of iid uniforms is itself a uniform random permutation: one
-    # argsort gives each place a uniformly random rank (no need to invert it).
-    st.order[:] = np.argsort(u, axis=0)
+    # argsort gives each place a uniformly random rank (no need to invert it); the argsort
+    # by pairwise comparisons (``engine.places.ascending``, the same permutation:
+    # docs/engine-tricks.md, ranks by pairwise comparisons)
+    st.order[:] = ascending(u, np.int8)
 
 
 def poisons_take_hold(cx: Ctx) -> None:
@@ -136,9 +146,9 @@ def poisons_take_hold(cx: Ctx) -> None:
     for p in range(cx.S.c):
         rows = np.flatnonzero(st.poison_at[p] == cx.round_no)
         if rows.size:
-            lost = st.poison_hp[p, rows]
-            st.poison_hp[p, rows] = 0
-            st.poison_at[p, rows] = 0
+            lost = get(st.poison_hp, p, rows)
+            put(st.poison_hp, p, rows, 0)
+            put(st.poison_at, p, rows, 0)
             raw_harm(cx, p, rows, lost)
 
 
@@ -200,8 +210,8 @@ def step_apart(cx: Ctx) -> None:
     if not some(inside):
         return
     who, rows = inside.nonzero()
-    apart = ~in_reach(cx, who, st.inside[who, rows].astype(np.intp), rows)
-    st.inside[who[apart], rows[apart]] = -1
+    apart = ~in_reach(cx, who, get(st.inside, who, rows).astype(np.intp), rows)
+    put(st.inside, who[apart], rows[apart], -1)
 
 
 def recover_from_stun(cx: Ctx) -> None:
@@ -209,7 +219,7 @@ def recover_from_stun(cx: Ctx) -> None:
     who, rows = np.nonzero((st.status == STANDING) & st.stunned)
     if rows.size:
         ok = cx.succeeds(5 * cx.S.CON[who], rows.size)
-        st.stunned[who[ok], rows[ok]] = False
+        put(st.stunned, who[ok], rows[ok], False)
 
 
 def choose_targets(cx: Ctx) -> None:
@@ -242,8 +252,8 @@ def brace(cx: Ctx) -> None:
                 near |= standing[q] & in_reach(cx, p, q, rows)
         slot = st.wield[p]
         shield = st.item_ok[OFF, p] & S.item_shield[OFF, p]
-        spear = ((S.item_kind[slot, p] == MELEE) & S.item_thrusting[slot, p]
-                 & (S.item_length[slot, p] == tb.LONG))
+        spear = ((item(S.item_kind, slot, p) == MELEE) & item(S.item_thrusting, slot, p)
+                 & (item(S.item_length, slot, p) == tb.LONG))
         st.bracing[p] = standing[p] & ~st.down[p] & ~near & (shield | spear)
 
 
@@ -254,10 +264,10 @@ def movement_wish(cx: Ctx) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     places = np.arange(c)[:, None]
     reach = np.float32(cx.fight.rules.reach)
     slot = st.wield
-    kind = S.item_kind[slot, places]
+    kind = by_slot(S.item_kind, slot)      # (docs/engine-tricks.md, narrow reads of a few places)
     policy = np.broadcast_to(S.movement[:, None], (c, n))
     policy = np.where(policy == MOVE_AUTO, np.where(kind == MELEE, CLOSE, HOLD), policy)
-    rng_ = S.item_range[slot, places].astype(np.float32)
+    rng_ = by_slot(S.item_range, slot).astype(np.float32)
     missile_near = np.where(policy == CLOSE,
                             np.maximum(reach, (S.DEX / 3).astype(np.float32)[:, None]),
                             rng_ / np.float32(2))
@@ -299,29 +309,37 @@ def move(cx: Ctx) -> None:
     if not some(movers):
         return
     policy, near, far = movement_wish(cx)
-    tgt = np.maximum(st.target, 0).astype(np.intp)
-    dist = np.abs(st.pos - np.take_along_axis(st.pos, tgt, axis=0))
+    # the targets' positions by comparisons (docs/engine-tricks.md, narrow reads of a few
+    # places)
+    dist = np.abs(st.pos - of_target(st.pos, np.maximum(st.target, 0)))
     wants = movers & np.where(policy == CLOSE, dist > near,
                               np.where(policy == KEEP_DISTANCE, (dist < near) | (dist > far),
                                        policy != HOLD))
     rows = np.flatnonzero(wants.any(axis=0))
     if not rows.size:
         return
-    order = np.argsort(-(S.DEX[:, None] * c + st.order[:, rows]), axis=0, kind="stable")
+    # a stable argsort by pairwise comparisons (docs/engine-tricks.md, ranks by pairwise
+    # comparisons; as in ``act``)
+    order = ascending(-(S.DEX[:, None] * c + st.order.take(rows, axis=1)))
     speed = np.where(st.mounted, S.mount_move[:, None], S.move[:, None]).astype(np.float32)
+    n = st.status.shape[1]
     for k in range(c):
-        p = order[k]
-        m = movers[p, rows]
+        # the k-th mover's cells, read and written through flat indices once
+        # (docs/engine-tricks.md, flat indices and ``np.take``)
+        flat = order[k] * n + rows
+        m = movers.take(flat)
         if not some(m):
             continue
-        p, r = p[m], rows[m]
-        foe = st.target[p, r]
-        old = st.pos[p, r]
-        there = st.pos[foe, r]
-        new = step(old, there, policy[p, r], speed[p, r], near[p, r], far[p, r])
-        st.moved[p, r] = np.abs(new - old)
-        st.backed[p, r] = np.abs(new - there) > np.abs(old - there)
-        st.pos[p, r] = new
+        idx = flat_true(m)
+        flat, r = flat.take(idx), rows.take(idx)
+        foe = st.target.take(flat)
+        old = st.pos.take(flat)
+        there = get(st.pos, foe, r)
+        new = step(old, there, policy.take(flat), speed.take(flat), near.take(flat),
+                   far.take(flat))
+        st.moved.put(flat, np.abs(new - old))
+        st.backed.put(flat, np.abs(new - there) > np.abs(old - there))
+        st.pos.put(flat, new)
     if cx.uses("slick"):
         slip(cx, rows)
     if cx.uses("mounts"):
@@ -329,10 +347,10 @@ def move(cx: Ctx) -> None:
         for p in range(c):
             if S.mount_move[p] == 0:
                 continue
-            charge = (st.mounted[p, r] & (st.moved[p, r] >= cx.fight.rules.charge_run)
-                      & (st.moved[p, r] > 0) & (st.target[p, r] != NO_TARGET))
-            charge &= in_reach(cx, p, np.maximum(st.target[p, r], 0), r)
-            st.charging[p, r] = charge
+            charge = (get(st.mounted, p, r) & (get(st.moved, p, r) >= cx.fight.rules.charge_run)
+                      & (get(st.moved, p, r) > 0) & (get(st.target, p, r) != NO_TARGET))
+            charge &= in_reach(cx, p, np.maximum(get(st.target, p, r), 0), r)
+            put(st.charging, p, r, charge)
 
 
 def slip(cx: Ctx, rows) -> None:
@@ -360,12 +378,11 @@ def declare(cx: Ctx) -> None:
     c, n = st.status.shape
     rows = np.arange(n)
     acting = (st.status == STANDING) & (st.target != NO_TARGET)
-    places = np.arange(c)[:, None]
     # (c, n) int16 arithmetic throughout: wider or mixed dtypes cost several times as much
     tgt = np.maximum(st.target, 0).astype(np.intp) if c > 2 or cx.uses("missiles") \
         or cx.uses("distance") else None
     if cx.uses("missiles"):
-        shooter = acting & (S.item_kind[st.wield, places] != MELEE)
+        shooter = acting & (by_slot(S.item_kind, st.wield) != MELEE)
         for p in range(c):
             if shooter[p].any():
                 r = np.flatnonzero(shooter[p])
@@ -391,23 +408,24 @@ def declare(cx: Ctx) -> None:
             if not S.aim_steps[p] or S.volley[p]:
                 continue
             slot = st.wield[p]
-            aims = acting[p] & (S.item_kind[slot, p] != MELEE)
-            aims &= gap(cx, p, tgt[p], rows) <= 2 * S.item_range[slot, p]
+            aims = acting[p] & (item(S.item_kind, slot, p) != MELEE)
+            aims &= gap(cx, p, tgt[p], rows) <= 2 * item(S.item_range, slot, p)
             steps = np.where(aims, tb.aim_steps(S.aim_steps[p], rank[p]), 0)
             st.aim[p] = steps
             rank[p] -= 5 * steps
     key = tb.rank_key(rank, acting, out=np.empty_like(rank))
     if cx.uses("distance"):
-        kind = S.item_kind[st.wield, places]
-        length = S.item_length[st.wield, places]
+        kind = by_slot(S.item_kind, st.wield)
+        length = by_slot(S.item_length, st.wield)
         for p in range(c):
             cand = (key[p] >= 4) & acting[p] & (st.moved[p] > 0)
             if not some(cand):
                 continue
             t = tgt[p]
-            key_t = key[t, rows]
+            key_t = get(key, t, rows)
             cand &= (key_t >= 4) & in_reach(cx, p, t, rows)
-            longer = (kind[t, rows] == MELEE) & (kind[p] == MELEE) & (length[t, rows] > length[p])
+            longer = ((get(kind, t, rows) == MELEE) & (kind[p] == MELEE)
+                      & (get(length, t, rows) > length[p]))
             set_spear = spear_set(cx, t, rows) & st.charging[p] if cx.uses("brace") else False
             key[p] = np.where(cand & (longer | set_spear), tb.strikes_after(key[p], key_t), key[p])
     if cx.fight.rules.up_close:
@@ -429,29 +447,37 @@ def up_close(cx: Ctx, key: np.ndarray, tgt: np.ndarray | None) -> None:
         cols = (other[0] | other[1] if c == 2 else other.any(axis=0)).nonzero()[0]
         if not cols.size:
             return
+        wield = st.wield.take(cols, axis=1)
     else:
-        cols = np.arange(key.shape[1])
-    wield = st.wield.take(cols, axis=1)
+        cols, wield = None, st.wield         # every trial: no gathers
     length = np.stack([S.melee_length[:, p].take(wield[p]) for p in range(c)])
-    foe = length[::-1] if c == 2 else np.take_along_axis(length, tgt[:, cols], axis=0)
+    if c == 2:
+        foe = length[::-1]
+    else:       # each place's target's length (docs/engine-tricks.md, narrow reads)
+        aim = np.maximum(st.target, 0)
+        foe = of_target(length, aim if cols is None else aim.take(cols, axis=1))
     longer = length > foe
-    keep = longer.any(axis=0)
-    cols, longer = cols[keep], longer[:, keep]
-    if not cols.size:
+    keep = flat_true(longer[0] | longer[1] if c == 2 else longer.any(axis=0))
+    if not keep.size:
         return
+    # columns by index, not by a boolean column mask (docs/engine-tricks.md, flat indices)
+    cols = keep if cols is None else cols.take(keep)
+    longer = longer.take(keep, axis=1)
     # key >= 4: acting (a key is 0 for a fighter that does not act)
     longer &= key.take(cols, axis=1) >= 4
     if moving:
         longer &= st.moved.take(cols, axis=1) == 0
     for p in range(c):
-        r = cols[longer[p]]
+        r = cols.take(flat_true(longer[p]))
         if not r.size:
             continue
-        t = 1 - p if c == 2 else tgt[p, r]     # a duel: the one foe, a scalar place
-        ok = (key[t, r] >= 4) & (S.melee_length[st.wield[t, r], t] >= 0)
+        t = 1 - p if c == 2 else tgt[p].take(r)     # a duel: the one foe, a scalar place
+        key_t = get(key, t, r)
+        ok = (key_t >= 4) & (S.melee_length[get(st.wield, t, r), t] >= 0)
         if moving:
-            ok &= (st.moved[t, r] == 0) & in_reach(cx, p, t, r)
-        key[p, r] = np.where(ok, tb.strikes_after(key[p, r], key[t, r]), key[p, r])
+            ok &= (get(st.moved, t, r) == 0) & in_reach(cx, p, t, r)
+        mine = key[p].take(r)
+        key[p][r] = np.where(ok, tb.strikes_after(mine, key_t), mine)
 
 
 # --- 5. actions ----------------------------------------------------------------------------
@@ -483,16 +509,26 @@ def act(cx: Ctx) -> None:
                 take_action(cx, p, rows)
         return
     slot_key = np.where(st.key >= 2, st.key.astype(np.int32) * c + st.order, -1)
-    ranked = np.argsort(-slot_key, axis=0, kind="stable")
+    # a stable argsort of the negated keys, by pairwise comparisons (``engine.places.
+    # ascending`` ranks equal keys in place order, as a stable sort does: docs/engine-tricks.md,
+    # ranks by pairwise comparisons)
+    np.negative(slot_key, out=slot_key)
+    ranked = ascending(slot_key)
+    np.negative(slot_key, out=slot_key)
     cols = np.arange(n)
     for k in range(c):
-        p = ranked[k]
-        go = slot_key[p, cols] >= 2 * c
+        at = ranked[k] * n + cols           # (docs/engine-tricks.md, flat indices)
+        go = slot_key.ravel().take(at) >= 2 * c
         if not some(go):
             break
-        rows = np.flatnonzero(go & (st.status[p, cols] == STANDING))
+        go &= st.status.ravel().take(at) == STANDING
+        rows = flat_true(go)
         if rows.size:
-            take_action(cx, p[rows], rows)
+            p = ranked[k].take(rows)
+            # one place in every row (a group's fastest, say) is passed as one number: the
+            # same rows in the same order, read by rows rather than by flat cells
+            # (docs/engine-tricks.md, one row's take)
+            take_action(cx, int(p[0]) if (p == p[0]).all() else p, rows)
 
 
 def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
@@ -503,22 +539,25 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
         rested = ~np.broadcast_to(cx.exhausted(p), rows.shape)
         p, rows = at_rows(p, rested), rows[rested]
     if cx.round_no == 1 and cx.uses("ambush"):
-        aware = ~st.surprised[p, rows]
+        aware = ~get(st.surprised, p, rows)
         p, rows = at_rows(p, aware), rows[aware]
     if cx.uses("entangle"):
-        ent = st.entangled[p, rows]
+        ent = get(st.entangled, p, rows)
         if some(ent):
             ep, er = at_rows(p, ent), rows[ent]
-            tries = cx.round_no > st.held_until[ep, er]
+            tries = cx.round_no > get(st.held_until, ep, er)
             ep, er = at_rows(ep, tries), er[tries]
             if er.size:
-                slot = st.wield[ep, er]
-                knife = ((S.item_kind[slot, ep] == MELEE) & S.item_thrusting[slot, ep]
-                         & (S.item_length[slot, ep] == tb.SHORT) & ~S.item_is_fist[slot, ep])
+                slot = get(st.wield, ep, er)
+                knife = ((item(S.item_kind, slot, ep) == MELEE)
+                         & item(S.item_thrusting, slot, ep)
+                         & (item(S.item_length, slot, ep) == tb.SHORT)
+                         & ~item(S.item_is_fist, slot, ep))
                 chance = tb.free_from_entangle_chance(
-                    S.DEX[ep], np.where(knife, S.item_attack[slot, ep], 0), st.netted[ep, er])
+                    S.DEX[ep], np.where(knife, item(S.item_attack, slot, ep), 0),
+                    get(st.netted, ep, er))
                 freed = cx.succeeds(chance, er.size)
-                st.entangled[at_rows(ep, freed), er[freed]] = False
+                put(st.entangled, at_rows(ep, freed), er[freed], False)
             p, rows = at_rows(p, ~ent), rows[~ent]
     if cx.any_down:
         down = get(st.down, p, rows)
@@ -546,7 +585,7 @@ def take_action(cx: Ctx, p, rows: np.ndarray) -> None:
             break_off(cx, at_rows(p, leaving), rows[leaving])
             p, rows = at_rows(p, ~leaving), rows[~leaving]
     if cx.uses("loose") and rows.size:
-        grab = ((st.wield[p, rows] == FIST) & st.item_loose[:, p, rows].any(axis=0)
+        grab = ((get(st.wield, p, rows) == FIST) & st.item_loose[:, p, rows].any(axis=0)
                 & S.retrieve[p])
         if some(grab):
             gp, gr = at_rows(p, grab), rows[grab]
@@ -571,10 +610,10 @@ def rearm_chance(cx: Ctx, p, rows: np.ndarray) -> np.ndarray:
         foe = S.side[q] != S.side[p]
         if not some(foe):
             continue
-        presses = (foe & (st.status[q, rows] == STANDING) & (st.target[q, rows] == p)
-                   & ~st.down[q, rows] & ~st.stunned[q, rows] & in_reach(cx, q, p, rows))
+        presses = (foe & (get(st.status, q, rows) == STANDING) & (get(st.target, q, rows) == p)
+                   & ~get(st.down, q, rows) & ~get(st.stunned, q, rows) & in_reach(cx, q, p, rows))
         if cx.uses("entangle"):
-            presses &= ~st.entangled[q, rows]
+            presses &= ~get(st.entangled, q, rows)
         best = np.where(presses, np.maximum(best, S.DEX[q]), best)
     return tb.rearm_chance(S.DEX[p], best, best > 0, cx.fight.rules.rearm_when_pressed,
                            **resistance_table(cx.fight.rules))
@@ -590,8 +629,8 @@ def retrieve(cx: Ctx, p, rows: np.ndarray, chance: np.ndarray) -> None:
     slot = np.argmax(st.item_loose[:, p, rows], axis=0)
     st.item_loose[slot, p, rows] = False
     st.item_ok[slot, p, rows] = True
-    st.wield[p, rows] = slot
-    st.mounted[p, rows] = False
+    put(st.wield, p, rows, slot)
+    put(st.mounted, p, rows, False)
 
 
 def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
@@ -602,13 +641,13 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
     if some(dodging):
         dp, dr = at_rows(p, dodging), rows[dodging]
         ok = cx.succeeds(S.dodge[dp], dr.size)
-        st.status[at_rows(dp, ok), dr[ok]] = FLED
+        put(st.status, at_rows(dp, ok), dr[ok], FLED)
         p, rows = at_rows(p, ~dodging), rows[~dodging]
     shoving = np.broadcast_to(S.break_off_knockback[p], rows.shape)
     if some(shoving):
         kp, kr = at_rows(p, shoving), rows[shoving]
-        t = np.maximum(st.target[kp, kr], 0).astype(np.intp)
-        near = ((st.target[kp, kr] != NO_TARGET) & (st.status[t, kr] == STANDING)
+        t = np.maximum(get(st.target, kp, kr), 0).astype(np.intp)
+        near = ((get(st.target, kp, kr) != NO_TARGET) & (get(st.status, t, kr) == STANDING)
                 & in_reach(cx, kp, t, kr))
         gone = ~near
         if some(near):
@@ -617,8 +656,8 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
                            & ~S.underwater[np_])
             gone[near] = melee_attack(cx, np_, t[near], nr, np.where(with_shield, OFF, FIST),
                                       KNOCKBACK, parriable=False)
-        gone &= st.status[kp, kr] == STANDING
-        st.status[at_rows(kp, gone), kr[gone]] = FLED
+        gone &= get(st.status, kp, kr) == STANDING
+        put(st.status, at_rows(kp, gone), kr[gone], FLED)
         p, rows = at_rows(p, ~shoving), rows[~shoving]
     if not rows.size:
         return
@@ -626,12 +665,12 @@ def break_off(cx: Ctx, p, rows: np.ndarray) -> None:
         foe = S.side[q] != S.side[p]
         if not some(foe):
             continue
-        m = (foe & (st.status[q, rows] == STANDING) & in_reach(cx, q, p, rows)
-             & (st.status[p, rows] == STANDING) & can_strike(cx, q, rows))
+        m = (foe & (get(st.status, q, rows) == STANDING) & in_reach(cx, q, p, rows)
+             & (get(st.status, p, rows) == STANDING) & can_strike(cx, q, rows))
         if some(m):
             free_blow(cx, q, at_rows(p, m), rows[m])
-    left = st.status[p, rows] == STANDING
-    st.status[at_rows(p, left), rows[left]] = FLED
+    left = get(st.status, p, rows) == STANDING
+    put(st.status, at_rows(p, left), rows[left], FLED)
 
 
 def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
@@ -642,37 +681,37 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
         # the attacker stands, so it has a target while the foe does
         p, rows = at_each(st.status[t].take(rows) == STANDING, p, rows)
     else:
-        t = st.target[p, rows].astype(np.intp)
+        t = get(st.target, p, rows).astype(np.intp)
         p, rows, t = at_each(t != NO_TARGET, p, rows, t)
-        p, rows, t = at_each(st.status[t, rows] == STANDING, p, rows, t)
+        p, rows, t = at_each(get(st.status, t, rows) == STANDING, p, rows, t)
     if not rows.size:
         return
     slot = get(st.wield, p, rows).astype(np.intp)
     if cx.uses("missiles"):
-        shot = S.item_kind[slot, p] != MELEE
+        shot = item(S.item_kind, slot, p) != MELEE
         if some(shot):
             sp, r = at_rows(p, shot), rows[shot]
             fired = missile_volley(cx, sp, at_rows(t, shot), r)
-            st.attacked[at_rows(sp, fired), r[fired]] = True
+            put(st.attacked, at_rows(sp, fired), r[fired], True)
             keep = ~shot
             p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
     if cx.uses("pounce") and rows.size:
-        dive = st.airborne[p, rows] & (slot == MAIN) & st.item_ok[MAIN, p, rows]
+        dive = get(st.airborne, p, rows) & (slot == MAIN) & st.item_ok[MAIN, p, rows]
         if some(dive):
             pounce(cx, at_rows(p, dive), at_rows(t, dive), rows[dive])
             keep = ~dive
             p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
-        aloft = st.airborne[t, rows]     # nobody reaches a flyer still aloft hand to hand
+        aloft = get(st.airborne, t, rows)     # nobody reaches a flyer still aloft hand to hand
         if some(aloft):
             p, rows, t, slot = at_rows(p, ~aloft), rows[~aloft], at_rows(t, ~aloft), slot[~aloft]
     if cx.uses("entangle") and rows.size and some(S.entangle[p]):
         tangler = entangle_slot(cx, p, rows)
-        use = (tangler != NONE) & ~st.entangled[t, rows]
+        use = (tangler != NONE) & ~get(st.entangled, t, rows)
         use &= gap(cx, p, t, rows) <= S.item_range[np.maximum(tangler, 0), p]
         if some(use):
             up = at_rows(p, use)
             melee_attack(cx, up, at_rows(t, use), rows[use], tangler[use], ENTANGLE)
-            st.attacked[up, rows[use]] = True
+            put(st.attacked, up, rows[use], True)
             keep = ~use
             p, rows, t, slot = at_rows(p, keep), rows[keep], at_rows(t, keep), slot[keep]
     fight_now = in_reach(cx, p, t, rows)
@@ -702,10 +741,10 @@ def attack_action(cx: Ctx, p, rows: np.ndarray) -> None:
         return
     mode = np.full(rows.size, STRIKE)
     if some(knockback):
-        mode = np.where(knockback & ~st.down[t, rows], KNOCKBACK, mode)
+        mode = np.where(knockback & ~get(st.down, t, rows), KNOCKBACK, mode)
     if some(disarm):
-        held = st.wield[t, rows]
-        armed = ~S.item_is_fist[held, t] & (held != FIST)
+        held = get(st.wield, t, rows)
+        armed = ~item(S.item_is_fist, held, t) & (held != FIST)
         mode = np.where(disarm & (mode == STRIKE) & armed, DISARM, mode)
     for code in (KNOCKBACK, DISARM, STRIKE):
         m = mode == code
@@ -733,8 +772,8 @@ def pounce(cx: Ctx, p, t, rows: np.ndarray) -> None:
     aloft again, but with no stick to pounce with) lands clear without a weapon in hand; a
     failure collapses near the foe for 1D6 (a fumble 2D6), down (see reference ``pounce``)."""
     st, S = cx.st, cx.S
-    st.airborne[p, rows] = False
-    st.pos[p, rows] = st.pos[t, rows]
+    put(st.airborne, p, rows, False)
+    put(st.pos, p, rows, get(st.pos, t, rows))
     melee_attack(cx, p, t, rows, np.full(rows.size, MAIN), STRIKE, pounce=True)
     st.item_ok[MAIN, p, rows] = False
     fall_back(cx, p, rows)
@@ -755,8 +794,8 @@ def giant_blow(cx: Ctx, p, rows: np.ndarray) -> None:
     one attack roll per foe, each defending on its own; see reference ``giant_blow``)."""
     st, S = cx.st, cx.S
     for q in range(st.status.shape[0]):
-        m = (S.side[p] != S.side[q]) & (st.status[q, rows] == STANDING)
-        m &= (st.status[p, rows] == STANDING) & in_reach(cx, p, q, rows)
+        m = (S.side[p] != S.side[q]) & (get(st.status, q, rows) == STANDING)
+        m &= (get(st.status, p, rows) == STANDING) & in_reach(cx, p, q, rows)
         if some(m):
             melee_attack(cx, at_rows(p, m), q, rows[m], np.full(int(m.sum()), MAIN), STRIKE)
 
@@ -777,9 +816,9 @@ def extra_attacks(cx: Ctx) -> None:
                               & (st.order[p] == rank))
         if not rows.size:
             continue
-        t = st.target[p, rows].astype(np.intp)
-        slot = st.wield[p, rows].astype(np.intp)
-        ok = ((st.status[t, rows] == STANDING) & (S.item_kind[slot, p] == MELEE)
+        t = get(st.target, p, rows).astype(np.intp)
+        slot = get(st.wield, p, rows).astype(np.intp)
+        ok = ((get(st.status, t, rows) == STANDING) & (item(S.item_kind, slot, p) == MELEE)
               & in_reach(cx, p, t, rows) & can_strike(cx, p, rows))
         rows, t, slot = rows[ok], t[ok], slot[ok]
         if not rows.size:
@@ -787,7 +826,7 @@ def extra_attacks(cx: Ctx) -> None:
         won = cx.succeeds(3 * S.DEX[p], rows.size)
         if some(won):
             melee_attack(cx, p, t[won], rows[won], slot[won], STRIKE, extra=True)
-            st.forfeit_next[p, rows[won]] = True
+            put(st.forfeit_next, p, rows[won], True)
 
 
 def end_of_round(st: PercentileState, uses: frozenset[str] | None = None) -> None:

@@ -80,6 +80,11 @@ class Static:
         # with both hands able to parry, does the off hand parry rather than item slot k?
         self.off_first = off_hand_parries(self.parry_with, self.item_parry[OFF],
                                           self.item_parry)
+        # does each fighter's off hand parry rather than every other slot? (``kernel.strike.
+        # parry_slot``'s shortcut, read a place at a time)
+        self.off_first_all = self.off_first.all(axis=0)
+        # can each fighter's off-hand item parry at all (a shield not underwater)? (``parry_slot``)
+        self.off_can_parry = self.item_can_parry[OFF] & ~(self.item_shield[OFF] & self.underwater)
         # the fewest hit points of anything each fighter may parry with (before any wear)
         self.weakest_parry = np.where(self.item_can_parry, self.item_hp, UNBREAKABLE).min(axis=0)
         self.item_is_fist = np.array([[f.items[k].name == "fist" for f in fs]

@@ -111,7 +111,7 @@ class Ctx:
 
 def gap(cx: Ctx, a, b, rows) -> np.ndarray:
     pos = cx.st.pos
-    return np.abs(pos[a, rows] - pos[b, rows])
+    return np.abs(get(pos, a, rows) - get(pos, b, rows))   # (rows.get: row or flat takes)
 
 
 def in_reach(cx: Ctx, a, b, rows) -> np.ndarray:
@@ -121,24 +121,24 @@ def in_reach(cx: Ctx, a, b, rows) -> np.ndarray:
 
 
 def wielded(cx: Ctx, who, rows) -> np.ndarray:
-    return cx.st.wield[who, rows]
+    return get(cx.st.wield, who, rows)
 
 
 def can_strike(cx: Ctx, who, rows) -> np.ndarray:
     """Able to swing this instant (free attacks, ripostes, extra attacks)."""
     st, S = cx.st, cx.S
-    slot = st.wield[who, rows]
-    ok = ((st.status[who, rows] == STANDING) & ~st.stunned[who, rows]
-          & ~st.entangled[who, rows] & (S.item_kind[slot, who] == MELEE)
-          & ~(st.down[who, rows] & S.item_two_handed[slot, who]))
+    slot = get(st.wield, who, rows)
+    ok = ((get(st.status, who, rows) == STANDING) & ~get(st.stunned, who, rows)
+          & ~get(st.entangled, who, rows) & (item(S.item_kind, slot, who) == MELEE)
+          & ~(get(st.down, who, rows) & item(S.item_two_handed, slot, who)))
     return ok & ~cx.caught_unaware(who, rows)
 
 
 def spear_set(cx: Ctx, who, rows) -> np.ndarray:
     st, S = cx.st, cx.S
-    slot = st.wield[who, rows]
-    return (st.bracing[who, rows] & (S.item_kind[slot, who] == MELEE)
-            & S.item_thrusting[slot, who] & (S.item_length[slot, who] == tb.LONG))
+    slot = get(st.wield, who, rows)
+    return (get(st.bracing, who, rows) & (item(S.item_kind, slot, who) == MELEE)
+            & item(S.item_thrusting, slot, who) & (item(S.item_length, slot, who) == tb.LONG))
 
 
 def fall(cx: Ctx, who, rows, *, jolt: bool = True) -> None:
@@ -185,8 +185,8 @@ def disarm(cx: Ctx, who, rows) -> None:
     """Seed 004: disarming takes the weapon from the hand and keeps the foe from drawing a
     second one: it fights on with an off-hand weapon already in hand, else bare-handed,
     and may pick the weapon up (see reference ``disarm``)."""
-    cx.st.no_draw[who, rows] = True
-    lose_weapon(cx, who, cx.st.wield[who, rows], rows)
+    put(cx.st.no_draw, who, rows, True)
+    lose_weapon(cx, who, get(cx.st.wield, who, rows), rows)
 
 
 def lose_weapon(cx: Ctx, who, slot, rows) -> None:
@@ -195,14 +195,14 @@ def lose_weapon(cx: Ctx, who, slot, rows) -> None:
     st = cx.st
     st.item_ok[slot, who, rows] = False
     st.item_loose[slot, who, rows] = True
-    back = slot == st.wield[who, rows]
+    back = slot == get(st.wield, who, rows)
     if some(back):
         fall_back(cx, *at_each(back, who, rows))
 
 
 def switch_to_melee(cx: Ctx, who, rows) -> None:
     st = cx.st
-    st.item_ok[st.wield[who, rows], who, rows] = False
+    st.item_ok[get(st.wield, who, rows), who, rows] = False
     fall_back(cx, who, rows)
 
 
@@ -210,16 +210,16 @@ def switch_to_melee(cx: Ctx, who, rows) -> None:
 
 
 def level_of(cx: Ctx, who, rows) -> np.ndarray:
-    return np.clip(cx.S.level[who] + cx.st.mounted[who, rows], -1, 1)
+    return np.clip(cx.S.level[who] + get(cx.st.mounted, who, rows), -1, 1)
 
 
 def situational_skill(cx: Ctx, who, rows, slot, skill, *, noisy, smelly=False,
                       weapon: bool = True):
     S, st = cx.S, cx.st
     if weapon and cx.uses("mounts"):
-        skill = np.where(st.mounted[who, rows], np.minimum(skill, S.ride[who]), skill)
+        skill = np.where(get(st.mounted, who, rows), np.minimum(skill, S.ride[who]), skill)
     if weapon and (cx.uses("cramped") or cx.uses("underwater")):
-        skill = np.where(S.item_quartered[slot, who], tb.quarter(skill), skill)
+        skill = np.where(item(S.item_quartered, slot, who), tb.quarter(skill), skill)
     if cx.uses("dark"):
         skill = tb.light_skill(skill, S.light[who], search=S.search[who], int_=S.INT[who],
                                pow_=S.POW[who], listen=S.listen[who], noisy=noisy,
@@ -233,21 +233,21 @@ def melee_chance(cx: Ctx, a, t, rows, slot) -> np.ndarray:
                                noisy=S.noisy[t], smelly=S.smelly[t])
     if cx.uses("height"):
         chance = chance + tb.height_modifier(level_of(cx, a, rows), level_of(cx, t, rows),
-                                             S.item_length[slot, a],
-                                             S.item_length[st.wield[t, rows], t])
+                                             item(S.item_length, slot, a),
+                                             S.item_length[get(st.wield, t, rows), t])
     if cx.any_down:
         chance = chance + tb.down_modifier(get(st.down, a, rows), get(st.down, t, rows))
     if cx.uses("cover"):
         chance = np.where(S.cover[t] > 0, tb.ceil_div(chance, 2), chance)
     if cx.uses("flank"):   # a blow at one's own target from its side (kernel_groups)
-        side = st.flank[a, rows] & (st.target[a, rows] == t)
+        side = get(st.flank, a, rows) & (get(st.target, a, rows) == t)
         chance = chance + cx.fight.rules.side_attack_bonus * side
     return chance
 
 
 def missile_chance(cx: Ctx, a, t, rows, slot, divisor) -> np.ndarray:
     S, st = cx.S, cx.st
-    chance = situational_skill(cx, a, rows, slot, S.item_attack[slot, a], noisy=S.noisy[t],
+    chance = situational_skill(cx, a, rows, slot, item(S.item_attack, slot, a), noisy=S.noisy[t],
                                smelly=S.smelly[t])
     chance = chance + tb.angle_modifier(S.level[a], S.level[t], S.steep[a])
     chance = chance + tb.target_size_modifier(S.SIZ[t])
@@ -255,8 +255,8 @@ def missile_chance(cx: Ctx, a, t, rows, slot, divisor) -> np.ndarray:
     num = np.where(tb.point_blank(dist, S.DEX[a]), 2, 1)
     den = divisor * np.where(S.volley[a], 3, 1) * np.where(S.cover[t] > 0, 2, 1)
     chance = tb.ceil_div(chance * num, den)
-    steps = st.aim[a, rows]
-    bonus = np.where(steps > 0, tb.aim_bonus(chance, steps, dist, S.item_range[slot, a]), 0)
+    steps = get(st.aim, a, rows)
+    bonus = np.where(steps > 0, tb.aim_bonus(chance, steps, dist, item(S.item_range, slot, a)), 0)
     chance = np.where(S.small_part[a], tb.ceil_div(chance, 2), chance)
     return chance + bonus
 
@@ -331,14 +331,21 @@ def parry_slot(cx: Ctx, t, rows) -> np.ndarray:
     """The item each target parries with: of the off hand and the item in hand, those that
     can parry, the one its policy ``parry_with`` prefers (``compile.off_hand_parries``)."""
     S, st = cx.S, cx.st
-    off = (get(st.item_ok[OFF], t, rows) & S.item_can_parry[OFF, t]
-           & ~(S.item_shield[OFF, t] & S.underwater[t]))
-    if off.all() and S.off_first[:, t].all():   # e.g. whole shields, preferred to all
+    off = get(st.item_ok[OFF], t, rows)
+    off &= S.off_can_parry.take(t) if per_row(t) else S.off_can_parry[t]
+    if off.all() and (S.off_first_all.take(t).all() if per_row(t) else S.off_first_all[t]):
+        # e.g. whole shields, preferred to all
         return np.full(rows.size, OFF, dtype=np.int8)
     held = get(st.wield, t, rows)
     own = get_item(st.item_ok, held, t, rows) & item(S.item_can_parry, held, t)
     off &= ~own | item(S.off_first, held, t)
-    return np.where(off, OFF, np.where(own, held, NONE))
+    # OFF where ``off``, else the item in hand where ``own``, else NONE, by arithmetic
+    # (docs/engine-tricks.md, arithmetic, not ``np.where``, on random masks)
+    slot = held - np.int8(NONE)
+    slot *= own
+    slot += np.int8(NONE)
+    slot += (np.int8(OFF) - slot) * off
+    return slot
 
 
 def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
@@ -393,7 +400,7 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
     if np.count_nonzero(up) < up.size:
         dodge = S.dodge[tt]
         if cx.uses("mounts"):
-            dodge = np.where(st.mounted[tt, rr], tb.rider_dodge(dodge), dodge)
+            dodge = np.where(get(st.mounted, tt, rr), tb.rider_dodge(dodge), dodge)
         chance_d = situational_skill(cx, tt, rr, ss, dodge, noisy=False, weapon=False)
         chance = np.where(up, chance, chance_d) if parries else \
             spread(chance_d, idx.size)
@@ -403,7 +410,8 @@ def defend(cx: Ctx, t, rows, level, *, parriable, entangle: bool = False,
     if np.ndim(excess):
         chance = chance - excess[idx]
     if counted:
-        st.defences[tt, rr] += 1
+        cells = Cells(tt, rr, st.defences.shape[1])      # (no repeated cell: one a row)
+        cells.put(st.defences, cells.get(st.defences) + 1)
     got = roll_level(cx, tt, chance, None if roll is None else roll.take(idx))
     fumbled = got == tb.FUMBLE
     if some(fumbled):
@@ -444,20 +452,21 @@ def roll_damage(cx: Ctx, a, t, rows, slot, level, *, missile: bool) -> np.ndarra
             idx = np.where(impale, item(S.item_impale_db, slot, a), idx)
         total = pmfs.sample(idx, cx.rng).astype(np.int32)
     else:
-        w_idx = np.where(pull, np.where(impale, S.item_pulled_impale[slot, a],
-                                        S.item_pulled[slot, a]),
-                         np.where(impale, S.item_impale[slot, a], S.item_normal[slot, a]))
-        mode = S.item_db_mode[slot, a]
+        w_idx = np.where(pull, np.where(impale, item(S.item_pulled_impale, slot, a),
+                                        item(S.item_pulled, slot, a)),
+                         np.where(impale, item(S.item_impale, slot, a),
+                                  item(S.item_normal, slot, a)))
+        mode = item(S.item_db_mode, slot, a)
         none = pull | (mode == DB_NONE)
         if not missile and cx.any_down:
-            none = none | st.down[a, rows]
+            none = none | get(st.down, a, rows)
         db = np.where(mode == DB_HALF, S.db_half[a], S.db_own[a])
         if not missile and cx.uses("mounts"):
-            db = np.where(st.charging[a, rows], S.db_horse[a], db)
+            db = np.where(get(st.charging, a, rows), S.db_horse[a], db)
         db = np.where(none, 0, db)
         total = pmfs.sample(w_idx, cx.rng).astype(np.int32) + pmfs.sample(db, cx.rng)
     if not missile and cx.uses("mounts") and cx.uses("brace"):
-        extra = spear_set(cx, a, rows) & st.charging[t, rows]
+        extra = spear_set(cx, a, rows) & get(st.charging, t, rows)
         if some(extra):
             horse = np.broadcast_to(S.db_horse[at_rows(t, extra)], (int(extra.sum()),))
             total[extra] += pmfs.sample(horse, cx.rng)
@@ -465,7 +474,7 @@ def roll_damage(cx: Ctx, a, t, rows, slot, level, *, missile: bool) -> np.ndarra
     if not missile and cx.uses("underwater"):
         total = np.where(S.underwater[a] & ~impale, np.maximum(total - 1, 0), total)
     if missile:
-        half = tb.half_damage_at(gap(cx, a, t, rows), S.item_range[slot, a])
+        half = tb.half_damage_at(gap(cx, a, t, rows), item(S.item_range, slot, a))
         total = np.where(half, total // 2, total)
     return total
 
@@ -495,11 +504,11 @@ def raw_harm(cx: Ctx, t, rows, amount) -> None:
         mult = cx.fight.rules.major_wound_roll
         out = np.ones(mr.size, dtype=bool) if mult == 0 else \
             ~cx.succeeds(mult * S.CON[mt], mr.size)
-        st.status[at_rows(mt, out), mr[out]] = UNCONSCIOUS
+        put(st.status, at_rows(mt, out), mr[out], UNCONSCIOUS)
     if cx.uses("yield"):
-        gives_up = (st.status[t, rows] == STANDING) & (
-            (hp <= S.yield_at[t]) | (st.major[t, rows] & S.yield_major[t]))
-        st.status[at_rows(t, gives_up), rows[gives_up]] = YIELDED
+        gives_up = (get(st.status, t, rows) == STANDING) & (
+            (hp <= S.yield_at[t]) | (get(st.major, t, rows) & S.yield_major[t]))
+        put(st.status, at_rows(t, gives_up), rows[gives_up], YIELDED)
 
 
 def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
@@ -510,18 +519,18 @@ def wound(cx: Ctx, a, t, rows, slot, rolled, level, *, missile: bool) -> None:
     armour = cx.fight.pmfs.sample(np.where(ignores, 0, armour_index(cx, t, rows)), cx.rng)
     final = np.maximum(rolled - armour, 0)
     if cx.fight.rules.critical_damages_armour:
-        st.armour_damaged[at_rows(t, ignores), rows[ignores]] = True
+        put(st.armour_damaged, at_rows(t, ignores), rows[ignores], True)
     dosed = poison_dose(cx, a, t, rows, slot, final) if cx.uses("poison") else None
     if not missile and cx.uses("knockout"):
         ko = np.broadcast_to(S.knockout[a] & S.humanoid[t], rows.shape)
         if ko.any():
             major = ko & tb.is_major_wound(final, S.hp[t])
-            out = major & (st.status[t, rows] == STANDING)
+            out = major & (get(st.status, t, rows) == STANDING)
             if out.any():
                 ot, orows = at_rows(t, out), rows[out]
-                st.status[ot, orows] = UNCONSCIOUS
-                st.wake_at[ot, orows] = cx.round_no + 1 + tb.knockout_rounds(
-                    cx.rng.integers(1, 11, size=orows.size))
+                put(st.status, ot, orows, UNCONSCIOUS)
+                put(st.wake_at, ot, orows, cx.round_no + 1 + tb.knockout_rounds(
+                    cx.rng.integers(1, 11, size=orows.size)))
             minor = ko & ~major & (final > 0)      # a blow armour stops does nothing
             if minor.any():
                 kt, kr = at_rows(t, minor), rows[minor]
@@ -544,7 +553,7 @@ def poison_dose(cx: Ctx, a, t, rows, slot, final) -> tuple | None:
     seed 004's POT against the target's CON on the Resistance Table, "the poison is the
     active side"; returns (targets, rows, hit points lost) for ``raw_harm``, or None."""
     st, S = cx.st, cx.S
-    dosed = (final > 0) & (slot == MAIN) & (st.poison_doses[a, rows] > 0)
+    dosed = (final > 0) & (slot == MAIN) & (get(st.poison_doses, a, rows) > 0)
     if not dosed.any():
         return None
     a, t, rows = at_each(dosed, a, t, rows)
@@ -557,10 +566,11 @@ def poison_dose(cx: Ctx, a, t, rows, slot, final) -> tuple | None:
         if later.any():
             lt, lr = at_rows(t, later), rows[later]
             due = cx.round_no + S.poison_onset[at_rows(a, later)]
-            now = st.poison_at[lt, lr]
-            st.poison_at[lt, lr] = np.where(now > 0, np.minimum(now, due), due)
+            now = get(st.poison_at, lt, lr)
+            put(st.poison_at, lt, lr, np.where(now > 0, np.minimum(now, due), due))
             # held within int16: any loss past 30,000 kills (hit points are at most 500)
-            st.poison_hp[lt, lr] = np.minimum(st.poison_hp[lt, lr] + lost[later], 30_000)
+            put(st.poison_hp, lt, lr,
+                np.minimum(get(st.poison_hp, lt, lr) + lost[later], 30_000))
             t, rows, lost = at_rows(t, ~later), rows[~later], lost[~later]
     return t, rows, lost
 
@@ -569,16 +579,16 @@ def armour_index(cx: Ctx, t, rows):
     """The pmf of each target's armour roll: whole, or partly destroyed (seed 004: halved)."""
     if not cx.uses("damaged_armour"):
         return cx.S.armour[t]
-    return np.where(cx.st.armour_damaged[t, rows], cx.S.armour_half[t], cx.S.armour[t])
+    return np.where(get(cx.st.armour_damaged, t, rows), cx.S.armour_half[t], cx.S.armour[t])
 
 
 def stun_check(cx: Ctx, t, rows) -> None:
     st = cx.st
-    up = st.status[t, rows] == STANDING
+    up = get(st.status, t, rows) == STANDING
     if some(up):
         t, rows = at_rows(t, up), rows[up]
         stunned = ~cx.succeeds(5 * cx.S.CON[t], rows.size)
-        st.stunned[at_rows(t, stunned), rows[stunned]] = True
+        put(st.stunned, at_rows(t, stunned), rows[stunned], True)
         cx.any_stunned = True
 
 
@@ -691,10 +701,10 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         return landed_rows
     if mode == ENTANGLE:
         go = ~stopped
-        st.entangled[at_rows(t, go), rows[go]] = True
-        st.held_until[at_rows(t, go), rows[go]] = cx.round_no + 1
-        st.netted[at_rows(t, go), rows[go]] = np.broadcast_to(
-            S.item_kind[slot, a] != MELEE, go.shape)[go]
+        put(st.entangled, at_rows(t, go), rows[go], True)
+        put(st.held_until, at_rows(t, go), rows[go], cx.round_no + 1)
+        put(st.netted, at_rows(t, go), rows[go], np.broadcast_to(
+            item(S.item_kind, slot, a) != MELEE, go.shape)[go])
         wrench = parried != NONE
         if some(wrench):
             wrench[wrench] = ~S.item_shield[parried[wrench], at_rows(t, wrench)]
@@ -718,7 +728,7 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
     else:
         rolled = roll_damage(cx, a, t, rows, slot, level, missile=False)
     if least is not None and some(least):
-        rolled = np.where(least, S.item_minimum[slot, a], rolled)
+        rolled = np.where(least, item(S.item_minimum, slot, a), rolled)
     by_parry = stopped & (parried != NONE)
     if not (cx.uses("two_weapons") or cx.fight.items_wear):
         # a parry only matters (breaks, passes the excess) with more damage than the
@@ -734,7 +744,7 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
         if not riposte and cx.uses("two_weapons"):
             back = ((with_ == OFF) & ~S.item_shield[OFF, pt] & S.riposte[pt]
                     & st.item_ok[OFF, pt, pr] & can_strike(cx, pt, pr)
-                    & (st.status[pa, pr] == STANDING))
+                    & (get(st.status, pa, pr) == STANDING))
             if some(back):
                 melee_attack(cx, *at_each(back, pt, pa, pr), np.full(int(back.sum()), OFF),
                              STRIKE, riposte=True)
@@ -877,7 +887,7 @@ def parry_takes(cx: Ctx, t, rows, slot, rolled) -> np.ndarray:
 
 def wear(cx: Ctx, a, slot, rows) -> None:
     st, S = cx.st, cx.S
-    m = S.item_improvised[slot, a] & st.item_ok[slot, a, rows]
+    m = item(S.item_improvised, slot, a) & st.item_ok[slot, a, rows]
     if some(m):
         a, slot, rows = at_rows(a, m), at_rows(slot, m), rows[m]
         st.item_hp[slot, a, rows] -= 1
@@ -889,10 +899,10 @@ def wear(cx: Ctx, a, slot, rows) -> None:
 def knock_back(cx: Ctx, a, t, rows) -> None:
     st, S = cx.st, cx.S
     yards = tb.knockback_yards(S.STR[a], S.SIZ[t])
-    away = np.sign(st.pos[t, rows] - st.pos[a, rows])
+    away = np.sign(get(st.pos, t, rows) - get(st.pos, a, rows))
     away = np.where(away == 0, np.where(t > a, 1.0, -1.0), away)
-    st.pos[t, rows] = (st.pos[t, rows] + away * yards).astype(np.float32)
-    rider = st.mounted[t, rows]
+    put(st.pos, t, rows, (get(st.pos, t, rows) + away * yards).astype(np.float32))
+    rider = get(st.mounted, t, rows)
     if some(rider):
         fall(cx, at_rows(t, rider), rows[rider], jolt=False)
     foot = ~rider
@@ -908,7 +918,7 @@ def knock_back(cx: Ctx, a, t, rows) -> None:
 def shoot(cx: Ctx, a, t, rows, divisor) -> None:
     """One missile per row: no parry or dodge; a shield may block an ordinary hit."""
     st, S = cx.st, cx.S
-    slot = st.wield[a, rows]
+    slot = get(st.wield, a, rows)
     level = roll_level(cx, a, missile_chance(cx, a, t, rows, slot, divisor))
     least = np.zeros(rows.size, dtype=bool)
     if cx.fight.helpless_possible:
@@ -923,7 +933,7 @@ def shoot(cx: Ctx, a, t, rows, divisor) -> None:
         return
     a, t, rows, slot, level, least = *at_each(hit, a, t, rows, slot), level[hit], least[hit]
     shield = (st.item_ok[OFF, t, rows] & S.item_shield[OFF, t] & ~S.underwater[t]
-              & tb.missile_blockable(level, S.item_thrusting[slot, a]))
+              & tb.missile_blockable(level, item(S.item_thrusting, slot, a)))
     if some(shield):
         idx = np.flatnonzero(shield)
         chance = tb.shield_block_chance(S.item_shield_size[OFF, at_rows(t, idx)],
@@ -937,39 +947,41 @@ def shoot(cx: Ctx, a, t, rows, divisor) -> None:
         counting.landed(st, a, rows, np.ones(rows.size, dtype=bool))
     rolled = roll_damage(cx, a, t, rows, slot, level, missile=True)
     if some(least):
-        rolled = np.where(least, S.item_minimum[slot, a], rolled)
+        rolled = np.where(least, item(S.item_minimum, slot, a), rolled)
     wound(cx, a, t, rows, slot, rolled, level, missile=True)
 
 
 def missile_volley(cx: Ctx, a, t, rows) -> np.ndarray:
     """This round's shots for each row; returns the rows' mask of 'a shot was possible'."""
     st, S = cx.st, cx.S
-    slot = st.wield[a, rows]
-    ok = (~st.bracing[a, rows] & ~st.down[a, rows] & ~S.underwater[a]
-          & (st.reload[a, rows] == 0) & (st.ammo[a, rows] > 0) & (S.cover[t] != 2))
+    slot = get(st.wield, a, rows)
+    ok = (~get(st.bracing, a, rows) & ~get(st.down, a, rows) & ~S.underwater[a]
+          & (get(st.reload, a, rows) == 0) & (get(st.ammo, a, rows) > 0) & (S.cover[t] != 2))
     # Seed 004: no shooting while running other than straight ahead; move half the
     # round, then shoot.
-    speed = np.where(st.mounted[a, rows], S.mount_move[a], S.move[a])
-    ok &= ~(st.backed[a, rows] & (2 * st.moved[a, rows] > speed))
-    divisor = tb.range_divisor(gap(cx, a, t, rows), S.item_range[slot, a],
-                              S.item_max_multiple[slot, a])
+    speed = np.where(get(st.mounted, a, rows), S.mount_move[a], S.move[a])
+    ok &= ~(get(st.backed, a, rows) & (2 * get(st.moved, a, rows) > speed))
+    divisor = tb.range_divisor(gap(cx, a, t, rows), item(S.item_range, slot, a),
+                              item(S.item_max_multiple, slot, a))
     ok &= divisor != 0
     if not some(ok):
         return ok
     idx = np.flatnonzero(ok)
     a, t, rows, slot, divisor = *at_each(idx, a, t, rows, slot), divisor[idx]
-    shots = np.where(S.volley[a], tb.volley_shots(S.item_volley[slot, a], st.volleyed[a, rows],
+    shots = np.where(S.volley[a], tb.volley_shots(item(S.item_volley, slot, a),
+                                                  get(st.volleyed, a, rows),
                                                   S.CON[a]), 1)
     for k in range(int(shots.max())):
-        go = ((k < shots) & (st.status[t, rows] == STANDING) & (st.ammo[a, rows] > 0)
-              & (S.item_kind[st.wield[a, rows], a] != MELEE))
+        go = ((k < shots) & (get(st.status, t, rows) == STANDING) & (get(st.ammo, a, rows) > 0)
+              & (S.item_kind[get(st.wield, a, rows), a] != MELEE))
         if not some(go):
             break
         shoot(cx, at_rows(a, go), at_rows(t, go), rows[go], divisor[go])
         st.ammo[at_rows(a, go), rows[go]] -= 1
     st.volleyed[a, rows] += S.volley[a]
-    st.reload[a, rows] = np.where(S.item_reload[slot, a] > 0, S.item_reload[slot, a] + 1, 0)
-    empty = (st.ammo[a, rows] <= 0) & (S.item_kind[st.wield[a, rows], a] != MELEE)
+    reload = item(S.item_reload, slot, a)
+    put(st.reload, a, rows, np.where(reload > 0, reload + 1, 0))
+    empty = (get(st.ammo, a, rows) <= 0) & (S.item_kind[get(st.wield, a, rows), a] != MELEE)
     if some(empty):
         switch_to_melee(cx, at_rows(a, empty), rows[empty])
     return ok
