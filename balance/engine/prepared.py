@@ -6,7 +6,7 @@ The kernel owns that step, so the compiled fight never imports or caches kernel 
 (that habit made import circles between a system's fighters and its kernel). The engine
 asks :func:`prepared` for it; a fight prepared once is not prepared again while it lives
 (a sweep's cell or a question's variant is prepared once, not once a block). A kernel's own
-tabulation of a fight (Ymlad's ``kernel.static_of``, Yags's ``vector.prepare.static_of``) is
+tabulation of a fight (Ymlad's ``kernel.fight.static_of``, Yags's ``kernel.prepare.static_of``) is
 kept the same way, by :func:`once`.
 """
 

@@ -34,11 +34,11 @@ import numpy as np
 from balance.dice import Pmf
 from balance.engine.bits import Layout, LayoutError
 from balance.engine.breakdown import ATTACKS, CRITICALS, FUMBLES, HITS
+from balance.engine.pick import get, put, some
 from balance.engine.status import STANDING
 from balance.rules.percentile.compile import AUTO, DODGE, DRAW_RANKS, OFF, PARRY, PercentileFight
 from balance.rules.percentile.compile import STAND as STAND_POLICY
 from balance.rules.percentile.kernel import counting
-from balance.rules.percentile.kernel.rows import get, put, some
 from balance.rules.percentile.kernel.strike import (
     LEVEL_HI,
     LEVEL_LO,

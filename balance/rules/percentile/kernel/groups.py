@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.morale import flee, routing_sides
+from balance.engine.pick import some
 from balance.engine.places import ascending
+from balance.engine.prepared import once
 from balance.engine.sparse import flat_true
 from balance.engine.status import STANDING
 from balance.engine.targeting import (
@@ -24,7 +26,6 @@ from balance.engine.targeting import (
     counting,
 )
 from balance.rules.percentile.compile import MELEE
-from balance.rules.percentile.kernel.rows import some
 from balance.rules.percentile.kernel.strike import Ctx, can_strike, free_blow, in_reach
 from balance.rules.percentile.rules import tables as tb
 
@@ -141,11 +142,9 @@ class GroupTables:
 
 
 def group_tables(S) -> GroupTables:
-    """``GroupTables`` of a fight's ``Static``, built at first use."""
-    g = getattr(S, "_group_tables", None)
-    if g is None:
-        g = S._group_tables = GroupTables(S)
-    return g
+    """``GroupTables`` of a fight's ``Static``, built at first use and kept while the
+    ``Static`` lives (``balance.engine.prepared.once``: nothing cached on it)."""
+    return once(GroupTables, S)
 
 
 def by_slot(table: np.ndarray, wield: np.ndarray) -> np.ndarray:

@@ -17,6 +17,18 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from balance.dice.resistance import resistance_chance
+from balance.engine.pick import (
+    Cells,
+    at_each,
+    at_rows,
+    get,
+    get_item,
+    item,
+    per_row,
+    put,
+    some,
+    spread,
+)
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.percentile.compile import (
     AUTO,
@@ -39,18 +51,6 @@ from balance.rules.percentile.compile import (
     resistance_table,
 )
 from balance.rules.percentile.kernel import counting
-from balance.rules.percentile.kernel.rows import (
-    Cells,
-    at_each,
-    at_rows,
-    get,
-    get_item,
-    item,
-    per_row,
-    put,
-    some,
-    spread,
-)
 from balance.rules.percentile.rules import tables as tb
 
 if TYPE_CHECKING:
