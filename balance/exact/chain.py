@@ -101,8 +101,12 @@ def _join(first: Branches, step: Step) -> Branches:
     mid, inv = np.unique(first.dst, return_inverse=True)
     inv = inv.ravel()
     second = step(mid)
-    order = np.argsort(second.src, kind="stable")
-    src2, dst2, p2 = second.src[order], second.dst[order], second.p[order]
+    src2, dst2, p2 = second.src, second.dst, second.p
+    if src2.size > 1 and not (src2[1:] >= src2[:-1]).all():
+        # (the steps give their branches in source order, as ``then``, ``only`` and
+        # ``Branches.stay`` build them: then the stable sort is skipped, its order the same)
+        order = np.argsort(src2, kind="stable")
+        src2, dst2, p2 = src2[order], dst2[order], p2[order]
     count = np.bincount(src2, minlength=mid.size)
     start = np.concatenate([[0], np.cumsum(count)[:-1]])
     reps = count[inv]                               # continuations of each first branch
