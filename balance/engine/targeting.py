@@ -192,7 +192,12 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
         policies, who_m = pack(policy), pack(np.broadcast_to(who, shape))
     ctx = _Keys(policies, who_m, tally, aim, pack(weakness), pack(danger), pack(position),
                 priority, pack(line))
-    liked_by = prefer if prefer is None or same else np.take(prefer, by, axis=-1)
+    if prefer is not None:
+        # The choosers' rows of ``prefer`` (c, c, n) read straight from it through flat
+        # cells (i, foe, trial), (c, mj) at a step: no (c, c, m) gather of the whole array,
+        # and no transposed operand (docs/engine-tricks.md, flat indices and ``np.take``).
+        foe_cells = (np.arange(c, dtype=np.intp) * n)[:, None]
+        by_cells = by.astype(np.intp, copy=False)
     sides_flat, aim_flat, tally_flat = sides.ravel(), aim.ravel(), tally.ravel()
     cols = np.arange(m)
     drawn = _at(trials, by) if draw else None       # (the state columns of ``by``)
@@ -203,11 +208,14 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
         at = i * m + rows
         # All foes at once, (c, mj): who may be chosen, then the best key, then a random tie.
         ok = up[:, sel] & (sides[:, sel] != sides_flat[at]) & (tally[:, sel] < caps[:, sel])
-        if liked_by is not None:
-            liked = ok & liked_by[i, :, rows].T
+        if prefer is not None:
+            mine = i * (c * n)
+            mine += by_cells[:mj]
+            liked = np.take(prefer, foe_cells + mine)
+            liked &= ok
             ok = liked | (ok & ~liked.any(axis=0))
         best = ok
-        for key in ctx.keys(i, rows, sel):
+        for key in ctx.keys(i, rows, sel, at):
             key = _beyond(key, best)
             best = best & (key == key.min(axis=0))
         # A random one of the best (argmax(axis=0) would cost ~30 ns a trial), or the lowest.
@@ -444,31 +452,40 @@ class _Keys:
         else:
             self.engage_scale = (np.float32(ENGAGED_FIRST), np.float32)
 
-    def keys(self, i: np.ndarray, rows: np.ndarray, sel) -> list[np.ndarray]:
+    def keys(self, i: np.ndarray, rows: np.ndarray, sel, at: np.ndarray) -> list[np.ndarray]:
         """``rows`` the trials (index array), ``sel`` the same as a column selector (a
-        slice when they are all the trials)."""
+        slice when they are all the trials), ``at`` the choosers' flat cells ``i * m +
+        rows``."""
         if self.single is not None:
-            return self._of(self.single, i, rows, sel)
-        pol = self.policy[i, rows]
+            return self._of(self.single, i, rows, sel, at)
+        pol = _own(self.policy, i, rows, at)
         first = pol[0]
         if (pol == first).all():
-            return self._of(int(first), i, rows, sel)
+            return self._of(int(first), i, rows, sel, at)
         present = np.unique(pol)
+        # Each trial's keys from its chooser's policy: the policies' masks are disjoint and
+        # cover every trial, so a sum of key x mask is the key of the trial's own policy,
+        # exactly (finite keys; x * 0 is +-0, which adds nothing), in the dtype np.where
+        # would give (docs/engine-tricks.md, arithmetic, not np.where, on random masks).
         k1, k2 = np.zeros((self.who.shape[0], rows.size), dtype=np.float32), None
         for p in present:
             mine = pol == p
-            got = self._of(int(p), i, rows, sel)
-            k1 = np.where(mine, got[0], k1)
+            got = self._of(int(p), i, rows, sel, at)
+            k1 = k1 + got[0] * mine
             if len(got) > 1:
-                k2 = np.where(mine, got[1], 0.0 if k2 is None else k2)
+                part = got[1] * mine
+                k2 = (part.astype(np.result_type(part, 0.0), copy=False) if k2 is None
+                      else k2 + part)
         return [k1] if k2 is None else [k1, k2]
 
-    def _distance(self, i, rows, sel) -> np.ndarray:
-        return np.abs(self.position[:, sel] - self.position[i, rows])    # its own dtype
+    def _distance(self, i, rows, sel, at) -> np.ndarray:
+        return np.abs(self.position[:, sel] - _own(self.position, i, rows, at))  # its dtype
 
-    def _of(self, p: int, i, rows, sel) -> list[np.ndarray]:
+    def _of(self, p: int, i, rows, sel, at) -> list[np.ndarray]:
         c = self.who.shape[0]
         if p == FIRST:
+            if self.who.strides[-1] == 0:   # scenario order in every trial: one column
+                return [np.broadcast_to(self.who[:, :1].astype(np.float32), (c, rows.size))]
             return [self.who[:, sel].astype(np.float32)]
         if p == WEAKEST:
             return [-np.asarray(self.weakness[:, sel], dtype=np.float32)]
@@ -477,16 +494,18 @@ class _Keys:
         if p == NEAREST:
             near = np.zeros((c, rows.size), dtype=np.float32)
             if self.position is not None:
-                near = self._distance(i, rows, sel)
+                near = self._distance(i, rows, sel, at)
             if self.line is not None:
-                near = near * NEAR_WEIGHT + np.abs(self.line[:, sel] - self.line[i, rows])
+                near = near * NEAR_WEIGHT + np.abs(self.line[:, sel]
+                                                   - _own(self.line, i, rows, at))
             return [near]
         if p == SPREAD:
             return [self.count[:, sel].astype(np.float32)]
         if p == RANDOM:
             return [np.zeros((c, rows.size), dtype=np.float32)]
         if p == FIXED:
-            return [self.priority[self.who[i, rows], self.who[:, sel]].astype(np.float32)]
+            return [self.priority[_own(self.who, i, rows, at), self.who[:, sel]]
+                    .astype(np.float32)]
         # ENGAGE: a foe attacking me; the fewest attackers; not busy elsewhere; nearest.
         aim = self.target[:, sel]
         other = aim != i.astype(aim.dtype)   # (arithmetic: np.where on a random mask is slow)
@@ -495,7 +514,16 @@ class _Keys:
         count = self.count[:, sel]
         k1 += count.astype(dtype, copy=False) * dtype(2)
         k1 += ((aim >= 0) & other).view(np.int8)
-        return [k1] if self.position is None else [k1, self._distance(i, rows, sel)]
+        return [k1] if self.position is None else [k1, self._distance(i, rows, sel, at)]
+
+
+def _own(a: np.ndarray, i: np.ndarray, rows: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """``a[i, rows]`` of a (c, m) array: the choosers' own entries, by one ``take`` of their
+    flat cells ``at`` where ``a`` is contiguous (docs/engine-tricks.md, flat indices and
+    ``np.take``), else by indexing (a broadcast)."""
+    if a.flags.c_contiguous:
+        return a.ravel().take(at)
+    return a[i, rows]
 
 
 def nearest_foe(side: np.ndarray, standing: np.ndarray, position: np.ndarray,
