@@ -552,12 +552,23 @@ def attacker_rank(target: np.ndarray, attacking: np.ndarray,
         # order is drawn all the same, so the stream goes on as if it had been played.
         turn_order(c, m, rng)
         return rank
+    # Everything through flat cells (place * n + trial) and ``take``/``put``
+    # (docs/engine-tricks.md, flat indices and ``np.take``): the places' ``attacking`` and
+    # targets read once per step, each rank written once; a rank by arithmetic on the mask
+    # (docs/engine-tricks.md, arithmetic, not np.where, on random masks).
     idx = np.arange(m)
     seen = np.zeros(c * m, dtype=np.int16)          # attackers counted so far, per target
+    attacking, target = attacking.ravel(), target.ravel()
+    at = np.empty(m, dtype=np.intp)
     for p in turn_order(c, m, rng):                 # places in a random order, per trial
-        a = attacking[p, cols]
-        cell = np.maximum(target[p, cols], 0).astype(np.intp) * m + idx
-        rank[p, cols] = np.where(a, seen[cell], 0)
+        np.multiply(p, n, out=at)
+        at += cols
+        a = attacking.take(at)
+        cell = target.take(at).astype(np.intp)
+        np.maximum(cell, 0, out=cell)
+        cell *= m
+        cell += idx
+        rank.put(at, seen.take(cell) * a)
         seen[cell] += a
     return rank
 
