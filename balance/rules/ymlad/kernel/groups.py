@@ -181,7 +181,10 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     current = np.where(free, state.target, NO_TARGET)
     # Every gather below through these cells: a target dropped below (-1) is masked there.
     at = cells_of(current)
-    cur_near = ((current >= 0) & np.take(targetable, at)
+    # Is each place's current target still targetable, still standing (read once here, and
+    # passed on to the choice, which keeps targets where these hold)?
+    cur_targetable, cur_standing = np.take(targetable, at), np.take(standing, at)
+    cur_near = ((current >= 0) & cur_targetable
                 & (np.abs(state.pos - np.take(state.pos, at)) <= reach))
     first = np.isin(g.policy, (FIRST, ENGAGE))[:, None]   # a foe within reach first
     foe_near = np.zeros((c, n), dtype=bool)
@@ -198,8 +201,8 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     current = np.where(hasty & ~cur_near & foe_near, NO_TARGET, current)
     # Keep last round's targets where they still stand, in the front line for contact, and
     # within the six on each (a close-combat partner counting among them).
-    keeps_fight = fights & (current >= 0) & np.take(targetable, at)
-    keeps_shot = shoots & (current >= 0) & np.take(standing, at)
+    keeps_fight = fights & (current >= 0) & cur_targetable
+    keeps_shot = shoots & (current >= 0) & cur_standing
     redo = ((fights & ~keeps_fight) | (shoots & ~keeps_shot)).any(axis=0)
     kept = np.where(keeps_fight, current, NO_TARGET)
     redo |= (_on_each(kept, kept >= 0) > places_any - engaged).any(axis=0)
@@ -208,7 +211,8 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     if cols.size:
         sub = _pick(s, state, cols, fights[:, cols], shoots[:, cols], current[:, cols],
                     hasty[:, cols], targetable[:, cols], standing[:, cols], engaged[:, cols],
-                    places_any[:, cols], places_all[:, cols], rng)
+                    places_any[:, cols], places_all[:, cols], cur_targetable[:, cols],
+                    cur_standing[:, cols], rng)
         target[:, cols] = sub
     target = np.where(standing & engaged, state.close_with, target).astype(np.int8)
     goal = target
@@ -223,8 +227,11 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
 def _pick(s, state, cols: np.ndarray, fights: np.ndarray, shoots: np.ndarray,
           current: np.ndarray, hasty: np.ndarray, targetable: np.ndarray,
           standing: np.ndarray, engaged: np.ndarray, places_any: np.ndarray,
-          places_all: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The choice itself, on trials ``cols`` (every array here is already (c, len(cols)))."""
+          places_all: np.ndarray, cur_targetable: np.ndarray, cur_standing: np.ndarray,
+          rng: np.random.Generator) -> np.ndarray:
+    """The choice itself, on trials ``cols`` (every array here is already (c, len(cols))).
+    ``cur_targetable``, ``cur_standing``: is each place's ``current`` target targetable,
+    standing (anything where it has none)."""
     c = fights.shape[0]
     g = s.groups
     pos = state.pos[:, cols]
@@ -238,25 +245,27 @@ def _pick(s, state, cols: np.ndarray, fights: np.ndarray, shoots: np.ndarray,
     side = s.side_of[:, None]
     who = np.arange(c, dtype=np.int8)[:, None]
 
-    def pick(chooses, allowed, cap, cur, pref):
-        return _choose(g.policy, side, who, allowed, chooses, cur, cap, pref, kw)
+    def pick(chooses, allowed, cur_allowed, cap, cur, pref):
+        return _choose(g.policy, side, who, allowed, cur_allowed, chooses, cur, cap, pref, kw)
 
     target = np.full(fights.shape, NO_TARGET, dtype=np.int8)
     if fights.any():
         # Seed, Group fights: at most six on one fighter (a close-combat partner among them);
         # a fighter with secured flanks has only its front (tables.attacker_places).
         cap = np.maximum(places_any - engaged, 0).astype(np.int16)
-        first = pick(fights, targetable, cap, current, prefer)
+        first = pick(fights, targetable, cur_targetable, cap, current, prefer)
         target = np.where(fights, first, target)
         # ... twelve when those past six wield spears or polearms (three in a secured front).
         more = fights & (first < 0) & s.polearm[:, None]
         if more.any():
             count = np.stack([(first == j).sum(axis=0) for j in range(c)]).astype(np.int16)
             cap = np.maximum(places_all - engaged - count, 0).astype(np.int16)
-            second = pick(more, targetable, cap, np.where(more, current, NO_TARGET), prefer)
+            second = pick(more, targetable, cur_targetable, cap,
+                          np.where(more, current, NO_TARGET), prefer)
             target = np.where(more, second, target)
     if shoots.any():
-        target = np.where(shoots, pick(shoots, standing, None, current, None), target)
+        target = np.where(shoots, pick(shoots, standing, cur_standing, None, current, None),
+                          target)
     return target
 
 
@@ -277,9 +286,11 @@ class _Near:
 
 
 def _choose(policy: np.ndarray, side: np.ndarray, who: np.ndarray, allowed: np.ndarray,
-            chooses: np.ndarray, current: np.ndarray, cap: np.ndarray | None,
-            prefer: _Near | None, kw: dict) -> np.ndarray:
+            cur_allowed: np.ndarray, chooses: np.ndarray, current: np.ndarray,
+            cap: np.ndarray | None, prefer: _Near | None, kw: dict) -> np.ndarray:
     """``choose_targets`` with sticky ``current`` targets, the keeping done here first.
+    ``cur_allowed``: ``allowed`` at each place's ``current`` target (any value where it has
+    none), as the caller already read it.
 
     The same choice as ``choose_targets(..., current=current, cap=cap)``: targets still
     standing are kept in place order while their foe is under its cap; then the others
@@ -296,7 +307,7 @@ def _choose(policy: np.ndarray, side: np.ndarray, who: np.ndarray, allowed: np.n
         return choose_targets(rows, side, who, allowed, chooses, current=current, cap=cap,
                               prefer=prefer.of(chooses) if prefer is not None else None,
                               **kw)
-    kept = np.where(chooses & (current >= 0) & gather(allowed, current), current, NO_TARGET)
+    kept = np.where(chooses & (current >= 0) & cur_allowed, current, NO_TARGET)
     count = np.zeros((c, m), dtype=np.int16)
     flat = count.ravel()
     cols = np.arange(m)
