@@ -97,9 +97,13 @@ def ndm(rng: np.random.Generator, n: int, m: int, size: Size) -> NDArray[np.sign
     return out
 
 
-def _drift_step(face: NDArray[np.int8]) -> NDArray[np.int8]:
-    """Read d6 faces as drift steps: 1-2 is -1, 3-4 is 0, 5-6 is +1 (int8, same shape)."""
-    return ((face + 1) >> 1) - 2     # (a shift: int8 floor division is slower; faces >= 1)
+def _drift_class(face: NDArray[np.int8]) -> NDArray[np.int8]:
+    """Read d6 faces as drift classes: 1-2 is 1 (a step of -1), 3-4 is 2 (0), 5-6 is 3 (+1);
+    the step is the class less 2 (int8, same shape; a shift: int8 floor division is slower,
+    faces >= 1)."""
+    out = face + np.int8(1)
+    out >>= np.int8(1)
+    return out
 
 
 def drift(rng: np.random.Generator, size: Size,
@@ -129,12 +133,18 @@ def drift(rng: np.random.Generator, size: Size,
         def throw(k, rows=None, integers=rng.integers):
             return integers(1, 7, size=k, dtype=np.int8)
 
-    out = _drift_step(throw(shape)).reshape(-1)
-    second = _drift_step(throw(out.size))
-    running = np.flatnonzero((second == out) & (out != 0))
-    direction = out[running]
-    while running.size:
-        out[running] += direction
-        same = _drift_step(throw(running.size, running)) == direction
-        running, direction = running[same], direction[same]
+    # The throws compared by class (a throw goes on in the same direction when its class is
+    # the first throw's), the rows still drifting by their indices: the same dice, thrown in
+    # the same calls, with fewer numpy calls a throw (~7% of a drift at 50-3,000 rows).
+    first = _drift_class(throw(shape)).reshape(-1)
+    going = _drift_class(throw(first.size)) == first
+    going &= first != np.int8(2)
+    out = first - np.int8(2)
+    running = going.nonzero()[0]
+    if running.size:
+        cls, direction = first[running], out[running]
+        while running.size:
+            out[running] += direction
+            same = (_drift_class(throw(running.size, running)) == cls).nonzero()[0]
+            running, cls, direction = running[same], cls[same], direction[same]
     return out.reshape(shape)
