@@ -59,7 +59,7 @@ def react(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
     rows = s.gives_up                  # the fighters with a yield_at or flee_at
     if rows.size:
         standing = state.status[:, cols] == STANDING
-        foe_up = _foes_standing(s, side, standing)[rows]
+        foe_up = _foes_standing(s, standing, rows)
         sub = np.ix_(rows, cols)
         total = state.body[sub] + state.brief[sub] + state.grapple[sub]
         give_up = total >= s.yield_at[rows, None]
@@ -106,10 +106,14 @@ def _spread(sub: np.ndarray, cols: np.ndarray, n: int) -> np.ndarray:
     return full
 
 
-def _foes_standing(s: Static, side: np.ndarray, standing: np.ndarray) -> np.ndarray:
-    """(c, m) bool: does some foe of each fighter still stand? ``side`` is (c, 1)."""
-    up = np.stack([(standing & (side == k)).any(axis=0) for k in range(s.n_sides)])
-    return (up.sum(axis=0) - up[s.side_of]) > 0
+def _foes_standing(s: Static, standing: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """(len(rows), m) bool: does some foe of each fighter ``rows`` still stand? Each side's
+    rows of ``standing`` reduced on their own (no (c, m) side masks); with two sides, the
+    other side's."""
+    up = np.stack([standing[s.side_of == k].any(axis=0) for k in range(s.n_sides)])
+    if s.n_sides == 2:
+        return up[1 - s.side_of[rows]]
+    return (up.sum(axis=0) - up[s.side_of[rows]]) > 0
 
 
 def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray, spent: np.ndarray,
