@@ -14,6 +14,8 @@ same choices through :mod:`balance.engine.targeting_scalar`; docs/engine.md, "Ta
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from balance.engine.places import ascending, first_true, uniform_true
@@ -73,7 +75,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
                    position: np.ndarray | None = None, priority: np.ndarray | None = None,
                    line: np.ndarray | None = None,
                    rng: np.random.Generator | None = None,
-                   prefer: np.ndarray | None = None,
+                   prefer: np.ndarray | Callable | None = None,
                    trials: np.ndarray | None = None) -> np.ndarray:
     """Each place's target under its policy, with at most ``cap`` attackers on any fighter.
 
@@ -99,7 +101,10 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     place. A place with no foe left under its cap waits (-1). ``prefer`` (c, c, n) bool,
     optional: the foes each place prefers (e.g. those already within its reach); a place
     picks among its preferred foes under their caps first, and among the others only when
-    there are none. ``trials`` (n,): the state columns the arrays' columns are (None: the
+    there are none; or a function ``prefer(i, cols)`` giving the same rows, (c, k) bool, for
+    chooser places ``i`` (k,) on columns ``cols`` (k,) of the arrays (read only where ``i``
+    chooses), so the caller need not build all of it. ``trials`` (n,): the state columns
+    the arrays' columns are (None: the
     same), for stacked blocks' streams (``balance.engine.streams``): every draw names the
     columns it is for.
     """
@@ -192,7 +197,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
         policies, who_m = pack(policy), pack(np.broadcast_to(who, shape))
     ctx = _Keys(policies, who_m, tally, aim, pack(weakness), pack(danger), pack(position),
                 priority, pack(line))
-    if prefer is not None:
+    if prefer is not None and not callable(prefer):
         # The choosers' rows of ``prefer`` (c, c, n) read straight from it through flat
         # cells (i, foe, trial), (c, mj) at a step: no (c, c, m) gather of the whole array,
         # and no transposed operand (docs/engine-tricks.md, flat indices and ``np.take``).
@@ -209,9 +214,12 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
         # All foes at once, (c, mj): who may be chosen, then the best key, then a random tie.
         ok = up[:, sel] & (sides[:, sel] != sides_flat[at]) & (tally[:, sel] < caps[:, sel])
         if prefer is not None:
-            mine = i * (c * n)
-            mine += by_cells[:mj]
-            liked = np.take(prefer, foe_cells + mine)
+            if callable(prefer):
+                liked = prefer(i, by[:mj])
+            else:
+                mine = i * (c * n)
+                mine += by_cells[:mj]
+                liked = np.take(prefer, foe_cells + mine)
             liked &= ok
             ok = liked | (ok & ~liked.any(axis=0))
         best = ok

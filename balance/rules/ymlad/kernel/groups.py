@@ -271,17 +271,21 @@ def _pick(s, state, cols: np.ndarray, fights: np.ndarray, shoots: np.ndarray,
 
 class _Near:
     """Which foes each fighter prefers: those within reach, for the hasty (``first`` policy,
-    or a missile user run down). Built as the (c, c, n) array ``choose_targets`` takes, but
-    only for the rows of fighters who actually choose."""
+    or a missile user run down). ``choose_targets`` asks for the rows of the choosers it
+    plays, a step at a time (``prefer(i, cols)``), rather than taking the whole (c, c, n)
+    array: only the choosers' own rows are computed, on the trials where they choose."""
 
     def __init__(self, pos: np.ndarray, reach: float, hasty: np.ndarray):
         self.pos, self.reach, self.hasty = pos, reach, hasty
 
-    def of(self, chooses: np.ndarray) -> np.ndarray:
-        c, m = chooses.shape
-        out = np.zeros((c, c, m), dtype=bool)
-        for i in np.flatnonzero((chooses & self.hasty).any(axis=1)):
-            out[i] = (np.abs(self.pos - self.pos[i]) <= self.reach) & self.hasty[i]
+    def __call__(self, i: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """(c, k) bool: the foes within reach of chooser ``i`` (k,) on columns ``cols`` (k,),
+        none when it is not hasty (through flat cells: docs/engine-tricks.md, flat indices
+        and ``np.take``)."""
+        at = i * self.pos.shape[1]
+        at += cols
+        out = np.abs(self.pos.take(cols, axis=1) - self.pos.ravel().take(at)) <= self.reach
+        out &= self.hasty.ravel().take(at)
         return out
 
 
@@ -305,7 +309,7 @@ def _choose(policy: np.ndarray, side: np.ndarray, who: np.ndarray, allowed: np.n
     if counting(policy[active]):
         rows = np.where(active, policy, FIRST)[:, None]
         return choose_targets(rows, side, who, allowed, chooses, current=current, cap=cap,
-                              prefer=prefer.of(chooses) if prefer is not None else None,
+                              prefer=prefer,
                               **kw)
     kept = np.where(chooses & (current >= 0) & cur_allowed, current, NO_TARGET)
     count = np.zeros((c, m), dtype=np.int16)
@@ -324,7 +328,7 @@ def _choose(policy: np.ndarray, side: np.ndarray, who: np.ndarray, allowed: np.n
         return kept.astype(np.int8)
     rows = np.where(free.any(axis=1), policy, FIRST)[:, None]
     fresh = choose_targets(rows, side, who, allowed, free, cap=(cap - count).astype(np.int16),
-                           prefer=prefer.of(free) if prefer is not None else None, **kw)
+                           prefer=prefer, **kw)
     return np.where(free, fresh, kept).astype(np.int8)
 
 
