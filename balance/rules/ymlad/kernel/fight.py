@@ -306,14 +306,19 @@ def move(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray,
                               & (state.close_with.ravel()[at] < 0))
         if not rows.size:
             continue
-        f, t, at = f[rows], t[rows].astype(np.intp), at[rows]
+        f, t, at = f.take(rows), t.take(rows).astype(np.intp), at.take(rows)
         pos = state.pos.ravel()
-        me, foe = pos[at], pos[t * n + rows]
+        t *= n
+        t += rows
+        me, foe = pos.take(at), pos.take(t)
         gap = np.abs(me - foe)
-        away = gap > reach
-        rows, f, at, me, foe, gap = rows[away], f[away], at[away], me[away], foe[away], gap[away]
-        if not rows.size:
+        # Those not yet in reach, by their indices (one pass over the mask; a boolean
+        # selection a array passes over it each time), none to drop when all are away.
+        away = (gap > reach).nonzero()[0]
+        if not away.size:
             continue
+        if away.size < rows.size:
+            rows, f, at, me, foe, gap = (a.take(away) for a in (rows, f, at, me, foe, gap))
         shooting = s.shooter[f] & (state.shots.ravel()[at] > 0)
         policy = np.where(shooting, KEEP_DISTANCE, MOVE_CLOSE)
         near = np.where(shooting, s.keep_at[f], s.contact).astype(np.float32)
