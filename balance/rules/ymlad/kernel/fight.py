@@ -18,6 +18,7 @@ from balance.dice import drift
 from balance.engine.breakdown import ATTACKS, DAMAGE_DEALT, DAMAGE_SOAKED, HITS, add_at
 from balance.engine.distance import CLOSE as MOVE_CLOSE
 from balance.engine.distance import KEEP_DISTANCE, step
+from balance.engine.masks import set_where
 from balance.engine.prepared import once
 from balance.engine.state import TrialState
 from balance.engine.status import STANDING
@@ -526,9 +527,12 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     """
     c, n = state.status.shape
     f, idx = _places(cells, c, n)
-    partner = snap.close_with.ravel()[cells]
+    # (Choices on these random masks by arithmetic, reads by ``take``: docs/engine-tricks.md,
+    # arithmetic, not np.where, on random masks; flat indices and ``np.take``.)
+    partner = snap.close_with.take(cells)
     engaged = partner >= 0
-    t = np.where(engaged, partner, rnd.target.ravel()[cells]).astype(np.intp)
+    t = rnd.target.take(cells).astype(np.intp)
+    set_where(t, engaged, partner)
     flat_t = t * n + idx
     keep = snap.status.ravel()[flat_t] == STANDING
     gap = np.abs(state.pos.ravel()[cells] - state.pos.ravel()[flat_t])
@@ -547,10 +551,9 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     contact = in_reach & (engaged | rnd.ring.allowed.ravel()[cells])
     keep &= shoot | contact
     if not keep.all():
-        sel = np.flatnonzero(keep)
+        sel = keep.nonzero()[0]
         cells, f, idx, t, flat_t, gap, shoot, engaged = (
-            cells[sel], f[sel], idx[sel], t[sel], flat_t[sel], gap[sel], shoot[sel],
-            engaged[sel])
+            a.take(sel) for a in (cells, f, idx, t, flat_t, gap, shoot, engaged))
     if not idx.size:
         return
     # The style of this attack, and whether it can do harm.
@@ -571,9 +574,10 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
                   & (rnd.target.ravel()[flat_t] == f))
         lance = formation_by_charge(mine, theirs, s.lance_rule) & ~engaged & ~shoot
         formation = formation | lance
-    style = np.where(formation, FORMATION, MELEE)
-    style = np.where(engaged, CLOSE, style)
-    style = np.where(shoot, MISSILE, style).astype(np.intp)
+    style = np.full(idx.size, MELEE, dtype=np.intp)
+    set_where(style, formation, FORMATION)
+    set_where(style, engaged, CLOSE)
+    set_where(style, shoot, MISSILE)
     closing = ~shoot & ~engaged & s.prefers_close[f] & t_free & ~through & ~lance
     # Seed, Close: held, the other "can engage in close combat too, or try to disengage"
     # (policy.held; tables.fights_back).
@@ -596,7 +600,8 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     # second attacker on one fighter +1 melee effort, the third +2 ...; past three they come
     # from the flanks and the rear (lab, groups.py).
     contact_style = (style == FORMATION) | (style == MELEE)
-    angle = np.where(contact_style, rnd.ring.angle.ravel()[cells], 0).astype(np.intp)
+    angle = rnd.ring.angle.take(cells).astype(np.intp)
+    angle *= contact_style
     pen_f = snap.penalty.ravel()[cells]
     eff = s.effort.take(sp) + pen_f
     if s.saddle and shoot.any():
@@ -637,9 +642,8 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         snap.changed += [cells[win], flat_t[win]]
     win = np.flatnonzero(ok & harmful)
     if win.size:
-        cells, f, idx, t, style, band = (cells[win], f[win], idx[win], t[win], style[win],
-                                         band[win])
-        flat_t, rolled, pair, sp = flat_t[win], rolled[win], pair[win], sp[win]
+        cells, f, idx, t, style, band, flat_t, rolled, pair, sp = (
+            a.take(win) for a in (cells, f, idx, t, style, band, flat_t, rolled, pair, sp))
         banded = (style * 3 + band) * (c * c) + pair      # [style, range band, a, d]
         charge = rnd.charging.ravel()[cells] | (rnd.charging.ravel()[flat_t]
                                                 & (rnd.target.ravel()[flat_t] == f))
