@@ -196,8 +196,9 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
         # Grapplers already on a fighter count against its attacker limit.
         held = (action == ATTACK) & (target >= 0)
         taken = np.zeros((c, n), dtype=np.int16)
-        for i in range(c):
-            taken[i] = (held & (target == i)).sum(axis=0, dtype=np.int16)
+        if held.any():   # (nobody grappling yet: none taken)
+            for i in range(c):
+                taken[i] = (held & (target == i)).sum(axis=0, dtype=np.int16)
         foe, rear = groups.targets(state, s, standing, free, slice(None), rng, taken)
     attack = free & (foe != NO_TARGET)
     set_where(action, attack, ATTACK)
