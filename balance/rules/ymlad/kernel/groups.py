@@ -29,7 +29,6 @@ from balance.engine.targeting import (
 from balance.rules.ymlad.compile import danger
 from balance.rules.ymlad.rules.tables import (
     FORMATION,
-    POLEARM_GROUP_LIMIT,
     attacker_places,
     open_sides,
     ring_angle,
@@ -303,8 +302,9 @@ def _choose(policy: np.ndarray, side: np.ndarray, who: np.ndarray, allowed: np.n
     their targets, and then only the few who choose afresh go through the policy loop.
     """
     c, m = chooses.shape
-    if cap is None:
-        cap = np.full((c, m), POLEARM_GROUP_LIMIT * c, dtype=np.int16)
+    # No cap (missiles: "anybody who is in sight and range") is passed on as none: the
+    # engine's own cap of c never binds either (at most c - 1 attackers on one), so the
+    # keeping below checks nothing and no (c, m) cap is built, gathered or compared.
     active = chooses.any(axis=1)
     if counting(policy[active]):
         rows = np.where(active, policy, FIRST)[:, None]
@@ -312,23 +312,25 @@ def _choose(policy: np.ndarray, side: np.ndarray, who: np.ndarray, allowed: np.n
                               prefer=prefer,
                               **kw)
     kept = np.where(chooses & (current >= 0) & cur_allowed, current, NO_TARGET)
-    count = np.zeros((c, m), dtype=np.int16)
-    flat = count.ravel()
-    cols = np.arange(m)
-    for i in range(c):
-        t = kept[i]
-        if not (t >= 0).any():
-            continue
-        cell = np.maximum(t, 0).astype(np.intp) * m + cols
-        ok = (t >= 0) & (flat[cell] < cap.ravel()[cell])
-        kept[i] = np.where(ok, t, NO_TARGET)
-        flat[cell] += ok
+    rest = None
+    if cap is not None:
+        count = np.zeros((c, m), dtype=np.int16)
+        flat = count.ravel()
+        cols = np.arange(m)
+        for i in range(c):
+            t = kept[i]
+            if not (t >= 0).any():
+                continue
+            cell = np.maximum(t, 0).astype(np.intp) * m + cols
+            ok = (t >= 0) & (flat[cell] < cap.ravel()[cell])
+            kept[i] = np.where(ok, t, NO_TARGET)
+            flat[cell] += ok
+        rest = (cap - count).astype(np.int16)
     free = chooses & (kept < 0)
     if not free.any():
         return kept.astype(np.int8)
     rows = np.where(free.any(axis=1), policy, FIRST)[:, None]
-    fresh = choose_targets(rows, side, who, allowed, free, cap=(cap - count).astype(np.int16),
-                           prefer=prefer, **kw)
+    fresh = choose_targets(rows, side, who, allowed, free, cap=rest, prefer=prefer, **kw)
     return np.where(free, fresh, kept).astype(np.int8)
 
 
