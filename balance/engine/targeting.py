@@ -206,13 +206,20 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     sides_flat, aim_flat, tally_flat = sides.ravel(), aim.ravel(), tally.ravel()
     cols = np.arange(m)
     drawn = _at(trials, by) if draw else None       # (the state columns of ``by``)
+    # One cap for every place and trial (a broadcast): compared as one number.
+    cap_one = int(caps.flat[0]) if caps.size and not any(caps.strides) else None
     for j in range(int(counts[0])):
         mj = m if j < counts[-1] else int(np.count_nonzero(counts > j))
         i, rows = choosers[j, :mj], cols[:mj]
         sel = slice(None) if mj == m else slice(0, mj)
         at = i * m + rows
         # All foes at once, (c, mj): who may be chosen, then the best key, then a random tie.
-        ok = up[:, sel] & (sides[:, sel] != sides_flat[at]) & (tally[:, sel] < caps[:, sel])
+        ok = sides[:, sel] != sides_flat.take(at)     # (in place from here: no temporaries)
+        ok &= up[:, sel]
+        if cap_one is None:
+            ok &= tally[:, sel] < caps[:, sel]
+        elif cap_one < c:       # (a cap of c never binds: at most c - 1 attackers on one)
+            ok &= tally[:, sel] < cap_one
         if prefer is not None:
             if callable(prefer):
                 liked = prefer(i, by[:mj])
