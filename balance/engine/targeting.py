@@ -486,7 +486,11 @@ class _Keys:
         for p in present:
             mine = pol == p
             got = self._of(int(p), i, rows, sel, at)
-            k1 = k1 + got[0] * mine
+            part = got[0] * mine
+            if np.result_type(k1, part) == k1.dtype:
+                k1 += part                     # (in place: no (c, m) temporary)
+            else:
+                k1 = k1 + part
             if len(got) > 1:
                 part = got[1] * mine
                 k2 = (part.astype(np.result_type(part, 0.0), copy=False) if k2 is None

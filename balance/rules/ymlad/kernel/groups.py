@@ -283,8 +283,15 @@ class _Near:
         and ``np.take``)."""
         at = i * self.pos.shape[1]
         at += cols
-        out = np.abs(self.pos.take(cols, axis=1) - self.pos.ravel().take(at)) <= self.reach
-        out &= self.hasty.ravel().take(at)
+        hasty = self.hasty.ravel().take(at)
+        some = hasty.nonzero()[0]
+        if some.size == cols.size:
+            return np.abs(self.pos.take(cols, axis=1) - self.pos.ravel().take(at)) <= self.reach
+        # Only the hasty choosers' trials (no foe is preferred by the others).
+        out = np.zeros((self.pos.shape[0], cols.size), dtype=bool)
+        if some.size:
+            out[:, some] = (np.abs(self.pos.take(cols.take(some), axis=1)
+                                   - self.pos.ravel().take(at.take(some))) <= self.reach)
         return out
 
 
