@@ -19,6 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from balance.engine.places import ascending, first_true, uniform_true
+from balance.engine.sparse import flat_true
 from balance.engine.streams import random_at
 
 NO_TARGET = -1
@@ -132,7 +133,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     # The places still to choose, and the trials where any is: only there the order matters.
     need = chooses & (target == NO_TARGET)
     n_need = need.view(np.int8).sum(axis=0, dtype=np.int16)
-    active = np.flatnonzero(n_need)
+    active = flat_true(n_need)
     if not active.size:
         return target
     # The trials by how many places in them still choose, most first: step j plays the j-th
@@ -237,7 +238,7 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
         pick = uniform_true(best, rng, drawn[:mj]) if draw else first_true(best)
         can = ok.any(axis=0)
         if not can.all():   # some wait: no foe left under its cap
-            chosen = np.flatnonzero(can)    # (selections on a random mask cost ~20x)
+            chosen = flat_true(can)    # (selections on a random mask cost ~20x)
             pick, at, rows = pick[chosen], at[chosen], rows[chosen]
         aim_flat[at] = pick
         tally_flat[pick * m + rows] += 1       # (one chooser per trial: no repeats)
@@ -379,7 +380,7 @@ def _keep(current, chooses, standing, side, cap, target, count,
         if flat is None:
             flat = np.maximum(current, 0).astype(np.intp) * n + np.arange(n)
         on = np.bincount(flat[keeps], minlength=c * n).reshape(c, n)
-    over = np.flatnonzero((on > cap).any(axis=0))
+    over = flat_true((on > cap).any(axis=0))
     if over.size:
         free = np.ones(n, dtype=bool)
         free[over] = False
@@ -562,7 +563,7 @@ def attacker_rank(target: np.ndarray, attacking: np.ndarray,
     second or third attacker on a fighter (a bonus, a flank) never follows listing order."""
     c, n = target.shape
     rank = np.zeros((c, n), dtype=np.int16)
-    cols = np.flatnonzero(attacking.sum(axis=0) >= 2)
+    cols = flat_true(attacking.sum(axis=0) >= 2)
     if not cols.size:
         return rank
     m = cols.size

@@ -11,6 +11,7 @@ import numpy as np
 from balance.dice import drift
 from balance.engine.breakdown import ATTACKS, DAMAGE_DEALT, DAMAGE_SOAKED, HITS, add_at
 from balance.engine.morale import routing_sides
+from balance.engine.sparse import flat_true
 from balance.engine.status import FLED, STANDING, YIELDED
 from balance.engine.targeting import turn_order
 from balance.rules.ymlad.kernel.harm import _let_go, _release, inflict
@@ -50,7 +51,7 @@ def react(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
     """
     c, n = state.status.shape
     touched = np.zeros(n, dtype=bool)
-    cols = np.arange(n) if where is None else np.flatnonzero(where)
+    cols = np.arange(n) if where is None else flat_true(where)
     if not cols.size:
         return touched
     spent = np.zeros((c, n), dtype=bool) if spent is None else spent
@@ -72,7 +73,7 @@ def react(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
         full = _spread(yields, cols, n)
         touched |= full.any(axis=0)
         state.status[full] = YIELDED
-        _let_go(s, state, np.flatnonzero(full.ravel()))
+        _let_go(s, state, flat_true(full.ravel()))
     if runs.any():
         full = _spread(runs, cols, n)
         touched |= full.any(axis=0)
@@ -137,7 +138,7 @@ def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray, spent: n
     Whoever is still standing afterwards gets away; the caller marks them.
     """
     c = state.status.shape[0]
-    cols = np.flatnonzero(who.any(axis=0))
+    cols = flat_true(who.any(axis=0))
     if not cols.size:
         return
     fleeing = who[:, cols]
@@ -154,7 +155,7 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
     """Fighters ``f`` (one per trial ``idx``, both (m,)) let go, disengage and take their
     parting blows (:func:`run_away`)."""
     n = state.status.shape[1]
-    held = np.flatnonzero(state.close_with[f, idx] >= 0)
+    held = flat_true(state.close_with[f, idx] >= 0)
     i, fi = idx[held], f[held]
     if i.size:
         p = state.close_with[fi, i].astype(np.intp)
@@ -211,7 +212,7 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
             continue
         rolled = drift(rng, hit.size, cols=hit)
         harm = np.maximum(s.margin[MELEE, 0, gh, fh] + rolled, 0)
-        landed = np.flatnonzero(harm)
+        landed = flat_true(harm)
         if state.counts is not None:   # harm dealt and armour's share (as in kernel.act)
             add_at(state, DAMAGE_DEALT, gh[landed] * n + hit[landed], harm[landed])
             add_at(state, DAMAGE_SOAKED, gh * n + hit,

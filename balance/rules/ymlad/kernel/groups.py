@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from balance.engine.sparse import flat_true
 from balance.engine.targeting import (
     DANGEROUS,
     ENGAGE,
@@ -190,7 +191,7 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     need = free & (shooter | (first & ~cur_near))
     for f in range(c):
         if need[f].any():
-            for j in np.flatnonzero(s.side_of != s.side_of[f]):
+            for j in flat_true(s.side_of != s.side_of[f]):
                 foe_near[f] |= targetable[j] & (np.abs(state.pos[f] - state.pos[j]) <= reach)
     foe_near &= need
     run_down = shooter & foe_near & ~rear
@@ -206,7 +207,7 @@ def choose(s, state, standing: np.ndarray, rng: np.random.Generator) -> Choice:
     kept = np.where(keeps_fight, current, NO_TARGET)
     redo |= (_on_each(kept, kept >= 0) > places_any - engaged).any(axis=0)
     target = np.where(keeps_fight | keeps_shot, current, NO_TARGET).astype(np.int8)
-    cols = np.flatnonzero(redo)
+    cols = flat_true(redo)
     if cols.size:
         sub = _pick(s, state, cols, fights[:, cols], shoots[:, cols], current[:, cols],
                     hasty[:, cols], targetable[:, cols], standing[:, cols], engaged[:, cols],
