@@ -343,18 +343,18 @@ def _choose(policy: np.ndarray, side: np.ndarray, who: np.ndarray, allowed: np.n
 
 
 def _on_each(target: np.ndarray, attacks: np.ndarray) -> np.ndarray:
-    """(c, n) int16: how many places ``attacks`` their ``target`` (c, n; -1 for none) has each
-    place, by one scatter-add a place (each trial once: no repeats) through flat cells
-    (docs/engine-tricks.md, flat indices; c whole-array comparisons a place cost c times
-    the memory traffic)."""
+    """(c, n) int16: how many places ``attacks`` their ``target`` (c, n; -1 for none; a place
+    that attacks has one) has each place: the attackers' targets (-1 for the others) compared
+    with each place in turn, counted along the short axis in int16 (docs/engine-tricks.md,
+    narrow counts: at (15, 32,768) 0.82 against 1.83 ms for a scatter-add a place through
+    intp flat cells, at (5, 32,768) 0.11 against 0.40)."""
     c, n = target.shape
-    count = np.zeros((c, n), dtype=np.int16)
-    flat, cols = count.reshape(-1), np.arange(n)
-    for g in range(c):
-        cell = np.maximum(target[g], 0).astype(np.intp)
-        cell *= n
-        cell += cols
-        flat[cell] += attacks[g]
+    aimed = target.astype(np.int16) if c >= 127 else target
+    aimed = (aimed + aimed.dtype.type(1)) * attacks
+    aimed -= aimed.dtype.type(1)
+    count = np.empty((c, n), dtype=np.int16)
+    for p in range(c):
+        (aimed == p).sum(axis=0, dtype=np.int16, out=count[p])
     return count
 
 
