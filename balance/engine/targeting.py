@@ -207,7 +207,8 @@ def choose_targets(policy: np.ndarray, side: np.ndarray, who: np.ndarray,
     sides_flat, aim_flat, tally_flat = sides.ravel(), aim.ravel(), tally.ravel()
     cols = np.arange(m)
     drawn = _at(trials, by) if draw else None       # (the state columns of ``by``)
-    # One cap for every place and trial (a broadcast): compared as one number.
+    # One cap for every place and trial (a broadcast): compared as one number
+    # (docs/engine-tricks.md, work that cannot change the answer).
     cap_one = int(caps.flat[0]) if caps.size and not any(caps.strides) else None
     for j in range(int(counts[0])):
         mj = m if j < counts[-1] else int(np.count_nonzero(counts > j))

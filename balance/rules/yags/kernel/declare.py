@@ -196,7 +196,9 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
         # Grapplers already on a fighter count against its attacker limit.
         held = (action == ATTACK) & (target >= 0)
         taken = np.zeros((c, n), dtype=np.int16)
-        if held.any():   # (nobody grappling yet: none taken)
+        # (Nobody grappling: none taken; docs/engine-tricks.md, work that cannot change
+        # the answer.)
+        if held.any():
             for i in range(c):
                 taken[i] = (held & (target == i)).sum(axis=0, dtype=np.int16)
         foe, rear = groups.targets(state, s, standing, free, slice(None), rng, taken)
@@ -315,7 +317,9 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     on = target[None, :, :] == places[:, None, None]            # on[i, j]: j attacks i
     on &= attacking
     on[places, places] = False
-    if (partner >= 0).any():   # (nobody grappled: every place may cover every attacker)
+    # (Nobody grappled: every place may cover every attacker; docs/engine-tricks.md, work
+    # that cannot change the answer.)
+    if (partner >= 0).any():
         with_partner = partner[:, None, :] == places[None, :, None]
         with_partner |= (partner < 0)[:, None, :]
         on &= with_partner

@@ -273,7 +273,8 @@ class _Near:
     """Which foes each fighter prefers: those within reach, for the hasty (``first`` policy,
     or a missile user run down). ``choose_targets`` asks for the rows of the choosers it
     plays, a step at a time (``prefer(i, cols)``), rather than taking the whole (c, c, n)
-    array: only the choosers' own rows are computed, on the trials where they choose."""
+    array: only the choosers' own rows are computed, on the trials where they choose
+    (docs/engine-tricks.md, work that cannot change the answer, skipped)."""
 
     def __init__(self, pos: np.ndarray, reach: float, hasty: np.ndarray):
         self.pos, self.reach, self.hasty = pos, reach, hasty
@@ -312,7 +313,8 @@ def _choose(policy: np.ndarray, side: np.ndarray, who: np.ndarray, allowed: np.n
     c, m = chooses.shape
     # No cap (missiles: "anybody who is in sight and range") is passed on as none: the
     # engine's own cap of c never binds either (at most c - 1 attackers on one), so the
-    # keeping below checks nothing and no (c, m) cap is built, gathered or compared.
+    # keeping below checks nothing and no (c, m) cap is built, gathered or compared
+    # (docs/engine-tricks.md, work that cannot change the answer, skipped).
     active = chooses.any(axis=1)
     if counting(policy[active]):
         rows = np.where(active, policy, FIRST)[:, None]
