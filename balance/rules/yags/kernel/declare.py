@@ -343,7 +343,8 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     # the open defences one number when every fighter has the same: gear.per_place)
     most = defences_allowed(per_place(s, "open_defences", who),
                             (x("stance") == DEFENSIVE) | (x("retreating") > 0))
-    # (zero where it cannot act, by arithmetic: np.where on a random mask is slow)
+    # (zero where it cannot act, by arithmetic: docs/engine-tricks.md, arithmetic, not
+    # np.where, on random masks)
     declared = (np.minimum(wanted, most) * can).astype(np.int8)
     # Attackers of i seated before j take the slots first: a running count along j (each
     # column once; ``np.cumsum`` along a middle axis is 20x slower), compared with the
