@@ -21,6 +21,21 @@ Size = int | tuple[int, ...]
 CHUNK_ELEMENTS = 1 << 22
 
 
+class Count(int):
+    """A number of dice to pass as ``Generator.integers``' ``size``: the same int, so the
+    same numbers, drawn about 1 us sooner (docs/engine-tricks.md, numpy's Python wrappers).
+    numpy's bounded-integer sampler first asks ``np.prod(size)``, which for a plain int
+    makes an array and reduces it, about 1.1 us of a 3.6 us call of 50 dice; ``np.prod``
+    calls an object's own ``prod`` method instead, and this one returns the int. (An
+    implementation detail of numpy: were it to change, the numbers would be the same and
+    only the saving lost.)"""
+
+    __slots__ = ()
+
+    def prod(self, *args, **kwargs) -> int:
+        return int(self)
+
+
 def shape_of(size: Size) -> tuple[int, ...]:
     """Normalise ``size`` (int or tuple of ints) to a shape tuple, naming it if it is bad."""
     try:
@@ -97,9 +112,13 @@ def ndm(rng: np.random.Generator, n: int, m: int, size: Size) -> NDArray[np.sign
     return out
 
 
-def _drift_step(face: NDArray[np.int8]) -> NDArray[np.int8]:
-    """Read d6 faces as drift steps: 1-2 is -1, 3-4 is 0, 5-6 is +1 (int8, same shape)."""
-    return ((face + 1) >> 1) - 2     # (a shift: int8 floor division is slower; faces >= 1)
+def _drift_class(face: NDArray[np.int8]) -> NDArray[np.int8]:
+    """Read d6 faces as drift classes: 1-2 is 1 (a step of -1), 3-4 is 2 (0), 5-6 is 3 (+1);
+    the step is the class less 2 (int8, same shape; a shift: int8 floor division is slower,
+    faces >= 1)."""
+    out = face + np.int8(1)
+    out >>= np.int8(1)
+    return out
 
 
 def drift(rng: np.random.Generator, size: Size,
@@ -127,14 +146,20 @@ def drift(rng: np.random.Generator, size: Size,
             return rng.at(cols if rows is None else cols[rows], 1, 7, np.int8)
     else:
         def throw(k, rows=None, integers=rng.integers):
-            return integers(1, 7, size=k, dtype=np.int8)
+            return integers(1, 7, size=Count(k) if isinstance(k, int) else k, dtype=np.int8)
 
-    out = _drift_step(throw(shape)).reshape(-1)
-    second = _drift_step(throw(out.size))
-    running = np.flatnonzero((second == out) & (out != 0))
-    direction = out[running]
-    while running.size:
-        out[running] += direction
-        same = _drift_step(throw(running.size, running)) == direction
-        running, direction = running[same], direction[same]
+    # The throws compared by class (a throw goes on in the same direction when its class is
+    # the first throw's), the rows still drifting by their indices: the same dice, thrown in
+    # the same calls, with fewer numpy calls a throw (~7% of a drift at 50-3,000 rows).
+    first = _drift_class(throw(shape[0] if len(shape) == 1 else shape)).reshape(-1)
+    going = _drift_class(throw(first.size)) == first
+    going &= first != np.int8(2)
+    out = first - np.int8(2)
+    running = going.nonzero()[0]
+    if running.size:
+        cls, direction = first[running], out[running]
+        while running.size:
+            out[running] += direction
+            same = (_drift_class(throw(running.size, running)) == cls).nonzero()[0]
+            running, cls, direction = running[same], cls[same], direction[same]
     return out.reshape(shape)

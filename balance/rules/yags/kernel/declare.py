@@ -14,7 +14,7 @@ from balance.engine.state import columns
 from balance.engine.targeting import NO_TARGET, first_standing_foe
 from balance.rules.yags.compile import AUTO
 from balance.rules.yags.kernel import choices, groups, missiles, reach
-from balance.rules.yags.kernel.gear import fighter, helpless, refresh
+from balance.rules.yags.kernel.gear import fighter, helpless, per_place, refresh
 from balance.rules.yags.kernel.static import Static
 from balance.rules.yags.kernel.turns import Round
 from balance.rules.yags.rules.ranged import FULL_MOVE, SHOOT
@@ -196,8 +196,11 @@ def declare_detailed(state, s: Static, standing: np.ndarray, round_no: int,
         # Grapplers already on a fighter count against its attacker limit.
         held = (action == ATTACK) & (target >= 0)
         taken = np.zeros((c, n), dtype=np.int16)
-        for i in range(c):
-            taken[i] = (held & (target == i)).sum(axis=0, dtype=np.int16)
+        # (Nobody grappling: none taken; docs/engine-tricks.md, work that cannot change
+        # the answer.)
+        if held.any():
+            for i in range(c):
+                taken[i] = (held & (target == i)).sum(axis=0, dtype=np.int16)
         foe, rear = groups.targets(state, s, standing, free, slice(None), rng, taken)
     attack = free & (foe != NO_TARGET)
     set_where(action, attack, ATTACK)
@@ -314,10 +317,13 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     on = target[None, :, :] == places[:, None, None]            # on[i, j]: j attacks i
     on &= attacking
     on[places, places] = False
-    with_partner = partner[:, None, :] == places[None, :, None]
-    with_partner |= (partner < 0)[:, None, :]
-    on &= with_partner
-    on &= ~free
+    # (Nobody grappled: every place may cover every attacker; docs/engine-tricks.md, work
+    # that cannot change the answer.)
+    if (partner >= 0).any():
+        with_partner = partner[:, None, :] == places[None, :, None]
+        with_partner |= (partner < 0)[:, None, :]
+        on &= with_partner
+    np.greater(on, free, out=on)     # on & ~free, in place and without a (c, c, n) temporary
     rear_on = None
     if rear is not None:
         rear_on = on.copy()
@@ -329,18 +335,26 @@ def _cover(state, s: Static, can: np.ndarray, attacking: np.ndarray,
     wanted = np.maximum(n_on, attacking & ~shield_free)
     if rear_on is not None:
         wanted = np.maximum(wanted, rear_on.any(axis=1))
-    wanted = np.where(state.fixed_defences == AUTO, wanted, state.fixed_defences)
-    # (one more in the defensive stance this round, or retreating: tracks.defences_allowed)
-    most = defences_allowed(fighter(s, "open_defences", who.astype(np.intp)),
+    fixed = state.fixed_defences
+    if not (fixed.flat[0] == AUTO if fixed.size and not any(fixed.strides)
+            else (fixed == AUTO).all()):    # (a broadcast of one number: read once)
+        wanted = np.where(fixed == AUTO, wanted, fixed)
+    # (one more in the defensive stance this round, or retreating: tracks.defences_allowed;
+    # the open defences one number when every fighter has the same: gear.per_place)
+    most = defences_allowed(per_place(s, "open_defences", who),
                             (x("stance") == DEFENSIVE) | (x("retreating") > 0))
-    declared = np.where(can, np.minimum(wanted, most), 0).astype(np.int8)
-    # rank[i, j]: attackers of i seated before j; they take the slots first (a running
-    # count along j: each column once; ``np.cumsum`` along a middle axis is 20x slower).
-    rank = np.empty((c, c, n), dtype=np.int8)
-    rank[:, 0] = 0
-    for k in range(1, c):
-        np.add(rank[:, k - 1], on[:, k - 1], out=rank[:, k])
-    cover = rank < declared[:, None, :]
+    # (zero where it cannot act, by arithmetic: docs/engine-tricks.md, arithmetic, not
+    # np.where, on random masks)
+    declared = (np.minimum(wanted, most) * can).astype(np.int8)
+    # Attackers of i seated before j take the slots first: a running count along j (each
+    # column once; ``np.cumsum`` along a middle axis is 20x slower), compared with the
+    # number declared column by column, so no (c, c, n) count is kept.
+    cover = np.empty((c, c, n), dtype=bool)
+    seen = np.zeros((c, n), dtype=np.int8)
+    for k in range(c):
+        np.less(seen, declared, out=cover[:, k])
+        if k < c - 1:
+            seen += on[:, k]
     cover &= on
     cover |= free
     cover &= can[:, None, :]

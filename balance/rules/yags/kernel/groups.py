@@ -65,7 +65,9 @@ def targets(state, s: Static, standing: np.ndarray, chooses: np.ndarray, cols,
     wi = (who.astype(np.intp) if mixed or g.rank2.any()
           or ((g.policy == DANGEROUS) | (g.policy == NEAREST)).any() else None)
     cap = np.broadcast_to(np.int16(g.max_attackers), up.shape)   # (one number: no array)
-    if taken is not None:
+    # (None taken: the cap stays one number, docs/engine-tricks.md, work that cannot
+    # change the answer.)
+    if taken is not None and taken.any():
         cap = cap - columns(taken, cols)
     kw = dict(current=columns(state.target, cols), priority=g.priority, rng=rng,
               trials=None if isinstance(cols, slice) else cols)

@@ -52,14 +52,19 @@ def close_in(state, p: Pick, q: Pick, size: int, mask: np.ndarray) -> None:
 
 def threatened(state, standing: np.ndarray) -> np.ndarray:
     """(c, n) bool: a standing foe with a shorter weapon has got inside this place's reach."""
-    reach = state.x("reach")
-    # (In place on the (c, c, n) mask, the broadcast rows on the right: an out-of-place
-    # ``&`` with a broadcast operand costs 6-30x more, docs/engine-tricks.md.)
-    found = state.side[:, None, :] != state.side[None, :, :]
-    found &= reach[:, None, :] < reach[None, :, :]
-    found &= state.inside
-    found &= standing[:, None, :]
-    return found.any(axis=0)
+    reach, side = state.x("reach"), state.side
+    # One (c, n) mask a place that may be inside, OR-ed up: no (c, c, n) temporaries and no
+    # reduction along the middle axis (at (11, 32,768) 0.87 against 1.34 ms for the (c, c,
+    # n) mask built in place; docs/engine-tricks.md, in-place masks over place pairs).
+    found = np.zeros(side.shape, dtype=bool)
+    mine = np.empty(side.shape, dtype=bool)
+    for i in range(side.shape[0]):
+        np.less(reach[i], reach, out=mine)
+        mine &= state.inside[i]
+        mine &= side[i] != side
+        mine &= standing[i]
+        found |= mine
+    return found
 
 
 def open_distance(state, s) -> None:

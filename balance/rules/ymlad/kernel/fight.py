@@ -18,7 +18,9 @@ from balance.dice import drift
 from balance.engine.breakdown import ATTACKS, DAMAGE_DEALT, DAMAGE_SOAKED, HITS, add_at
 from balance.engine.distance import CLOSE as MOVE_CLOSE
 from balance.engine.distance import KEEP_DISTANCE, step
+from balance.engine.masks import set_where
 from balance.engine.prepared import once
+from balance.engine.sparse import flat_true
 from balance.engine.state import TrialState
 from balance.engine.status import STANDING
 from balance.engine.targeting import turn_order
@@ -302,18 +304,23 @@ def move(s: Static, state: YmladState, target: np.ndarray, standing: np.ndarray,
         f = order[k]
         at = f * n + cols
         t = target.ravel()[at]
-        rows = np.flatnonzero(standing.ravel()[at] & (t >= 0)
+        rows = flat_true(standing.ravel()[at] & (t >= 0)
                               & (state.close_with.ravel()[at] < 0))
         if not rows.size:
             continue
-        f, t, at = f[rows], t[rows].astype(np.intp), at[rows]
+        f, t, at = f.take(rows), t.take(rows).astype(np.intp), at.take(rows)
         pos = state.pos.ravel()
-        me, foe = pos[at], pos[t * n + rows]
+        t *= n
+        t += rows
+        me, foe = pos.take(at), pos.take(t)
         gap = np.abs(me - foe)
-        away = gap > reach
-        rows, f, at, me, foe, gap = rows[away], f[away], at[away], me[away], foe[away], gap[away]
-        if not rows.size:
+        # Those not yet in reach, by their indices (one pass over the mask; a boolean
+        # selection a array passes over it each time), none to drop when all are away.
+        away = (gap > reach).nonzero()[0]
+        if not away.size:
             continue
+        if away.size < rows.size:
+            rows, f, at, me, foe, gap = (a.take(away) for a in (rows, f, at, me, foe, gap))
         shooting = s.shooter[f] & (state.shots.ravel()[at] > 0)
         policy = np.where(shooting, KEEP_DISTANCE, MOVE_CLOSE)
         near = np.where(shooting, s.keep_at[f], s.contact).astype(np.float32)
@@ -440,7 +447,7 @@ class Snapshot:
         """Bring every cell of trials ``where`` (n,) bool up to date (the columns found once:
         a boolean column mask on a (c, n) array measured 700 us at (15, 32,768) with 1% of
         the trials, against 21 us by their indices)."""
-        cols = np.flatnonzero(where)
+        cols = flat_true(where)
         if not cols.size:
             return
         for name in self.FIELDS:
@@ -481,7 +488,7 @@ def play_round(fight: YmladFight, state: YmladState, rng: np.random.Generator,
                     snap.copy(state, react(s, state, rnd, rng, spent, where, snap.status))
                 snap.refresh(state, new_group)
         now = slot == k
-        cells = np.flatnonzero(now & (snap.status == STANDING) & has_target & ~spent)
+        cells = flat_true(now & (snap.status == STANDING) & has_target & ~spent)
         if cells.size:
             act(fight, s, state, snap, rnd, cells, rng)
         spent |= now
@@ -521,9 +528,12 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     """
     c, n = state.status.shape
     f, idx = _places(cells, c, n)
-    partner = snap.close_with.ravel()[cells]
+    # (Choices on these random masks by arithmetic, reads by ``take``: docs/engine-tricks.md,
+    # arithmetic, not np.where, on random masks; flat indices and ``np.take``.)
+    partner = snap.close_with.take(cells)
     engaged = partner >= 0
-    t = np.where(engaged, partner, rnd.target.ravel()[cells]).astype(np.intp)
+    t = rnd.target.take(cells).astype(np.intp)
+    set_where(t, engaged, partner)
     flat_t = t * n + idx
     keep = snap.status.ravel()[flat_t] == STANDING
     gap = np.abs(state.pos.ravel()[cells] - state.pos.ravel()[flat_t])
@@ -542,10 +552,9 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     contact = in_reach & (engaged | rnd.ring.allowed.ravel()[cells])
     keep &= shoot | contact
     if not keep.all():
-        sel = np.flatnonzero(keep)
+        sel = keep.nonzero()[0]
         cells, f, idx, t, flat_t, gap, shoot, engaged = (
-            cells[sel], f[sel], idx[sel], t[sel], flat_t[sel], gap[sel], shoot[sel],
-            engaged[sel])
+            a.take(sel) for a in (cells, f, idx, t, flat_t, gap, shoot, engaged))
     if not idx.size:
         return
     # The style of this attack, and whether it can do harm.
@@ -566,9 +575,10 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
                   & (rnd.target.ravel()[flat_t] == f))
         lance = formation_by_charge(mine, theirs, s.lance_rule) & ~engaged & ~shoot
         formation = formation | lance
-    style = np.where(formation, FORMATION, MELEE)
-    style = np.where(engaged, CLOSE, style)
-    style = np.where(shoot, MISSILE, style).astype(np.intp)
+    style = np.full(idx.size, MELEE, dtype=np.intp)
+    set_where(style, formation, FORMATION)
+    set_where(style, engaged, CLOSE)
+    set_where(style, shoot, MISSILE)
     closing = ~shoot & ~engaged & s.prefers_close[f] & t_free & ~through & ~lance
     # Seed, Close: held, the other "can engage in close combat too, or try to disengage"
     # (policy.held; tables.fights_back).
@@ -591,7 +601,8 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
     # second attacker on one fighter +1 melee effort, the third +2 ...; past three they come
     # from the flanks and the rear (lab, groups.py).
     contact_style = (style == FORMATION) | (style == MELEE)
-    angle = np.where(contact_style, rnd.ring.angle.ravel()[cells], 0).astype(np.intp)
+    angle = rnd.ring.angle.take(cells).astype(np.intp)
+    angle *= contact_style
     pen_f = snap.penalty.ravel()[cells]
     eff = s.effort.take(sp) + pen_f
     if s.saddle and shoot.any():
@@ -622,25 +633,24 @@ def act(fight: YmladFight, s: Static, state: YmladState, snap: Snapshot, rnd: Ro
         add_at(state, ATTACKS, cells if acts is None else cells[acts])
         add_at(state, HITS, cells[ok])
 
-    win = np.flatnonzero(ok & closing)
+    win = flat_true(ok & closing)
     if win.size:
         _engage(state, f[win], idx[win], t[win])
         snap.changed += [cells[win], flat_t[win]]
-    win = np.flatnonzero(ok & disengaging)
+    win = flat_true(ok & disengaging)
     if win.size:
         _release(s, state, f[win], idx[win], t[win])
         snap.changed += [cells[win], flat_t[win]]
-    win = np.flatnonzero(ok & harmful)
+    win = flat_true(ok & harmful)
     if win.size:
-        cells, f, idx, t, style, band = (cells[win], f[win], idx[win], t[win], style[win],
-                                         band[win])
-        flat_t, rolled, pair, sp = flat_t[win], rolled[win], pair[win], sp[win]
+        cells, f, idx, t, style, band, flat_t, rolled, pair, sp = (
+            a.take(win) for a in (cells, f, idx, t, style, band, flat_t, rolled, pair, sp))
         banded = (style * 3 + band) * (c * c) + pair      # [style, range band, a, d]
         charge = rnd.charging.ravel()[cells] | (rnd.charging.ravel()[flat_t]
                                                 & (rnd.target.ravel()[flat_t] == f))
         m = np.where(charge, s.charge_margin.take(sp), s.margin.take(banded))
         harm = np.maximum(m + rolled, 0)
-        hit = np.flatnonzero(harm)
+        hit = flat_true(harm)
         if state.counts is not None:   # the breakdown: harm points dealt, armour's share
             add_at(state, DAMAGE_DEALT, cells[hit], harm[hit])
             bare = np.where(charge, s.charge_bare.take(sp), s.margin_bare.take(banded))
@@ -671,14 +681,14 @@ def _rolls(rng: np.random.Generator, f: np.ndarray, idx: np.ndarray, margin: np.
     drift (0 where none was rolled)."""
     ok = np.empty(idx.size, dtype=bool)
     rolled = np.zeros(idx.size, dtype=np.int8)
-    bounds = np.flatnonzero(np.diff(f)) + 1
+    bounds = flat_true(np.diff(f)) + 1
     for lo, hi in zip([0, *bounds.tolist()], [*bounds.tolist(), idx.size], strict=True):
         cols = idx[lo:hi]
         won = margin[lo:hi] + drift(rng, cols.size, cols=cols) >= 0
         if acts is not None:
             won &= acts[lo:hi]
         ok[lo:hi] = won
-        harms = np.flatnonzero(won & harmful[lo:hi])
+        harms = flat_true(won & harmful[lo:hi])
         if harms.size:
             rolled[lo + harms] = drift(rng, harms.size, cols=cols[harms])
     return ok, rolled

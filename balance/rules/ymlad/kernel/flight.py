@@ -11,6 +11,7 @@ import numpy as np
 from balance.dice import drift
 from balance.engine.breakdown import ATTACKS, DAMAGE_DEALT, DAMAGE_SOAKED, HITS, add_at
 from balance.engine.morale import routing_sides
+from balance.engine.sparse import flat_true
 from balance.engine.status import FLED, STANDING, YIELDED
 from balance.engine.targeting import turn_order
 from balance.rules.ymlad.kernel.harm import _let_go, _release, inflict
@@ -50,7 +51,7 @@ def react(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
     """
     c, n = state.status.shape
     touched = np.zeros(n, dtype=bool)
-    cols = np.arange(n) if where is None else np.flatnonzero(where)
+    cols = np.arange(n) if where is None else flat_true(where)
     if not cols.size:
         return touched
     spent = np.zeros((c, n), dtype=bool) if spent is None else spent
@@ -59,7 +60,7 @@ def react(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
     rows = s.gives_up                  # the fighters with a yield_at or flee_at
     if rows.size:
         standing = state.status[:, cols] == STANDING
-        foe_up = _foes_standing(s, side, standing)[rows]
+        foe_up = _foes_standing(s, standing, rows)
         sub = np.ix_(rows, cols)
         total = state.body[sub] + state.brief[sub] + state.grapple[sub]
         give_up = total >= s.yield_at[rows, None]
@@ -72,7 +73,7 @@ def react(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
         full = _spread(yields, cols, n)
         touched |= full.any(axis=0)
         state.status[full] = YIELDED
-        _let_go(s, state, np.flatnonzero(full.ravel()))
+        _let_go(s, state, flat_true(full.ravel()))
     if runs.any():
         full = _spread(runs, cols, n)
         touched |= full.any(axis=0)
@@ -106,10 +107,14 @@ def _spread(sub: np.ndarray, cols: np.ndarray, n: int) -> np.ndarray:
     return full
 
 
-def _foes_standing(s: Static, side: np.ndarray, standing: np.ndarray) -> np.ndarray:
-    """(c, m) bool: does some foe of each fighter still stand? ``side`` is (c, 1)."""
-    up = np.stack([(standing & (side == k)).any(axis=0) for k in range(s.n_sides)])
-    return (up.sum(axis=0) - up[s.side_of]) > 0
+def _foes_standing(s: Static, standing: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """(len(rows), m) bool: does some foe of each fighter ``rows`` still stand? Each side's
+    rows of ``standing`` reduced on their own (no (c, m) side masks); with two sides, the
+    other side's."""
+    up = np.stack([standing[s.side_of == k].any(axis=0) for k in range(s.n_sides)])
+    if s.n_sides == 2:
+        return up[1 - s.side_of[rows]]
+    return (up.sum(axis=0) - up[s.side_of[rows]]) > 0
 
 
 def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray, spent: np.ndarray,
@@ -133,7 +138,7 @@ def run_away(s: Static, state: YmladState, rnd: Round, who: np.ndarray, spent: n
     Whoever is still standing afterwards gets away; the caller marks them.
     """
     c = state.status.shape[0]
-    cols = np.flatnonzero(who.any(axis=0))
+    cols = flat_true(who.any(axis=0))
     if not cols.size:
         return
     fleeing = who[:, cols]
@@ -150,7 +155,7 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
     """Fighters ``f`` (one per trial ``idx``, both (m,)) let go, disengage and take their
     parting blows (:func:`run_away`)."""
     n = state.status.shape[1]
-    held = np.flatnonzero(state.close_with[f, idx] >= 0)
+    held = flat_true(state.close_with[f, idx] >= 0)
     i, fi = idx[held], f[held]
     if i.size:
         p = state.close_with[fi, i].astype(np.intp)
@@ -207,7 +212,7 @@ def _turn_to_run(s: Static, state: YmladState, rnd: Round, f: np.ndarray, idx: n
             continue
         rolled = drift(rng, hit.size, cols=hit)
         harm = np.maximum(s.margin[MELEE, 0, gh, fh] + rolled, 0)
-        landed = np.flatnonzero(harm)
+        landed = flat_true(harm)
         if state.counts is not None:   # harm dealt and armour's share (as in kernel.act)
             add_at(state, DAMAGE_DEALT, gh[landed] * n + hit[landed], harm[landed])
             add_at(state, DAMAGE_SOAKED, gh * n + hit,

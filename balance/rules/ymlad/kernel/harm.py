@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from balance.engine.sparse import flat_true
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS
 from balance.rules.ymlad.rules.tables import GRAPPLE, STUN, WOUND
 
@@ -63,7 +64,7 @@ def inflict(s: Static, state: YmladState, idx: np.ndarray, t: np.ndarray, kind: 
     old = state.status.ravel()[flat]
     new = np.maximum(old, down).astype(np.int8)
     state.status.ravel()[flat] = new
-    fell = np.flatnonzero((old == STANDING) & (new != STANDING))
+    fell = flat_true((old == STANDING) & (new != STANDING))
     if not fell.size:
         return flat
     fell = flat[fell]
@@ -93,7 +94,7 @@ def _let_go(s: Static, state: YmladState, flat: np.ndarray) -> np.ndarray:
     harm keeps it down. Returns the partners' flat cells."""
     n = state.status.shape[1]
     partner = state.close_with.ravel()[flat]
-    held = np.flatnonzero(partner >= 0)
+    held = flat_true(partner >= 0)
     if not held.size:
         return held
     flat, partner = flat[held], partner[held].astype(np.intp)
