@@ -13,7 +13,6 @@ import numpy as np
 
 from balance.engine.morale import flee, routing_sides
 from balance.engine.pick import some
-from balance.engine.places import ascending
 from balance.engine.prepared import once
 from balance.engine.sparse import flat_true
 from balance.engine.status import STANDING
@@ -24,6 +23,8 @@ from balance.engine.targeting import (
     attacker_rank,
     choose_targets,
     counting,
+    order_of,
+    turn_keys,
 )
 from balance.rules.percentile.compile import MELEE
 from balance.rules.percentile.kernel.strike import Ctx, can_strike, free_blow, in_reach
@@ -72,9 +73,9 @@ def choose_group_targets(cx: Ctx) -> None:
         # corridor, a longer weapon drawn): the seed leaves it open; a random order in each
         # trial (``turn_order``), never scenario order
         limit = _limit(g, st.wield, eq)
-        # ``turn_order(c, n, rng)``'s draw, for every trial (the stream), its argsort only
-        # where it is used (``engine.places.ascending``: the same permutation as argsort)
-        keys = cx.rng.random((c, n))
+        # ``turn_order``'s draw for every trial (the stream: ``turn_keys``), the order only
+        # where it is used (``order_of``)
+        keys = turn_keys(c, n, cx.rng)
         # Where no melee keeper's target has more melee keepers than that keeper's limit,
         # each keeps whatever the order (the k-th has fewer than the limit before it); the
         # one-at-a-time pass runs on the other trials only (docs/engine-tricks.md, asking a
@@ -95,7 +96,7 @@ def choose_group_targets(cx: Ctx) -> None:
             cells = (aim[:, over].astype(np.intp) * m + sub).reshape(-1)
             limit = limit[:, over].reshape(-1)
             engaged = np.zeros(c * m, dtype=np.int16)
-            for p in ascending(keys[:, over]):    # the k-th keeper of every trial
+            for p in order_of(keys[:, over]):    # the k-th keeper of every trial
                 at = p * m + sub
                 h = hand.take(at)
                 cell_t = cells.take(at)
