@@ -39,7 +39,12 @@ def repository_root() -> Path:
 
 
 def table_path(system: str, root: Path | None = None) -> Path:
-    return (root or repository_root()) / "docs" / "rules" / f"{system}-coverage.md"
+    """``docs/rules/<system>-coverage.md`` of the checkout ``root`` (default: this one)."""
+    path = (root or repository_root()) / "docs" / "rules" / f"{system}-coverage.md"
+    if not path.is_file():
+        raise FileNotFoundError(f"no coverage table {path} (the tables live in the lab's "
+                                "checkout, not in an installed package: pass root=)")
+    return path
 
 
 @dataclass(frozen=True)
