@@ -88,14 +88,21 @@ def rearm(state, s: Static, free, action, mod) -> np.ndarray:
     """A place whose primary hand is lost draws its spare (and attacks) or spends the round
     picking up a dropped weapon (policy ``rearm``). Returns who picks up."""
     x = state.x
-    who = state.who.astype(np.intp)
-    bare = free & (x("weapons") == 2)
-    r = fighter(s, "rearm", who)
-    draw = bare & (x("spare_left") > 0) & ((r == REARM_AUTO) | (r == REARM_SPARE))
-    if draw.any():
+    pick = np.zeros(free.shape, dtype=bool)
+    # (Looked at on the bare places only, through their flat indices: few of them, and the
+    # policy's gather and tests over every place cost more than finding them.)
+    flat = flat_true(free & (x("weapons") == 2))
+    if not flat.size:
+        return pick
+    r = fighter(s, "rearm", state.who.ravel().take(flat))
+    draws = (x("spare_left").ravel().take(flat) > 0) & ((r == REARM_AUTO) | (r == REARM_SPARE))
+    if draws.any():
+        draw = np.zeros(free.shape, dtype=bool)
+        draw.ravel()[flat[draws]] = True
         draw_spare(state, s, draw, mod)
-    down = (x("main_down") > 0) | (x("spare_down") > 0)
-    pick = bare & ~draw & down & ((r == REARM_AUTO) | (r == REARM_PICK_UP))
+    down = (x("main_down").ravel().take(flat) > 0) | (x("spare_down").ravel().take(flat) > 0)
+    picks = ~draws & down & ((r == REARM_AUTO) | (r == REARM_PICK_UP))
+    pick.ravel()[flat[picks]] = True
     set_where(action, pick, PICK_UP)
     return pick
 
