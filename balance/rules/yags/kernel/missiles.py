@@ -186,17 +186,25 @@ def act(state, s: Static, ctx, me: Pick, tgt: Pick, ok: np.ndarray,
     x = state.x
     action = me.get(x("action"))
     up = tgt.get(state.status) == STANDING
-    who = me.get(state.who).astype(np.intp)
-    move = move_of(s, who, me.get(x("mounted"))).astype(np.float64)
+    who = move = None
+
+    def moves():   # (its fighter and Move, gathered only for a slot that moves)
+        nonlocal who, move
+        if move is None:
+            who = me.get(state.who).astype(np.intp)
+            move = move_of(s, who, me.get(x("mounted"))).astype(np.float64)
+        return move
+
     charge = ok & up & (action == ATTACK) & (me.get(x("approach")) > 0)
     if charge.any():
-        allowed = np.where(me.get(x("approach")) == HALF_MOVE, move / 2, move)
+        allowed = np.where(me.get(x("approach")) == HALF_MOVE, moves() / 2, moves())
         _walk(state, me, tgt, charge, allowed, CONTACT)
     loads = ok & (action == LOAD)
     if loads.any():
         _load(state, s, me.sub(flat_true(loads)))
     run = ok & up & (action == RUN)
     if run.any():
+        move = moves()
         armed = ((me.get(x("g_shots")) > 0) | (me.get(x("g_loading")) > 0)
                  | (me.get(x("g_down")) > 0))
         stop = np.where(armed, MAX_BANDS * fighter(s, "m_range", who), CONTACT)
