@@ -10,7 +10,7 @@ import numpy as np
 from balance.engine.masks import set_where
 from balance.engine.pick import Pick
 from balance.engine.sparse import flat_true
-from balance.rules.yags.kernel.gear import fighter, helpless, refresh, tiredness
+from balance.rules.yags.kernel.gear import fact, fighter, helpless, refresh, tiredness
 from balance.rules.yags.kernel.rolls import d20_where
 from balance.rules.yags.kernel.static import N_LOADOUTS, Static, code_set
 from balance.rules.yags.rules.tactics import (
@@ -139,10 +139,10 @@ def choose_manoeuvres(state, s: Static, attack, target, manoeuvre, round_no: int
         m = fighter(s, "manoeuvre", mine)
         m = m * ((round_no == 1) | (fighter(s, "first_round_only", mine) == 0))
         prone = foe.get(x("prone")) > 0
-        unarmed_ok = ((me.get(x("unarmed")) > 0) & ~prone & (foe.get(x("mounted")) == 0)
+        unarmed_ok = ((fact(state, s, me, "unarmed") > 0) & ~prone & (foe.get(x("mounted")) == 0)
                       & (me.get(x("mounted")) == 0) & (foe.get(x("partner")) < 0))
         ok = ~at_mount | (m == IMPROVED) | (m == MASSIVE)
-        ok &= (m != DISARM_FOE) | (foe.get(x("losable")) > 0)
+        ok &= (m != DISARM_FOE) | (fact(state, s, foe, "losable") > 0)
         ok &= (m != KNOCKDOWN) | ~prone
         ok &= ~IS_UNARMED.take(m) | unarmed_ok
         manoeuvre[place][rows] = m * ok

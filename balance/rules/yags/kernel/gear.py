@@ -154,6 +154,17 @@ def refresh(state, s: Static, pick: Pick | None = None, *,
             put(state.more[row], values[i])
 
 
+def fact(state, s: Static, pick: Pick, name: str) -> np.ndarray | np.int16:
+    """A loadout fact (a ``MORE_LOADOUT`` row of ``more``: reach, kind of blow, style flags)
+    at a pick, or the one number itself where every loadout of the fight has the same
+    (``Static.varying``): no gather, and a rule that needs the fact to hold somewhere skips
+    its work. (numpy 2 promotes a numpy scalar as an array of its dtype: the same numbers.)"""
+    row = ROW[name]
+    if row not in s.varying:
+        return s.loadout_rows[row, 0]
+    return pick.get(state.more[row])
+
+
 def penalty_now(state, s: Static) -> np.ndarray:
     """(c, n): wound + stun + fatigue penalties, a hold's attribute penalty (-skill a point)
     and -40 a broken limb."""
