@@ -169,10 +169,13 @@ def penalty_now(state, s: Static) -> np.ndarray:
     """(c, n): wound + stun + fatigue penalties, a hold's attribute penalty (-skill a point)
     and -40 a broken limb."""
     x = state.x
-    pen = (TRACK_PENALTY.take(state.wounds) + TRACK_PENALTY.take(state.stuns)
-           + tiredness(s, state.fatigue))
+    # (In place, in the table's dtype: one fresh array instead of one a term.)
+    pen = TRACK_PENALTY.take(state.wounds)
+    pen += TRACK_PENALTY.take(state.stuns)
+    pen += tiredness(s, state.fatigue)
     if s.on.grapple:
-        pen = pen - x("hold") * state.skill + BROKEN_LIMB_PENALTY * x("limbs")
+        pen -= x("hold") * state.skill
+        pen += BROKEN_LIMB_PENALTY * x("limbs")
     return pen
 
 
