@@ -193,14 +193,25 @@ def condition(state, s: Static, pick: Pick) -> np.ndarray:
             + tiredness(s, pick.get(state.fatigue)))
 
 
-def helpless(state, s: Static) -> np.ndarray:
-    """(c, n): held with a penalty at least its strength or agility (seed 000, Grapple)."""
+def helpless(state, s: Static, flat: np.ndarray | None = None) -> np.ndarray:
+    """(c, n): held with a penalty at least its strength or agility (seed 000, Grapple); with
+    ``flat``, at those flat indices only."""
     x = state.x
-    if not s.on.grapple:
-        return np.zeros(state.status.shape, dtype=bool)
-    who = state.who.astype(np.intp)
+    if flat is None:
+        if not s.on.grapple:
+            return np.zeros(state.status.shape, dtype=bool)
+
+        def get(arr):
+            return arr
+    else:
+        if not s.on.grapple:
+            return np.zeros(flat.shape, dtype=bool)
+
+        def get(arr):
+            return arr.ravel().take(flat)
+    who = get(state.who).astype(np.intp)
     least = np.minimum(fighter(s, "strength", who), fighter(s, "agility", who))
-    return (x("partner") >= 0) & (x("holding") == 0) & (x("hold") >= least)
+    return (get(x("partner")) >= 0) & (get(x("holding")) == 0) & (get(x("hold")) >= least)
 
 
 def order_key(state, s: Static) -> np.ndarray:
