@@ -69,7 +69,8 @@ def grappled(state, s: Static, free, action, target, manoeuvre, mod) -> None:
     set_where(target, fights, partner)
     holder = flat_true(fights & (x("holding") > 0))
     if holder.size:
-        # On the holders only, through their flat indices (and their partners', same trial).
+        # On the holders only, through their flat indices (and their partners', same trial:
+        # docs/engine-tricks.md, the places a rule concerns).
         on = np.maximum(partner.ravel().take(holder), 0).astype(np.intp) * n + holder % n
         limp = helpless(state, s, on)
         breaking = np.where(x("neck").ravel().take(on) > 0, BREAK_NECK, BREAK_LIMB)
@@ -96,7 +97,8 @@ def rearm(state, s: Static, free, action, mod) -> np.ndarray:
     x = state.x
     pick = np.zeros(free.shape, dtype=bool)
     # (Looked at on the bare places only, through their flat indices: few of them, and the
-    # policy's gather and tests over every place cost more than finding them.)
+    # policy's gather and tests over every place cost more than finding them;
+    # docs/engine-tricks.md, the places a rule concerns.)
     flat = flat_true(free & (x("weapons") == 2))
     if not flat.size:
         return pick

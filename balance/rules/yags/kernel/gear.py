@@ -143,9 +143,9 @@ def refresh(state, s: Static, pick: Pick | None = None, *,
     # (``Static.loadout_rows``). The seating writes every row; later, only the rows whose
     # number differs between the fight's loadouts are rewritten (``Static.varying``: the
     # others hold the one number the seating wrote; about half the rows in the bundled
-    # fights), a row at a time: a (k, m) write through flat indices ``[:, flat]`` walks the
-    # values with a stride, about twice the time of k one-row writes at a few thousand
-    # trials (docs/engine-tricks.md, one row's take).
+    # fights: docs/engine-tricks.md, one number where the loadouts agree), a row at a time:
+    # a (k, m) write through flat indices ``[:, flat]`` walks the values with a stride,
+    # about twice the time of k one-row writes at a few thousand trials (one row's take).
     if pick is None and where is None:
         put(state.more[:len(MORE_LOADOUT)], s.loadout_rows.take(key, axis=1))
     else:
@@ -158,7 +158,8 @@ def fact(state, s: Static, pick: Pick, name: str) -> np.ndarray | np.int16:
     """A loadout fact (a ``MORE_LOADOUT`` row of ``more``: reach, kind of blow, style flags)
     at a pick, or the one number itself where every loadout of the fight has the same
     (``Static.varying``): no gather, and a rule that needs the fact to hold somewhere skips
-    its work. (numpy 2 promotes a numpy scalar as an array of its dtype: the same numbers.)"""
+    its work. (numpy 2 promotes a numpy scalar as an array of its dtype: the same numbers;
+    docs/engine-tricks.md, one number where the loadouts agree.)"""
     row = ROW[name]
     if row not in s.varying:
         return s.loadout_rows[row, 0]
@@ -195,7 +196,8 @@ def condition(state, s: Static, pick: Pick) -> np.ndarray:
 
 def helpless(state, s: Static, flat: np.ndarray | None = None) -> np.ndarray:
     """(c, n): held with a penalty at least its strength or agility (seed 000, Grapple); with
-    ``flat``, at those flat indices only."""
+    ``flat``, at those flat indices only (docs/engine-tricks.md, the places a rule
+    concerns)."""
     x = state.x
     if flat is None:
         if not s.on.grapple:
@@ -265,7 +267,8 @@ def settle(state, s: Static, rpen: np.ndarray | None = None) -> None:
         held = partner >= 0
         if c == 2:
             # Two places: a place's partner is the other one, so both must stand (one row
-            # for both, instead of a gather through intp flat indices).
+            # for both, instead of a gather through intp flat indices; docs/engine-tricks.md,
+            # two places: a comparison, not a sort).
             broken = held
             broken &= ~(up[0] & up[1])
         else:

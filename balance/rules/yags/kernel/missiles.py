@@ -134,8 +134,8 @@ def plan(state, s: Static, action: np.ndarray, target: np.ndarray) -> None:
     contact = gap <= CONTACT
     # Only an attacker with a missile weapon in hand or out of melee distance can change its
     # declaration (a melee attacker unarmed for shooting keeps it): the rest on those places
-    # alone, through their flat indices (every rule below is elementwise). In most rounds of
-    # a fight at a distance most attackers are in melee.
+    # alone, through their flat indices (every rule below is elementwise; docs/engine-
+    # tricks.md, the places a rule concerns).
     f = flat_true(att & (armed | ~contact))
     if not f.size:
         return

@@ -42,7 +42,7 @@ def can_act(state, s: Static, ctx: Round, p: Pick) -> np.ndarray:
         held = (p.get(x("partner")) >= 0) & (p.get(x("holding")) == 0)
         ok &= p.get(x("lost")) != ctx.round_no
         rows = flat_true(held)
-        if rows.size:   # (the held only: their fighters' numbers gathered for them alone)
+        if rows.size:   # (the held only: docs/engine-tricks.md, the places a rule concerns)
             q = p.sub(rows)
             who = q.get(state.who)
             least = np.minimum(fighter(s, "strength", who), fighter(s, "agility", who))
