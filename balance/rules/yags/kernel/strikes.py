@@ -98,9 +98,10 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
             free += IS_FREE_STRIKE_FOR.take(m)
         ignore = ((ra > rt) & ~near).astype(np.int16)
         before = merge_strikes(free, ignore) * acting
-        before *= can_strike(state, s, ctx, tgt, att)
         ignore_left = (ignore > 0) & (free == 0)
         rows = flat_true(before)
+        if rows.size:   # (may the target strike: asked on those trials only, elementwise)
+            rows = rows[can_strike(state, s, ctx, tgt.sub(rows), att.sub(rows))]
         if rows.size:
             victim, striker = att.sub(rows), tgt.sub(rows)
             auto = before[rows] == AUTOMATIC_STRIKE
@@ -186,10 +187,11 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     strike = acting & (triggers > 0) & (att.get(state.status) == STANDING)
     if s.on.ranks:   # the second rank is out of the target's reach
         strike &= ~att.get(state.rear)
-    strike &= can_strike(state, s, ctx, tgt, att)
-    if not strike.any():
-        return
     rows = flat_true(strike)
+    if rows.size:   # (may the target strike: asked on those trials only, elementwise)
+        rows = rows[can_strike(state, s, ctx, tgt.sub(rows), att.sub(rows))]
+    if not rows.size:
+        return
     victim, striker = att.sub(rows), tgt.sub(rows)
     attack(state, s, ctx, np.ones(rows.size, dtype=bool), striker, victim,
            defends(state, s, ctx, victim, striker), rng)
