@@ -13,7 +13,7 @@ from balance.engine.pick import Pick
 from balance.engine.sparse import flat_true, padded, true_indices
 from balance.engine.status import STANDING
 from balance.rules.yags.kernel import basic, blows, counting, gear, missiles, moves, reach
-from balance.rules.yags.kernel.gear import fact, fighter
+from balance.rules.yags.kernel.gear import fact, fighter, per_place
 from balance.rules.yags.kernel.rolls import d20, d20_rows
 from balance.rules.yags.kernel.static import Static, code_set, fumble_index
 from balance.rules.yags.kernel.turns import (
@@ -279,8 +279,9 @@ def _roll(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pick
     defence_fumble = acting & defending & (d[1] <= defence_at)
     required = 1
     if manoeuvre is not None:
-        neck = fighter(s, "neck", att.get(state.who).astype(np.intp))
-        required = REQUIRED_TABLE[manoeuvre] + (manoeuvre == GRAPPLE) * neck
+        # (A policy every fighter shares is one number: no gather; the table by ``take``.)
+        neck = per_place(s, "neck", att.get(state.who))
+        required = REQUIRED_TABLE.take(manoeuvre) + (manoeuvre == GRAPPLE) * neck
     # Fumble results: by the basic rules' default, the fumbler takes fatigue, and a more
     # skilled foe picks the worst result for it (tactics.fumble_harm_order): for a fumbler
     # that cannot lose its weapon, "fail defence" where that lets the attack through, else
