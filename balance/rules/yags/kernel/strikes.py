@@ -351,11 +351,13 @@ def _reach_and_style(state, s: Static, att: Pick, tgt: Pick, roll, parry):
             if np.ndim(great) or great > 0:   # (no great weapon in the fight: nothing to add)
                 great = longer & (great > 0)
                 roll = roll + great * ((-att.get(state.defence_penalty)) // 2)
-            planted = longer & (fact(state, s, att, "longshaft") > 0)
-            if planted.any():
-                defensive = (att.get(x("stance")) == DEFENSIVE) \
-                    & (att.get(x("prone")) == 0) & (att.get(x("partner")) < 0)
-                roll = roll - (planted & defensive) * np.int16(STANCE_ATTACK[DEFENSIVE])
+            planted = flat_true(longer & (fact(state, s, att, "longshaft") > 0))
+            if planted.size:   # (the stance looked at on those trials only)
+                a = att.sub(planted)
+                defensive = (a.get(x("stance")) == DEFENSIVE) \
+                    & (a.get(x("prone")) == 0) & (a.get(x("partner")) < 0)
+                # (``roll`` is this attack's own array, made in ``_roll``: changed in place.)
+                roll[planted[defensive]] -= np.int16(STANCE_ATTACK[DEFENSIVE])
         if shorter.any():
             parry = parry + (shorter & (fact(state, s, tgt, "longshaft") > 0)) \
                 * np.int16(LONGSHAFT_DEFENCE)
