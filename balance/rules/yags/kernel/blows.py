@@ -72,7 +72,7 @@ def blow(state, s: Static, ctx, att: Pick, tgt: Pick, rng: np.random.Generator, 
         damage = damage + (att.get(x("charging")) > 0) * fighter(s, "mount_strength", who_a)
         on_mount = (att.get(x("at_mount")) > 0) & (tgt.get(x("mounted")) > 0)
     if s.on.armour_kinds:
-        kind = att.get(x("kind")) | STUNLIKE * ((base == MIXED) | (base == STUNS))
+        kind = gear.fact(state, s, att, "kind") | STUNLIKE * ((base == MIXED) | (base == STUNS))
         flat = tgt.get(state.who).astype(np.intp) * N_KINDS + kind
         soak = np.where(on_mount, s.mount_soak_vs[flat], s.soak_vs[flat])
     else:
@@ -87,8 +87,8 @@ def blow(state, s: Static, ctx, att: Pick, tgt: Pick, rng: np.random.Generator, 
         heavy = np.where(on_mount, fighter(s, "mount_heavy_suit", who_t),
                          fighter(s, "heavy_suit", who_t))
         size = np.where(on_mount, fighter(s, "mount_size", who_t), fighter(s, "size", who_t))
-        by_size = size_shift(att.get(x("size2")), 2 * size)
-        kind_of = shift_type(base, (att.get(x("light")) > 0) * heavy + by_size)
+        by_size = size_shift(gear.fact(state, s, att, "size2"), 2 * size)
+        kind_of = shift_type(base, (gear.fact(state, s, att, "light") > 0) * heavy + by_size)
     if not (s.on.manoeuvres or s.on.mounted):
         if s.on.knockback:   # the blows that did nothing may knock back: stuns, same call
             knocked = knock_levels(state, s, att, tgt, levels == 0, roll, None)
@@ -152,7 +152,7 @@ def _detailed(state, s: Static, ctx, att: Pick, tgt: Pick, rng, manoeuvre, on_mo
     up = tgt.get(state.status) == STANDING
     if s.on.prone:
         who_t = tgt.get(state.who).astype(np.intp)
-        knockback = roll + CRUSHING_KNOCKBACK * (att.get(x("crushing")) > 0)
+        knockback = roll + CRUSHING_KNOCKBACK * (gear.fact(state, s, att, "crushing") > 0)
         down = (m == KNOCKDOWN) & up & (knockback > KNOCKDOWN_STRENGTH
                                         * fighter(s, "strength", who_t))
         if down.any():
@@ -189,7 +189,7 @@ def knock_levels(state, s: Static, att: Pick, tgt: Pick, stopped: np.ndarray,
         strength = np.where(on_mount[rows], fighter(s, "mount_strength", who), strength)
     a = att.sub(rows)
     if s.on.any:
-        crushing = a.get(state.x("crushing")) > 0
+        crushing = gear.fact(state, s, a, "crushing") > 0
     else:
         crushing = fighter(s, "crush", a.get(state.who).astype(np.intp)) > 0
     sub_levels = levels_caused(roll[rows] + CRUSHING_KNOCKBACK * crushing,

@@ -10,7 +10,7 @@ import numpy as np
 from balance.engine.masks import set_where
 from balance.engine.pick import Pick
 from balance.engine.sparse import flat_true
-from balance.rules.yags.kernel.gear import fighter, helpless, refresh, tiredness
+from balance.rules.yags.kernel.gear import fact, fighter, helpless, per_place, refresh, tiredness
 from balance.rules.yags.kernel.rolls import d20_where
 from balance.rules.yags.kernel.static import N_LOADOUTS, Static, code_set
 from balance.rules.yags.rules.tactics import (
@@ -45,33 +45,40 @@ def grappled(state, s: Static, free, action, target, manoeuvre, mod) -> None:
     ``holding``); either may first drop its weapon for a shorter spare."""
     x = state.x
     n = action.shape[1]
-    who = state.who.astype(np.intp)
+    who = state.who
     partner = x("partner")
     g = free & (partner >= 0)
     held = g & (x("holding") == 0)
-    escape = held & (fighter(s, "escape", who) > 0)
+    escape = held & (per_place(s, "escape", who) > 0)   # (one policy for all: no gather)
     set_where(action, escape, ESCAPE)
     set_where(target, escape, partner)
     fights = g & ~escape
     if s.on.gear_changes:
-        spare_reach = s.loadout["reach"][who * N_LOADOUTS + 1]
-        drop = fights & (fighter(s, "switch_when_grappled", who) > 0) & (x("weapons") == 0) \
-            & (x("spare_left") > 0) & (spare_reach < x("reach"))
+        drop = fights & (x("weapons") == 0) & (x("spare_left") > 0)
+        flat = flat_true(drop)
+        if flat.size:   # (the policy and the spare's reach looked up for those only)
+            mine = who.ravel().take(flat)
+            spare_reach = s.loadout["reach"].take(mine.astype(np.intp) * N_LOADOUTS + 1)
+            keep = ~((fighter(s, "switch_when_grappled", mine) > 0)
+                     & (spare_reach < x("reach").ravel().take(flat)))
+            drop.ravel()[flat[keep]] = False
         if drop.any():
             x("main_down")[drop] = 1        # seed 000: dropping a weapon is free
             draw_spare(state, s, drop, mod)
     set_where(action, fights, ATTACK)
     set_where(target, fights, partner)
-    holder = fights & (x("holding") > 0)
-    if holder.any():
-        flat = np.maximum(partner, 0).astype(np.intp) * n + np.arange(n)
-        limp = helpless(state, s).ravel()[flat]
-        breaking = np.where(x("neck").ravel()[flat] > 0, BREAK_NECK, BREAK_LIMB)
-        h = fighter(s, "holding", who)
+    holder = flat_true(fights & (x("holding") > 0))
+    if holder.size:
+        # On the holders only, through their flat indices (and their partners', same trial:
+        # docs/engine-tricks.md, the places a rule concerns).
+        on = np.maximum(partner.ravel().take(holder), 0).astype(np.intp) * n + holder % n
+        limp = helpless(state, s, on)
+        breaking = np.where(x("neck").ravel().take(on) > 0, BREAK_NECK, BREAK_LIMB)
+        h = fighter(s, "holding", who.ravel().take(holder))
         m = np.where(h == HOLD_IMPROVE_THEN_BREAK, np.where(limp, breaking, IMPROVE_HOLD),
                      np.where(h == HOLD_BREAK, breaking,
                               np.where(h == HOLD_IMPROVE, IMPROVE_HOLD, NONE)))
-        set_where(manoeuvre, holder, m)
+        manoeuvre.ravel()[holder] = m
 
 
 def draw_spare(state, s: Static, where: np.ndarray, mod: np.ndarray) -> None:
@@ -88,14 +95,22 @@ def rearm(state, s: Static, free, action, mod) -> np.ndarray:
     """A place whose primary hand is lost draws its spare (and attacks) or spends the round
     picking up a dropped weapon (policy ``rearm``). Returns who picks up."""
     x = state.x
-    who = state.who.astype(np.intp)
-    bare = free & (x("weapons") == 2)
-    r = fighter(s, "rearm", who)
-    draw = bare & (x("spare_left") > 0) & ((r == REARM_AUTO) | (r == REARM_SPARE))
-    if draw.any():
+    pick = np.zeros(free.shape, dtype=bool)
+    # (Looked at on the bare places only, through their flat indices: few of them, and the
+    # policy's gather and tests over every place cost more than finding them;
+    # docs/engine-tricks.md, the places a rule concerns.)
+    flat = flat_true(free & (x("weapons") == 2))
+    if not flat.size:
+        return pick
+    r = fighter(s, "rearm", state.who.ravel().take(flat))
+    draws = (x("spare_left").ravel().take(flat) > 0) & ((r == REARM_AUTO) | (r == REARM_SPARE))
+    if draws.any():
+        draw = np.zeros(free.shape, dtype=bool)
+        draw.ravel()[flat[draws]] = True
         draw_spare(state, s, draw, mod)
-    down = (x("main_down") > 0) | (x("spare_down") > 0)
-    pick = bare & ~draw & down & ((r == REARM_AUTO) | (r == REARM_PICK_UP))
+    down = (x("main_down").ravel().take(flat) > 0) | (x("spare_down").ravel().take(flat) > 0)
+    picks = ~draws & down & ((r == REARM_AUTO) | (r == REARM_PICK_UP))
+    pick.ravel()[flat[picks]] = True
     set_where(action, pick, PICK_UP)
     return pick
 
@@ -132,10 +147,10 @@ def choose_manoeuvres(state, s: Static, attack, target, manoeuvre, round_no: int
         m = fighter(s, "manoeuvre", mine)
         m = m * ((round_no == 1) | (fighter(s, "first_round_only", mine) == 0))
         prone = foe.get(x("prone")) > 0
-        unarmed_ok = ((me.get(x("unarmed")) > 0) & ~prone & (foe.get(x("mounted")) == 0)
+        unarmed_ok = ((fact(state, s, me, "unarmed") > 0) & ~prone & (foe.get(x("mounted")) == 0)
                       & (me.get(x("mounted")) == 0) & (foe.get(x("partner")) < 0))
         ok = ~at_mount | (m == IMPROVED) | (m == MASSIVE)
-        ok &= (m != DISARM_FOE) | (foe.get(x("losable")) > 0)
+        ok &= (m != DISARM_FOE) | (fact(state, s, foe, "losable") > 0)
         ok &= (m != KNOCKDOWN) | ~prone
         ok &= ~IS_UNARMED.take(m) | unarmed_ok
         manoeuvre[place][rows] = m * ok

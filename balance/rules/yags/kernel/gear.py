@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from balance.engine.masks import set_where
-from balance.engine.pick import Pick
+from balance.engine.pick import Pick, flat_of
 from balance.engine.sparse import flat_true
 from balance.engine.status import DEAD, STANDING, UNCONSCIOUS, YIELDED
 from balance.rules.yags.kernel.rolls import d20, d20_where
@@ -107,19 +107,14 @@ def refresh(state, s: Static, pick: Pick | None = None, *,
 
         def put(arr, values):
             arr.ravel()[flat] = values
-
-        def put_rows(arr, values):
-            arr.reshape(arr.shape[0], -1)[:, flat] = values
     elif pick is None:
         def get(arr):
             return arr
 
         def put(arr, values):
             arr[...] = values
-
-        put_rows = put
     else:
-        get, put, put_rows = pick.get, pick.put, pick.put_rows
+        get, put = pick.get, pick.put
 
     x = state.x
     # (Indices in int16, as ``take`` reads them: every code here is small.)
@@ -145,18 +140,43 @@ def refresh(state, s: Static, pick: Pick | None = None, *,
     put(state.damage_type, damage_type)
     put(state.skill, skill)
     # The loadout's facts: the first rows of ``more``, from one stacked table in one gather
-    # and one write (``Static.loadout_rows``; a put a row cost 19 indexing calls).
-    put_rows(state.more[:len(MORE_LOADOUT)], np.take(s.loadout_rows, key, axis=1))
+    # (``Static.loadout_rows``). The seating writes every row; later, only the rows whose
+    # number differs between the fight's loadouts are rewritten (``Static.varying``: the
+    # others hold the one number the seating wrote; about half the rows in the bundled
+    # fights: docs/engine-tricks.md, one number where the loadouts agree), a row at a time:
+    # a (k, m) write through flat indices ``[:, flat]`` walks the values with a stride,
+    # about twice the time of k one-row writes at a few thousand trials (one row's take).
+    if pick is None and where is None:
+        put(state.more[:len(MORE_LOADOUT)], s.loadout_rows.take(key, axis=1))
+    else:
+        values = s.varying_rows.take(key, axis=1)
+        for i, row in enumerate(s.varying):
+            put(state.more[row], values[i])
+
+
+def fact(state, s: Static, pick: Pick, name: str) -> np.ndarray | np.int16:
+    """A loadout fact (a ``MORE_LOADOUT`` row of ``more``: reach, kind of blow, style flags)
+    at a pick, or the one number itself where every loadout of the fight has the same
+    (``Static.varying``): no gather, and a rule that needs the fact to hold somewhere skips
+    its work. (numpy 2 promotes a numpy scalar as an array of its dtype: the same numbers;
+    docs/engine-tricks.md, one number where the loadouts agree.)"""
+    row = ROW[name]
+    if row not in s.varying:
+        return s.loadout_rows[row, 0]
+    return pick.get(state.more[row])
 
 
 def penalty_now(state, s: Static) -> np.ndarray:
     """(c, n): wound + stun + fatigue penalties, a hold's attribute penalty (-skill a point)
     and -40 a broken limb."""
     x = state.x
-    pen = (TRACK_PENALTY.take(state.wounds) + TRACK_PENALTY.take(state.stuns)
-           + tiredness(s, state.fatigue))
+    # (In place, in the table's dtype: one fresh array instead of one a term.)
+    pen = TRACK_PENALTY.take(state.wounds)
+    pen += TRACK_PENALTY.take(state.stuns)
+    pen += tiredness(s, state.fatigue)
     if s.on.grapple:
-        pen = pen - x("hold") * state.skill + BROKEN_LIMB_PENALTY * x("limbs")
+        pen -= x("hold") * state.skill
+        pen += BROKEN_LIMB_PENALTY * x("limbs")
     return pen
 
 
@@ -174,14 +194,26 @@ def condition(state, s: Static, pick: Pick) -> np.ndarray:
             + tiredness(s, pick.get(state.fatigue)))
 
 
-def helpless(state, s: Static) -> np.ndarray:
-    """(c, n): held with a penalty at least its strength or agility (seed 000, Grapple)."""
+def helpless(state, s: Static, flat: np.ndarray | None = None) -> np.ndarray:
+    """(c, n): held with a penalty at least its strength or agility (seed 000, Grapple); with
+    ``flat``, at those flat indices only (docs/engine-tricks.md, the places a rule
+    concerns)."""
     x = state.x
-    if not s.on.grapple:
-        return np.zeros(state.status.shape, dtype=bool)
-    who = state.who.astype(np.intp)
+    if flat is None:
+        if not s.on.grapple:
+            return np.zeros(state.status.shape, dtype=bool)
+
+        def get(arr):
+            return arr
+    else:
+        if not s.on.grapple:
+            return np.zeros(flat.shape, dtype=bool)
+
+        def get(arr):
+            return arr.ravel().take(flat)
+    who = get(state.who).astype(np.intp)
     least = np.minimum(fighter(s, "strength", who), fighter(s, "agility", who))
-    return (x("partner") >= 0) & (x("holding") == 0) & (x("hold") >= least)
+    return (get(x("partner")) >= 0) & (get(x("holding")) == 0) & (get(x("hold")) >= least)
 
 
 def order_key(state, s: Static) -> np.ndarray:
@@ -227,25 +259,34 @@ def knock_down(state, s: Static, pick: Pick) -> None:
 def settle(state, s: Static, rpen: np.ndarray | None = None) -> None:
     """Grapples with a fallen partner end; a rider whose mount has fallen falls, prone."""
     x = state.x
-    changed = np.zeros(state.status.shape, dtype=bool)
+    changed = None
     if s.on.grapple:
         partner = x("partner")
-        n = partner.shape[1]
+        c, n = partner.shape
         up = state.status == STANDING
         held = partner >= 0
-        flat = np.maximum(partner, 0).astype(np.intp) * n + np.arange(n)
-        broken = held & ~(up & up.ravel()[flat])
+        if c == 2:
+            # Two places: a place's partner is the other one, so both must stand (one row
+            # for both, instead of a gather through intp flat indices; docs/engine-tricks.md,
+            # two places: a comparison, not a sort).
+            broken = held
+            broken &= ~(up[0] & up[1])
+        else:
+            broken = up.ravel().take(flat_of(partner, n))
+            broken &= up
+            np.logical_not(broken, out=broken)
+            broken &= held
         if broken.any():
             for name, value in (("partner", -1), ("holding", 0), ("hold", 0), ("neck", 0)):
                 set_where(x(name), broken, value)
-            changed |= broken
+            changed = broken
     if s.on.mounted:
         fell = (x("mounted") > 0) & (x("m_status") != STANDING)
         if fell.any():
             set_where(x("mounted"), fell, 0)
             set_where(x("prone"), fell, 1)
-            changed |= fell
-    if changed.any():
+            changed = fell if changed is None else changed | fell
+    if changed is not None:
         refresh(state, s, where=changed)
         sync_penalty(state, s, rpen)
 

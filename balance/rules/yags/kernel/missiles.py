@@ -127,36 +127,52 @@ def plan(state, s: Static, action: np.ndarray, target: np.ndarray) -> None:
     att = (action == ATTACK) & (x("partner") < 0)
     if not att.any():
         return
-    who = state.who.astype(np.intp)
+    n = action.shape[1]
     gap = np.abs(state.pos - _gather(state.pos, target))
     loading = (x("g_loading") > 0) | (x("g_down") > 0)   # (picking a dropped weapon up)
     armed = (x("g_shots") > 0) | loading
-    policy = _policy(s, who, armed)
     contact = gap <= CONTACT
-    gunner = att & armed & np.where(contact, fighter(s, "m_shoot_in_melee", who) > 0,
-                                    loading | in_range(gap, fighter(s, "m_range", who)))
-    far = att & ~contact & ~gunner
+    # Only an attacker with a missile weapon in hand or out of melee distance can change its
+    # declaration (a melee attacker unarmed for shooting keeps it): the rest on those places
+    # alone, through their flat indices (every rule below is elementwise; docs/engine-
+    # tricks.md, the places a rule concerns).
+    f = flat_true(att & (armed | ~contact))
+    if not f.size:
+        return
+    who = state.who.ravel().take(f)
+    gap, loading, armed, contact = (a.ravel().take(f) for a in (gap, loading, armed, contact))
+    policy = _policy(s, who, armed)
+    gunner = armed & np.where(contact, fighter(s, "m_shoot_in_melee", who) > 0,
+                              loading | in_range(gap, fighter(s, "m_range", who)))
+    far = ~contact & ~gunner
     # Out of range, ``auto`` and ``close`` run in until the target is in range.
     raw = fighter(s, "movement", who)
     close = far & np.where(armed, (raw == AUTO_MOVE) | (raw == CLOSE), policy == CLOSE)
-    how = approach_of(gap - CONTACT, move_of(s, who, x("mounted")))
+    how = approach_of(gap - CONTACT, move_of(s, who, x("mounted").ravel().take(f)))
     run = close & (armed | (how == RUN))
     charge = close & ~run
-    set_where(action, gunner & loading, LOAD)
+    act = action.ravel().take(f)
+    set_where(act, gunner & loading, LOAD)
     shoot = gunner & ~loading
-    set_where(action, shoot, SHOOT)
-    set_where(action, run, RUN)
-    set_where(action, far & ~close, WAIT)
-    set_where(x("approach"), charge, how)
-    set_where(pace, charge & (how == FULL_MOVE), SLOW)
+    set_where(act, shoot, SHOOT)
+    set_where(act, run, RUN)
+    set_where(act, far & ~close, WAIT)
+    action.ravel()[f] = act
+    approach = np.zeros(f.size, dtype=np.int16)
+    set_where(approach, charge, how)
+    x("approach").ravel()[f] = approach
+    speed = np.full(f.size, -1, dtype=np.int16)
+    set_where(speed, charge & (how == FULL_MOVE), SLOW)
     if shoot.any():
-        who_t = _gather(state.who, target).astype(np.intp)
-        b = band(x("partner"), target, gap, _gather(x("reach"), target),
-                 move_of(s, who_t, _gather(x("mounted"), target)))
-        slow = (x("g_slow") > 0) | (x("g_draw") > 0) | (
+        place_t = target.ravel().take(f)
+        at = np.maximum(place_t, 0).astype(np.intp) * n + f % n   # (the target, same trial)
+        who_t = state.who.ravel().take(at)
+        b = band(x("partner").ravel().take(f), place_t, gap, x("reach").ravel().take(at),
+                 move_of(s, who_t, x("mounted").ravel().take(at)))
+        slow = (x("g_slow").ravel().take(f) > 0) | (x("g_draw").ravel().take(f) > 0) | (
             threat(fighter(s, "m_reach", who), b) == CRIPPLED)
-        speed = np.where(slow, SLOW, SHOT_SPEED[fighter(s, "m_shot", who)])
-        set_where(pace, shoot, speed)
+        set_where(speed, shoot, np.where(slow, SLOW, SHOT_SPEED[fighter(s, "m_shot", who)]))
+    pace.ravel()[f] = speed
 
 
 # --- One slot ---------------------------------------------------------------------------------
@@ -170,17 +186,25 @@ def act(state, s: Static, ctx, me: Pick, tgt: Pick, ok: np.ndarray,
     x = state.x
     action = me.get(x("action"))
     up = tgt.get(state.status) == STANDING
-    who = me.get(state.who).astype(np.intp)
-    move = move_of(s, who, me.get(x("mounted"))).astype(np.float64)
+    who = move = None
+
+    def moves():   # (its fighter and Move, gathered only for a slot that moves)
+        nonlocal who, move
+        if move is None:
+            who = me.get(state.who).astype(np.intp)
+            move = move_of(s, who, me.get(x("mounted"))).astype(np.float64)
+        return move
+
     charge = ok & up & (action == ATTACK) & (me.get(x("approach")) > 0)
     if charge.any():
-        allowed = np.where(me.get(x("approach")) == HALF_MOVE, move / 2, move)
+        allowed = np.where(me.get(x("approach")) == HALF_MOVE, moves() / 2, moves())
         _walk(state, me, tgt, charge, allowed, CONTACT)
     loads = ok & (action == LOAD)
     if loads.any():
         _load(state, s, me.sub(flat_true(loads)))
     run = ok & up & (action == RUN)
     if run.any():
+        move = moves()
         armed = ((me.get(x("g_shots")) > 0) | (me.get(x("g_loading")) > 0)
                  | (me.get(x("g_down")) > 0))
         stop = np.where(armed, MAX_BANDS * fighter(s, "m_range", who), CONTACT)

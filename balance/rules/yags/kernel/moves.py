@@ -123,7 +123,7 @@ def land(state, s: Static, ctx, att: Pick, tgt: Pick, m: np.ndarray, level: np.n
     if disarm.any():
         # A superb disarm with a free hand grabs the weapon: it cannot be picked up.
         rows, a, t = sub(disarm)
-        grab = (level[rows] >= SUPERB) & (a.get(x("free_hand")) > 0)
+        grab = (level[rows] >= SUPERB) & (gear.fact(state, s, a, "free_hand") > 0)
         gear.lose_weapon(state, s, t, ~grab)
     grab = m == GRAPPLE
     if grab.any():

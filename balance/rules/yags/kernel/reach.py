@@ -16,7 +16,6 @@ import numpy as np
 
 from balance.engine.pick import Pick
 from balance.engine.sparse import flat_true
-from balance.rules.yags.kernel.gear import place_of
 from balance.rules.yags.kernel.turns import trials_of
 from balance.rules.yags.rules.tactics import RETREAT, regains_distance
 
@@ -45,9 +44,9 @@ def close_in(state, p: Pick, q: Pick, size: int, mask: np.ndarray) -> None:
     if rows.size:
         if p.flat is None and q.flat is None:
             state.inside[p.row, q.row, trials_of(p)[rows]] = True
-        else:
-            state.inside[place_of(p, size)[rows], place_of(q, size)[rows],
-                         trials_of(p)[rows]] = True
+        else:   # (one flat write, its indices made on those trials only)
+            state.inside.ravel()[_pair_flat(state.inside.shape[0], p.sub(rows), q.sub(rows))] \
+                = True
 
 
 def threatened(state, standing: np.ndarray) -> np.ndarray:

@@ -86,6 +86,10 @@ class Static:
     loadout: dict[str, np.ndarray]  # field -> (n * N_LOADOUTS,) int16
     loadout_rows: np.ndarray       # (len(gear.MORE_LOADOUT), n * N_LOADOUTS) int16: those
                                    # fields of ``loadout`` stacked, in ``gear.MORE`` order
+    varying: tuple                 # the ``loadout_rows`` rows whose number differs between
+                                   # loadouts (the others are one number in every loadout
+                                   # of the fight: the seating writes them once)
+    varying_rows: np.ndarray       # (len(varying), n * N_LOADOUTS): those rows
     numbers: np.ndarray            # (3, n * N_LOADOUTS * N_MODES): attack, defence, damage
     seat_rows: np.ndarray          # (5, n * N_LOADOUTS * N_MODES): ``numbers``, then the
                                    # loadout's damage type and skill (the same in every mode)
@@ -236,7 +240,9 @@ def tabulate(fight: YagsFight) -> Static:
         stun_wounds=r.stun_wounds,
         on=on,
         loadout=loadout,
-        loadout_rows=np.stack([loadout[name] for name in MORE_LOADOUT]),
+        loadout_rows=(rows := np.stack([loadout[name] for name in MORE_LOADOUT])),
+        varying=(varying := tuple(np.flatnonzero((rows != rows[:, :1]).any(axis=1)).tolist())),
+        varying_rows=rows[list(varying)],
         numbers=numbers,
         seat_rows=np.vstack([numbers, np.repeat(loadout["damage_type"], N_MODES),
                              np.repeat(loadout["skill"], N_MODES)]),

@@ -13,7 +13,7 @@ from balance.engine.pick import Pick
 from balance.engine.sparse import flat_true, padded, true_indices
 from balance.engine.status import STANDING
 from balance.rules.yags.kernel import basic, blows, counting, gear, missiles, moves, reach
-from balance.rules.yags.kernel.gear import fighter
+from balance.rules.yags.kernel.gear import fact, fighter, per_place
 from balance.rules.yags.kernel.rolls import d20, d20_rows
 from balance.rules.yags.kernel.static import Static, code_set, fumble_index
 from balance.rules.yags.kernel.turns import (
@@ -98,9 +98,10 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
             free += IS_FREE_STRIKE_FOR.take(m)
         ignore = ((ra > rt) & ~near).astype(np.int16)
         before = merge_strikes(free, ignore) * acting
-        before *= can_strike(state, s, ctx, tgt, att)
         ignore_left = (ignore > 0) & (free == 0)
         rows = flat_true(before)
+        if rows.size:   # (may the target strike: asked on those trials only, elementwise)
+            rows = rows[can_strike(state, s, ctx, tgt.sub(rows), att.sub(rows))]
         if rows.size:
             victim, striker = att.sub(rows), tgt.sub(rows)
             auto = before[rows] == AUTOMATIC_STRIKE
@@ -131,7 +132,8 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
         # The hands as they are when the attack is made (a fumble in it may lose a weapon):
         # seed 000's counter strike is for "an unarmed attack against someone who is
         # defending with martial weapons" (tactics.unarmed_against_martial).
-        hands = unarmed_against_martial(att.get(x("unarmed")) > 0, tgt.get(x("martial")) > 0)
+        hands = unarmed_against_martial(fact(state, s, att, "unarmed") > 0,
+                                        fact(state, s, tgt, "martial") > 0)
     parried_well, failed_disarm = attack(state, s, ctx, acting, att, tgt, defending, rng,
                                          manoeuvre=m)
     if s.on.any:
@@ -185,10 +187,11 @@ def attack_action(state, s: Static, ctx: Round, att: Pick, tgt: Pick, acting: np
     strike = acting & (triggers > 0) & (att.get(state.status) == STANDING)
     if s.on.ranks:   # the second rank is out of the target's reach
         strike &= ~att.get(state.rear)
-    strike &= can_strike(state, s, ctx, tgt, att)
-    if not strike.any():
-        return
     rows = flat_true(strike)
+    if rows.size:   # (may the target strike: asked on those trials only, elementwise)
+        rows = rows[can_strike(state, s, ctx, tgt.sub(rows), att.sub(rows))]
+    if not rows.size:
+        return
     victim, striker = att.sub(rows), tgt.sub(rows)
     attack(state, s, ctx, np.ones(rows.size, dtype=bool), striker, victim,
            defends(state, s, ctx, victim, striker), rng)
@@ -276,8 +279,9 @@ def _roll(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pick
     defence_fumble = acting & defending & (d[1] <= defence_at)
     required = 1
     if manoeuvre is not None:
-        neck = fighter(s, "neck", att.get(state.who).astype(np.intp))
-        required = REQUIRED_TABLE[manoeuvre] + (manoeuvre == GRAPPLE) * neck
+        # (A policy every fighter shares is one number: no gather; the table by ``take``.)
+        neck = per_place(s, "neck", att.get(state.who))
+        required = REQUIRED_TABLE.take(manoeuvre) + (manoeuvre == GRAPPLE) * neck
     # Fumble results: by the basic rules' default, the fumbler takes fatigue, and a more
     # skilled foe picks the worst result for it (tactics.fumble_harm_order): for a fumbler
     # that cannot lose its weapon, "fail defence" where that lets the attack through, else
@@ -343,19 +347,24 @@ def _reach_and_style(state, s: Static, att: Pick, tgt: Pick, roll, parry):
             if s.reach_closing:   # used on a foe inside its reach: -5 per level it exceeds by
                 inside = longer & reach.is_inside(state, tgt, att, n)
                 roll = roll - inside * (REACH_STEP * (ra - rt))
-            great = longer & (att.get(x("great")) > 0)
-            roll = roll + great * ((-att.get(state.defence_penalty)) // 2)
-            planted = longer & (att.get(x("longshaft")) > 0)
-            if planted.any():
-                defensive = (att.get(x("stance")) == DEFENSIVE) \
-                    & (att.get(x("prone")) == 0) & (att.get(x("partner")) < 0)
-                roll = roll - (planted & defensive) * np.int16(STANCE_ATTACK[DEFENSIVE])
+            great = fact(state, s, att, "great")
+            if np.ndim(great) or great > 0:   # (no great weapon in the fight: nothing to add)
+                great = longer & (great > 0)
+                roll = roll + great * ((-att.get(state.defence_penalty)) // 2)
+            planted = flat_true(longer & (fact(state, s, att, "longshaft") > 0))
+            if planted.size:   # (the stance looked at on those trials only)
+                a = att.sub(planted)
+                defensive = (a.get(x("stance")) == DEFENSIVE) \
+                    & (a.get(x("prone")) == 0) & (a.get(x("partner")) < 0)
+                # (``roll`` is this attack's own array, made in ``_roll``: changed in place.)
+                roll[planted[defensive]] -= np.int16(STANCE_ATTACK[DEFENSIVE])
         if shorter.any():
-            parry = parry + (shorter & (tgt.get(x("longshaft")) > 0)) * np.int16(LONGSHAFT_DEFENCE)
-            attack_at = 1 + (shorter & (tgt.get(x("chain")) > 0)).view(np.int8)
+            parry = parry + (shorter & (fact(state, s, tgt, "longshaft") > 0)) \
+                * np.int16(LONGSHAFT_DEFENCE)
+            attack_at = 1 + (shorter & (fact(state, s, tgt, "chain") > 0)).view(np.int8)
     if s.on.wide_fumbles:
-        attack_at = np.maximum(attack_at, att.get(x("fumble_range")))
-        defence_at = tgt.get(x("fumble_range"))
+        attack_at = np.maximum(attack_at, fact(state, s, att, "fumble_range"))
+        defence_at = fact(state, s, tgt, "fumble_range")
     return roll, parry, attack_at, defence_at
 
 
@@ -390,7 +399,6 @@ def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
     would failing its defence do to the attack (``rules.tactics.defence_fail_effect``; nothing when
     the attack fumbled too: it misses anyway). Applied at once. Returns where the defence
     fails."""
-    x = state.x
     fail_def = np.zeros(attack_fumble.size, dtype=bool)
     d_rows, a_rows = flat_true(defence_fumble), flat_true(attack_fumble)
     nd = d_rows.size
@@ -414,9 +422,9 @@ def _fumbles(state, s: Static, ctx: Round, att: Pick, tgt: Pick, attack_fumble,
         effect[:nd] = defence_fail_effect(roll[d_rows], parry[d_rows], s.base_difficulty, req,
                                           s.success_step) * ~attack_fumble[d_rows]
     idx = fumble_index(chooser, foe_picks.astype(np.intp), defending,
-                       me_.get(x("losable")).astype(np.intp),
-                       me_.get(x("weak")).astype(np.intp),
-                       me_.get(x("strong")).astype(np.intp),
+                       fact(state, s, me_, "losable").astype(np.intp),
+                       fact(state, s, me_, "weak").astype(np.intp),
+                       fact(state, s, me_, "strong").astype(np.intp),
                        exhausts.astype(np.intp), effect)
     result = s.fumble_choice[idx]
     tired = result == FATIGUE

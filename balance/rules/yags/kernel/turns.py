@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance.engine.pick import Pick, trial_numbers
+from balance.engine.sparse import flat_true
 from balance.engine.status import STANDING
 from balance.rules.yags.kernel.gear import fighter
 from balance.rules.yags.kernel.static import Static
@@ -38,10 +39,14 @@ def can_act(state, s: Static, ctx: Round, p: Pick) -> np.ndarray:
     if ctx.round_no == 1:
         ok &= ~p.get(state.slow_start)
     if s.on.grapple:
-        who = p.get(state.who).astype(np.intp)
-        least = np.minimum(fighter(s, "strength", who), fighter(s, "agility", who))
         held = (p.get(x("partner")) >= 0) & (p.get(x("holding")) == 0)
-        ok &= ~(held & (p.get(x("hold")) >= least)) & (p.get(x("lost")) != ctx.round_no)
+        ok &= p.get(x("lost")) != ctx.round_no
+        rows = flat_true(held)
+        if rows.size:   # (the held only: docs/engine-tricks.md, the places a rule concerns)
+            q = p.sub(rows)
+            who = q.get(state.who)
+            least = np.minimum(fighter(s, "strength", who), fighter(s, "agility", who))
+            ok[rows] &= q.get(x("hold")) < least
     return ok
 
 
