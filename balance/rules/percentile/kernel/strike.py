@@ -285,6 +285,24 @@ def outcome_table(levels: tb.Levels) -> np.ndarray:
     return np.stack([tb.success_level(roll, chance, levels, m).ravel() for m in (1, 2, 4, 8)])
 
 
+def attack_roll(cx: Ctx, a, t, rows: np.ndarray, slot, chance,
+                roll: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+    """An attack roll of ``a`` at ``chance`` against ``t``, a blow's or a shot's alike: its
+    level (``roll_level``; against a target unable to resist, ``against_the_helpless``,
+    which also says where the blow does its least damage, else None), counted for the
+    breakdown, and a fumble's effects played with the item in hand (``fumble``)."""
+    level = roll_level(cx, a, chance, roll)
+    least = None
+    if cx.fight.helpless_possible:
+        level, least = against_the_helpless(cx, t, rows, level)
+    if cx.st.counts is not None:   # the breakdown (counting.py): no dice drawn
+        counting.roll(cx.st, a, rows, level)
+    fumbled = level == tb.FUMBLE
+    if some(fumbled):
+        fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
+    return level, least
+
+
 def roll_level(cx: Ctx, who, chance, roll: np.ndarray | None = None) -> np.ndarray:
     """Roll d100 against ``chance`` for each row (or read the rows' ``roll``, dice already
     thrown): the level, by one lookup in the outcome table (fatigue and water multiply
@@ -657,15 +675,8 @@ def melee_attack(cx: Ctx, a, t, rows, slot, mode: int, *, parriable: bool = True
     chance = melee_chance(cx, a, t, rows, slot)
     if extra:
         chance = tb.extra_attack_chance(chance)
-    level = roll_level(cx, a, chance, None if rolls is None else rolls[0])
-    least = None
-    if cx.fight.helpless_possible:
-        level, least = against_the_helpless(cx, t, rows, level)
-    if st.counts is not None:   # the breakdown (counting.py): no dice drawn
-        counting.roll(st, a, rows, level)
-    fumbled = level == tb.FUMBLE
-    if some(fumbled):
-        fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
+    level, least = attack_roll(cx, a, t, rows, slot, chance,
+                               None if rolls is None else rolls[0])
     hit = level >= tb.SUCCESS
     if not some(hit):
         return landed_rows
@@ -919,15 +930,10 @@ def shoot(cx: Ctx, a, t, rows, divisor) -> None:
     """One missile per row: no parry or dodge; a shield may block an ordinary hit."""
     st, S = cx.st, cx.S
     slot = get(st.wield, a, rows)
-    level = roll_level(cx, a, missile_chance(cx, a, t, rows, slot, divisor))
-    least = np.zeros(rows.size, dtype=bool)
-    if cx.fight.helpless_possible:
-        level, least = against_the_helpless(cx, t, rows, level)
-    if st.counts is not None:   # the breakdown (counting.py): no dice drawn
-        counting.roll(st, a, rows, level)
-    fumbled = level == tb.FUMBLE
-    if some(fumbled):
-        fumble(cx, at_rows(a, fumbled), at_rows(slot, fumbled), rows[fumbled])
+    level, least = attack_roll(cx, a, t, rows, slot,
+                               missile_chance(cx, a, t, rows, slot, divisor))
+    if least is None:
+        least = np.zeros(rows.size, dtype=bool)
     hit = level >= tb.SUCCESS
     if not some(hit):
         return
