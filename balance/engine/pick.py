@@ -155,23 +155,6 @@ class Pick:
         else:
             arr[self.row][self.rows if mask is None else self.rows[idx]] = values
 
-    def put_rows(self, arr: np.ndarray, values: np.ndarray) -> None:
-        """Write ``values`` (k, one per trial of this pick) into a (k, c, n) stack of state
-        arrays (C-contiguous), all k rows in one indexing call."""
-        if self.flat is not None and not arr.flags.c_contiguous:
-            arr.reshape(arr.shape[0], -1)[:, self.flat] = values
-        elif self.flat is not None:
-            # One 1-d index over the whole stack (row k's cells offset by k * c * n) rather
-            # than a 2-d ``[:, flat]``: 262 against 349 us for 19 rows of 3,000 cells, 1.06
-            # against 1.54 ms of 30,000 (the same below 100 cells); docs/engine-tricks.md,
-            # flat indices and ``np.take``.
-            k, size = arr.shape[0], arr[0].size
-            at = np.arange(0, k * size, size, dtype=np.intp)[:, None] + self.flat
-            arr.reshape(-1)[at] = values
-        elif self.rows is None:
-            arr[:, self.row] = values
-        else:
-            arr[:, self.row][:, self.rows] = values
 
 
 # --- a batch of rows, a place per row or one for all ---------------------------------
@@ -281,3 +264,12 @@ def put(arr: np.ndarray, who, rows: np.ndarray, values) -> None:
             arr[who, rows] = values
     else:
         arr[who][rows] = values
+
+
+def scattered(values: np.ndarray, cols: np.ndarray, n: int) -> np.ndarray:
+    """``values`` (..., len(cols)) of some trials as (..., n) of all ``n``: in columns
+    ``cols``, zero (False) elsewhere (the inverse of a ``take`` of columns)."""
+    values = np.asarray(values)
+    out = np.zeros((*values.shape[:-1], n), dtype=values.dtype)
+    out[..., cols] = values
+    return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.engine.pick import Pick
+from balance.engine.pick import Pick, scattered
 from balance.engine.sparse import flat_true, padded, true_indices
 from balance.engine.status import STANDING
 from balance.rules.yags.kernel import basic, blows, counting, gear, missiles, moves, reach
@@ -239,22 +239,15 @@ def _attack(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pi
                 state, s, ctx, np.ones(rows.size, dtype=bool), att.sub(rows), tgt.sub(rows),
                 defending[rows], rng, d[:, rows], manoeuvre=None if manoeuvre is None
                 else manoeuvre[rows], stunt_draw=(n, rows))
-            return _spread(parried_well, rows, n), _spread(failed_disarm, rows, n)
+            # (a flag that is False for every trial stays False)
+            return tuple(False if v is False else scattered(v, rows, n)
+                         for v in (parried_well, failed_disarm))
     return _roll(state, s, ctx, acting, att, tgt, defending, rng, d, manoeuvre=manoeuvre)
 
 
 # An attack on at most this share of a slot's trials is played on those alone (``_attack``).
 FEW_SHARE = 0.5
 FEW_MIN = 256
-
-
-def _spread(values, rows: np.ndarray, n: int):
-    """Per-trial flags of the rows ``rows`` as flags of all ``n`` trials (False elsewhere)."""
-    if values is False:
-        return False
-    out = np.zeros(n, dtype=bool)
-    out[rows] = values
-    return out
 
 
 def _roll(state, s: Static, ctx: Round, acting: np.ndarray, att: Pick, tgt: Pick,

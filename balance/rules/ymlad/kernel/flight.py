@@ -11,6 +11,7 @@ import numpy as np
 from balance.dice import drift
 from balance.engine.breakdown import ATTACKS, DAMAGE_DEALT, DAMAGE_SOAKED, HITS, add_at
 from balance.engine.morale import routing_sides
+from balance.engine.pick import scattered
 from balance.engine.sparse import flat_true
 from balance.engine.status import FLED, STANDING, YIELDED
 from balance.engine.targeting import turn_order
@@ -70,12 +71,12 @@ def react(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
         runs[rows] = standing[rows] & foe_up & run & ~(give_up & first)
         yields[rows] = standing[rows] & foe_up & give_up & ~runs[rows]
     if yields.any():
-        full = _spread(yields, cols, n)
+        full = scattered(yields, cols, n)
         touched |= full.any(axis=0)
         state.status[full] = YIELDED
         _let_go(s, state, flat_true(full.ravel()))
     if runs.any():
-        full = _spread(runs, cols, n)
+        full = scattered(runs, cols, n)
         touched |= full.any(axis=0)
         run_away(s, state, rnd, full, spent, rng)
         state.status[full & (state.status == STANDING)] = FLED
@@ -90,7 +91,7 @@ def react(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
                                rng)
         fleeing = standing & broken[s.side_of]
         if fleeing.any():
-            full = _spread(fleeing, cols, n)
+            full = scattered(fleeing, cols, n)
             touched |= full.any(axis=0)
             run_away(s, state, rnd, full, spent, rng)
             # balance.engine.morale.flee, on the trials at hand: the broken side's standing run.
@@ -98,13 +99,6 @@ def react(s: Static, state: YmladState, rnd: Round, rng: np.random.Generator,
             status[fleeing & (status == STANDING)] = FLED
             state.status[:, cols] = status
     return touched
-
-
-def _spread(sub: np.ndarray, cols: np.ndarray, n: int) -> np.ndarray:
-    """(c, n) bool holding ``sub`` (c, len(cols)) in columns ``cols``."""
-    full = np.zeros((sub.shape[0], n), dtype=bool)
-    full[:, cols] = sub
-    return full
 
 
 def _foes_standing(s: Static, standing: np.ndarray, rows: np.ndarray) -> np.ndarray:
